@@ -1,0 +1,39 @@
+# topicrawl_library(NAME SOURCES a.cc b.cc DEPS lib1 lib2)
+#   A component library `topicrawl_NAME` rooted at src/ for includes
+#   (#include "url/url.h").
+function(topicrawl_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(topicrawl_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(topicrawl_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(topicrawl_${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+# topicrawl_test(NAME SOURCES x_test.cc DEPS libs...)
+#   A GoogleTest executable registered with CTest (label "unit" unless LABELS).
+function(topicrawl_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  if(NOT TOPICRAWL_BUILD_TESTS)
+    return()
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE
+    TOPICRAWL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    TOPICRAWL_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
+  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# topicrawl_bench(NAME SOURCES x_bench.cc DEPS libs...)
+function(topicrawl_bench name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} benchmark::benchmark)
+  target_compile_definitions(${name} PRIVATE
+    TOPICRAWL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    TOPICRAWL_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+endfunction()

@@ -1,0 +1,28 @@
+// The topicrawl command line: one Add*Command per subcommand, each in its own
+// file (<name>_command.cc), registered explicitly in main.cc.
+//
+// Exit codes (documented in README):
+//   0  success
+//   1  runtime failure (I/O, server, crawl could not finish)
+//   2  usage or configuration error (bad flag, bad config/seeds/topic file);
+//      reported before any network activity
+//   3  interrupted (SIGINT/SIGTERM); the crawl directory is resumable
+#ifndef TOPICRAWL_CLI_COMMANDS_H_
+#define TOPICRAWL_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+namespace topicrawl::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitInterrupted = 3;
+
+// Each function adds one subcommand to `app`. When that subcommand is run,
+// its callback stores the process exit code in *exit_code.
+void AddVersionCommand(CLI::App& app, int* exit_code);
+
+}  // namespace topicrawl::cli
+
+#endif  // TOPICRAWL_CLI_COMMANDS_H_

@@ -1,0 +1,23 @@
+// topicrawl: a focused (topical) web crawler. See README.md.
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"topicrawl: a focused web crawler"};
+  app.require_subcommand(1);
+  int exit_code = topicrawl::cli::kExitOk;
+  // The explicit command list; one line per subcommand.
+  topicrawl::cli::AddVersionCommand(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return topicrawl::cli::kExitUsage;
+  }
+  return exit_code;
+}

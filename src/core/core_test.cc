@@ -1,0 +1,77 @@
+#include <atomic>
+
+#include "core/clock.h"
+#include "core/fetch_status.h"
+#include "core/hash.h"
+#include "core/status.h"
+#include "core/thread_pool.h"
+#include "gtest/gtest.h"
+
+namespace topicrawl {
+namespace {
+
+TEST(FetchStatusTest, NamesRoundTrip) {
+  for (int i = 0; i <= static_cast<int>(FetchStatus::kOtherError); ++i) {
+    auto s = static_cast<FetchStatus>(i);
+    auto back = FetchStatusFromName(FetchStatusName(s));
+    ASSERT_TRUE(back.has_value()) << FetchStatusName(s);
+    EXPECT_EQ(*back, s);
+  }
+  EXPECT_FALSE(FetchStatusFromName("no_such_status").has_value());
+}
+
+TEST(FetchStatusTest, TransientOnlyForRetryableFailures) {
+  EXPECT_TRUE(IsTransient(FetchStatus::kTimeout, 0));
+  EXPECT_TRUE(IsTransient(FetchStatus::kHttpError, 429));
+  EXPECT_TRUE(IsTransient(FetchStatus::kHttpError, 503));
+  EXPECT_FALSE(IsTransient(FetchStatus::kHttpError, 404));
+  EXPECT_FALSE(IsTransient(FetchStatus::kOk, 200));
+}
+
+TEST(HashTest, StableAndHex) {
+  EXPECT_EQ(Hash64("http://a/"), Hash64("http://a/"));
+  EXPECT_NE(Hash64("http://a/"), Hash64("http://b/"));
+  EXPECT_EQ(Hash64Hex("x").size(), 16u);
+}
+
+TEST(StatusTest, ErrorCarriesMessage) {
+  Status s = Status::Error("bad line 3");
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "bad line 3");
+  StatusOr<int> v(7);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(*v, 7);
+  StatusOr<int> e(Status::Error("nope"));
+  EXPECT_FALSE(e.ok());
+  EXPECT_EQ(e.status().message(), "nope");
+}
+
+TEST(FakeClockTest, Advances) {
+  FakeClock clock;
+  TimePoint t0 = clock.Now();
+  clock.Advance(Seconds(1.5));
+  EXPECT_EQ(clock.Now() - t0, Seconds(1.5));
+}
+
+TEST(ThreadPoolTest, RunsEverySubmittedClosure) {
+  std::atomic<int> sum{0};
+  {
+    ThreadPool pool(2);
+    for (int i = 1; i <= 100; ++i) pool.Submit([&sum, i] { sum += i; });
+    pool.WaitIdle();
+    EXPECT_EQ(sum.load(), 5050);
+    EXPECT_EQ(pool.Pending(), 0u);
+  }
+}
+
+TEST(ThreadPoolTest, DestructorDrainsQueue) {
+  std::atomic<int> n{0};
+  {
+    ThreadPool pool(1);
+    for (int i = 0; i < 50; ++i) pool.Submit([&n] { ++n; });
+  }
+  EXPECT_EQ(n.load(), 50);
+}
+
+}  // namespace
+}  // namespace topicrawl
