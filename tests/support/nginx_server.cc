@@ -105,6 +105,9 @@ Status NginxServer::Start(const NginxOptions& options) {
   http_port_ = PickFreePort();
   https_port_ = options.tls ? PickFreePort() : 0;
   std::ofstream conf(dir_ + "/nginx.conf");
+  // As root, workers would drop to "nobody" and could not read a private
+  // temporary document root.
+  if (geteuid() == 0) conf << "user root root;\n";
   conf << "daemon off;\nworker_processes " << options.worker_processes << ";\n"
        << "error_log " << dir_ << "/error.log warn;\npid " << dir_ << "/nginx.pid;\n"
        << "events { worker_connections 4096; }\n"
