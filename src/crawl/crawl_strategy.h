@@ -58,6 +58,10 @@ class CrawlStrategy {
   // Score of a seed URL in the frontier (seeds have no parent page).
   virtual double SeedScore() const { return 1.0; }
 
+  // The relevance threshold beta of the topic (R(P) >= beta counts as a
+  // relevant page, LP); negative when the strategy has no topic.
+  virtual double Beta() const { return -1.0; }
+
   // Crawl thread, after the page, its links and its admitted outlinks are
   // stored and queued. Strategies that learn online (re-scoring queued links,
   // PageRank, Q-learning) do it here. Default: nothing.
