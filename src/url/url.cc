@@ -105,7 +105,7 @@ int DotSegment(std::string_view s) {
       i += 1;
       return true;
     }
-    if (i + 2 < s.size() + 0 && s[i] == '%' && s[i + 1] == '2' &&
+    if (i + 2 < s.size() && s[i] == '%' && s[i + 1] == '2' &&
         (s[i + 2] | 0x20) == 'e') {
       i += 3;
       return true;
@@ -416,7 +416,7 @@ bool IsUnreserved(unsigned char c) {
 void AppendNormalizedEscapes(std::string_view in, std::string* out) {
   for (size_t i = 0; i < in.size(); ++i) {
     int hi, lo;
-    if (in[i] == '%' && i + 2 < in.size() + 0 &&
+    if (in[i] == '%' && i + 2 < in.size() &&
         (hi = HexValue(in[i + 1])) >= 0 && (lo = HexValue(in[i + 2])) >= 0) {
       unsigned char decoded = static_cast<unsigned char>(hi * 16 + lo);
       if (IsUnreserved(decoded)) {
