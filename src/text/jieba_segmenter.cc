@@ -204,9 +204,13 @@ StatusOr<std::shared_ptr<const T>> Cached(
 
 class JiebaSegmenter : public WordSegmenter {
  public:
-  JiebaSegmenter(std::shared_ptr<const Trie> trie,
+  // `user` (may be null) overlays `base`: a word in both takes the user
+  // frequency. The overlay keeps the cached 5 MB base shared by every
+  // segmenter, whatever its user words.
+  JiebaSegmenter(std::shared_ptr<const Trie> base,
+                 std::shared_ptr<const Trie> user,
                  std::shared_ptr<const Hmm> hmm)
-      : trie_(std::move(trie)), hmm_(std::move(hmm)) {}
+      : base_(std::move(base)), user_(std::move(user)), hmm_(std::move(hmm)) {}
 
   void Cut(std::string_view text,
            std::vector<std::string_view>* out) const override;
@@ -217,6 +221,9 @@ class JiebaSegmenter : public WordSegmenter {
   // Route through the DAG (jieba's calc()): end[i] is the last index of
   // the best first word starting at i.
   void BestRoute(const char32_t* cps, size_t n, std::vector<size_t>* end) const;
+  // log P(word), kNotWord when not a dictionary word.
+  double WordLogProb(const char32_t* begin, const char32_t* end) const;
+  double log_total() const { return base_->log_total; }
 
  private:
   // Cuts a run of Han code points; offsets[i] is the byte offset of cps[i]
@@ -230,9 +237,16 @@ class JiebaSegmenter : public WordSegmenter {
                     std::vector<std::string_view>* out) const;
   void Viterbi(const char32_t* cps, size_t n, std::vector<int>* states) const;
 
-  std::shared_ptr<const Trie> trie_;
+  std::shared_ptr<const Trie> base_;
+  std::shared_ptr<const Trie> user_;
   std::shared_ptr<const Hmm> hmm_;
 };
+
+double JiebaSegmenter::WordLogProb(const char32_t* begin,
+                                   const char32_t* end) const {
+  double lp = user_ ? user_->WordLogProb(begin, end) : kNotWord;
+  return lp != kNotWord ? lp : base_->WordLogProb(begin, end);
+}
 
 void JiebaSegmenter::BestRoute(const char32_t* cps, size_t n,
                                std::vector<size_t>* end) const {
@@ -241,11 +255,14 @@ void JiebaSegmenter::BestRoute(const char32_t* cps, size_t n,
   for (size_t i = n; i-- > 0;) {
     double best = kNotWord;
     size_t best_end = i;
-    uint32_t node = 0;
+    uint32_t base_node = 0, user_node = 0;
+    bool in_base = true, in_user = user_ != nullptr;
     for (size_t j = i; j < n; ++j) {
-      node = trie_->Child(node, cps[j]);
-      if (node == 0) break;
-      double lp = trie_->log_prob[node];
+      if (in_base) in_base = (base_node = base_->Child(base_node, cps[j])) != 0;
+      if (in_user) in_user = (user_node = user_->Child(user_node, cps[j])) != 0;
+      if (!in_base && !in_user) break;
+      double lp = in_user ? user_->log_prob[user_node] : kNotWord;
+      if (lp == kNotWord && in_base) lp = base_->log_prob[base_node];
       if (lp == kNotWord) continue;
       // >= : on equal scores jieba's max() over (score, j) prefers larger j.
       double s = lp + score[j + 1];
@@ -255,7 +272,7 @@ void JiebaSegmenter::BestRoute(const char32_t* cps, size_t n,
       }
     }
     if (best == kNotWord) {  // not in the DAG: the character alone, freq 1
-      best = -trie_->log_total + score[i + 1];
+      best = -base_->log_total + score[i + 1];
       best_end = i;
     }
     score[i] = best;
@@ -305,8 +322,7 @@ void JiebaSegmenter::FlushSingles(std::string_view text, const char32_t* cps,
   };
   const size_t n = end - begin;
   if (n == 0) return;
-  if (n == 1 || !hmm_ ||
-      trie_->WordLogProb(cps + begin, cps + end) != kNotWord) {
+  if (n == 1 || !hmm_ || WordLogProb(cps + begin, cps + end) != kNotWord) {
     for (size_t i = begin; i < end; ++i) emit(i, i + 1);
     return;
   }
@@ -382,19 +398,18 @@ void JiebaSegmenter::Cut(std::string_view text,
 
 // jieba's suggest_freq(word, tune=True): the smallest frequency at which
 // the dictionary route prefers the whole word over its current cut.
-double SuggestFreq(const JiebaSegmenter& seg, const Trie& trie,
-                   const std::u32string& word) {
+double SuggestFreq(const JiebaSegmenter& seg, const std::u32string& word) {
   std::vector<size_t> end;
   seg.BestRoute(word.data(), word.size(), &end);
   double log_p = 0;
   for (size_t x = 0; x < word.size(); x = end[x] + 1) {
-    double lp = trie.WordLogProb(word.data() + x, word.data() + end[x] + 1);
-    log_p += lp == kNotWord ? -trie.log_total : lp;
+    double lp = seg.WordLogProb(word.data() + x, word.data() + end[x] + 1);
+    log_p += lp == kNotWord ? -seg.log_total() : lp;
   }
-  double freq = std::floor(std::exp(log_p + trie.log_total)) + 1;
-  double existing = trie.WordLogProb(word.data(), word.data() + word.size());
+  double freq = std::floor(std::exp(log_p + seg.log_total())) + 1;
+  double existing = seg.WordLogProb(word.data(), word.data() + word.size());
   if (existing != kNotWord) {
-    freq = std::max(freq, std::exp(existing + trie.log_total));
+    freq = std::max(freq, std::exp(existing + seg.log_total()));
   }
   return freq;
 }
@@ -413,23 +428,21 @@ StatusOr<std::unique_ptr<WordSegmenter>> NewJiebaSegmenter(
   }
   std::shared_ptr<const Trie> base = *trie;
   if (options.user_words.empty()) {
-    return std::unique_ptr<WordSegmenter>(new JiebaSegmenter(base, hmm));
+    return std::unique_ptr<WordSegmenter>(new JiebaSegmenter(base, nullptr, hmm));
   }
-  // User words go into a private copy; the cached base stays untouched.
-  auto copy = std::make_shared<Trie>(*base);
+  auto user = std::make_shared<Trie>();
+  user->total = base->total;
+  user->log_total = base->log_total;
   for (const UserWord& uw : options.user_words) {
     std::u32string word = DecodeAll(uw.word);
     if (word.empty()) continue;
     double freq = uw.freq;
-    if (freq <= 0) {
-      JiebaSegmenter current(copy, nullptr);
-      freq = SuggestFreq(current, *copy, word);
-    }
-    uint32_t node = copy->AddPath(word);
-    copy->log_prob[node] = std::log(freq) - copy->log_total;
+    if (freq <= 0) freq = SuggestFreq(JiebaSegmenter(base, user, nullptr), word);
+    uint32_t node = user->AddPath(word);
+    user->log_prob[node] = std::log(freq) - user->log_total;
   }
   return std::unique_ptr<WordSegmenter>(
-      new JiebaSegmenter(std::move(copy), hmm));
+      new JiebaSegmenter(std::move(base), std::move(user), hmm));
 }
 
 StatusOr<std::vector<UserWord>> ReadUserDictionary(const std::string& path) {

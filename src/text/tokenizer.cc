@@ -158,6 +158,8 @@ StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create(
   for (UserWord& w : words) {
     w.word = t->NormalizeTerm(w.word);
     if (w.word.empty()) continue;
+    // A word the user asked for is never a stop word.
+    t->stop_words_.erase(w.word);
     if (ContainsHan(w.word)) {
       han_words.push_back(w);
     } else {

@@ -18,7 +18,8 @@
 //      dropped; numbers stay when they are dictionary words.
 //
 // User-dictionary words (and topic terms, added by the scorers) stay whole:
-// with 风暴潮 in the dictionary, "风暴潮" is one token, never 风暴 + 潮.
+// with 风暴潮 in the dictionary, "风暴潮" is one token, never 风暴 + 潮; and a
+// user word is never dropped as a stop word.
 //
 // Thread-safety: a Tokenizer is immutable after Create(); every method is
 // const and may be called from many threads at once (the parse pool).

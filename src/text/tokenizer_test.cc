@@ -89,6 +89,13 @@ TEST(TokenizerTest, UserDictionaryKeepsTopicTermsWhole) {
   EXPECT_THAT(plain->Tokenize("台风灾害"), ElementsAre("台风", "灾害"));
 }
 
+TEST(TokenizerTest, UserWordsAreNeverStopWords) {
+  TokenizerOptions options;
+  options.user_words = {{"使用", 0}, {"Shell", 0}};
+  auto t = MakeTokenizer(options);
+  EXPECT_THAT(t->Tokenize("使用 the shell"), ElementsAre("使用", "shell"));
+}
+
 TEST(TokenizerTest, ReadsUserDictionaryFile) {
   std::string path = testing::TempDir() + "/user.dict";
   {
