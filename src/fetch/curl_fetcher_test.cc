@@ -1,4 +1,9 @@
 // CurlFetcher against the loopback TestHttpServer (and nginx for HTTPS).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -329,6 +334,47 @@ TEST_F(CurlFetcherTest, ConnectionRefusedIsConnectError) {
   EXPECT_FALSE(r.error.empty());
 }
 
+// A listener whose accept queue is full drops further SYNs, so connect()
+// hangs: a hermetic stand-in for an unreachable host.
+TEST_F(CurlFetcherTest, ConnectTimeoutIsTimeout) {
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(listener, 0), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::vector<int> fillers;
+  for (int i = 0; i < 4; ++i) {  // fill the accept queue (never accepted)
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+    fillers.push_back(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  options_.connect_timeout_s = 0.2;
+  FetchResult r = Fetch("http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/");
+  EXPECT_EQ(r.status, FetchStatus::kTimeout) << r.error;
+  EXPECT_LT(r.fetch_seconds, 2);
+  for (int fd : fillers) close(fd);
+  close(listener);
+}
+
+TEST_F(CurlFetcherTest, DestroyingFetcherWithTransfersInFlightIsSafe) {
+  TestResponse slow = HtmlResponse("x");
+  slow.delay = Millis(2000);
+  server_.Set("/slow", slow);
+  auto fetcher = MakeFetcher();
+  for (int i = 0; i < 10; ++i) {
+    CrawlTask task;
+    task.url = server_.Url("/slow");
+    fetcher->Submit(task, FetchKind::kPage);
+  }
+  EXPECT_TRUE(fetcher->Poll(std::chrono::milliseconds(50)).empty());
+  EXPECT_EQ(fetcher->InFlight(), 10u);
+  fetcher.reset();  // ASan/LSan check the cleanup
+}
+
 TEST_F(CurlFetcherTest, ResetIsConnectError) {
   TestResponse reset;
   reset.reset = true;
@@ -566,6 +612,8 @@ TEST_F(CurlFetcherTlsTest, FetchesHttpsOverHttp2WithLocalCa) {
   EXPECT_EQ(r.status, FetchStatus::kOk) << r.error;
   EXPECT_EQ(r.body, "<p>secure</p>");
   EXPECT_TRUE(r.response_head.starts_with("HTTP/2 200")) << r.response_head;
+  EXPECT_THAT(r.request_head, HasSubstr("GET /index.html HTTP/2"));
+  EXPECT_THAT(r.request_head, HasSubstr("Host: site.test"));
 }
 
 TEST_F(CurlFetcherTlsTest, FollowsHttpToHttpsRedirectWithBothPortsMapped) {
