@@ -24,6 +24,7 @@ constexpr int kExitInterrupted = 3;
 void AddVersionCommand(CLI::App& app, int* exit_code);
 void AddUrlCommand(CLI::App& app, int* exit_code);
 void AddRobotsCommand(CLI::App& app, int* exit_code);
+void AddFetchCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 
