@@ -430,6 +430,14 @@ TEST_F(CurlFetcherTest, RefusesPrivateAddressByDefault) {
   EXPECT_EQ(server_.Connections(), 0);
 }
 
+TEST_F(CurlFetcherTest, RefusesHostnameResolvingToLoopback) {
+  options_.allow_private = false;
+  server_.Set("/", HtmlResponse("local"));
+  FetchResult r = Fetch("http://localhost:" + std::to_string(server_.port()) + "/");
+  EXPECT_EQ(r.status, FetchStatus::kPrivateAddress) << r.error;
+  EXPECT_EQ(server_.TotalRequests(), 0);
+}
+
 TEST_F(CurlFetcherTest, ConnectToMapsFakeHostnameWithoutAllowPrivate) {
   options_.allow_private = false;
   options_.connect_to = {"site.test:80:127.0.0.1:" + std::to_string(server_.port())};
