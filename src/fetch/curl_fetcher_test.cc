@@ -289,6 +289,37 @@ TEST_F(CurlFetcherTest, RobotsFetchAcceptsAnyContentType) {
             FetchStatus::kContentTypeRejected);
 }
 
+// RFC 9309 section 2.3.1: the robots cache needs the status code of
+// unavailable (4xx) and unreachable (5xx) robots.txt, and redirects followed
+// (at least five hops).
+TEST_F(CurlFetcherTest, RobotsStatusesAndRedirectsReachTheCaller) {
+  server_.Set("/a/robots.txt", ErrorResponse(404));
+  server_.Set("/b/robots.txt", ErrorResponse(503, "30"));
+  server_.Set("/c/robots.txt", RedirectResponse(301, "/c/real-robots.txt"));
+  server_.Set("/c/real-robots.txt", TextResponse("User-agent: *\nDisallow: /\n"));
+  FetchResult a = Fetch(server_.Url("/a/robots.txt"), FetchKind::kRobots);
+  EXPECT_EQ(a.status, FetchStatus::kHttpError);
+  EXPECT_EQ(a.http_code, 404);
+  FetchResult b = Fetch(server_.Url("/b/robots.txt"), FetchKind::kRobots);
+  EXPECT_EQ(b.http_code, 503);
+  EXPECT_EQ(b.retry_after_s, 30);
+  FetchResult c = Fetch(server_.Url("/c/robots.txt"), FetchKind::kRobots);
+  EXPECT_EQ(c.status, FetchStatus::kOk);
+  EXPECT_EQ(c.body, "User-agent: *\nDisallow: /\n");
+  EXPECT_EQ(c.final_url, server_.Url("/c/real-robots.txt"));
+}
+
+// Charset decoding happens later (DecodeToUtf8): the fetcher passes the raw
+// label and bytes through, even when the label is wrong.
+TEST_F(CurlFetcherTest, KeepsWrongCharsetLabelAndRawBytes) {
+  const std::string gbk = "<p>\xD6\xD0\xCE\xC4</p>";  // "Chinese" in GBK
+  server_.Set("/gbk", HtmlResponse(gbk, "text/html; charset=utf-8"));
+  FetchResult r = Fetch(server_.Url("/gbk"));
+  EXPECT_EQ(r.status, FetchStatus::kOk);
+  EXPECT_EQ(r.content_type, "text/html; charset=utf-8");
+  EXPECT_EQ(r.body, gbk);
+}
+
 TEST_F(CurlFetcherTest, TimesOutOnSlowServer) {
   options_.total_timeout_s = 0.2;
   TestResponse slow = HtmlResponse("late");
