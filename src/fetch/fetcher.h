@@ -62,8 +62,10 @@ struct FetcherOptions {
   // Hosts mapped here are exempt from the private-address rule.
   std::vector<std::string> connect_to;
   std::string cacert;  // PEM CA bundle file; empty: the system store
-  std::string proxy;   // e.g. "http://127.0.0.1:3128"; empty: no proxy
-                       // (environment proxy variables are ignored)
+  // e.g. "http://127.0.0.1:3128"; empty: no proxy (environment proxy
+  // variables are ignored). Through a proxy the fetcher only sees the proxy's
+  // address, so the private-address rule is the proxy's job.
+  std::string proxy;
 
   double connect_timeout_s = 10;
   // Whole fetch including all redirect hops.
