@@ -25,6 +25,7 @@ void AddVersionCommand(CLI::App& app, int* exit_code);
 void AddCrawlCommand(CLI::App& app, int* exit_code);
 void AddUrlCommand(CLI::App& app, int* exit_code);
 void AddRobotsCommand(CLI::App& app, int* exit_code);
+void AddFetchCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 
