@@ -10,11 +10,14 @@
 // Page construction is excluded from the timing.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <random>
 
 #include "core/hash.h"
 #include "store/crawl_store.h"
+#include "store/sha1.h"
 #include "store/warc_writer.h"
 
 namespace topicrawl {
@@ -85,13 +88,16 @@ void BM_AddPage(benchmark::State& state) {
   const PageRecord tmpl = TemplatePage(links, body, rng);
   const std::string root = TempDir();
   CrawlStoreOptions options;
-  options.warc.digests = state.range(2) != 0;
+  options.warc.payload_digest = state.range(2) != 0;
+  if (getenv("MERGE_ROWS")) options.frontier_merge_rows = atoll(getenv("MERGE_ROWS"));
   auto store = CrawlStore::Open(root + "/crawl", OpenMode::kCreate, options);
   if (!store.ok()) {
     state.SkipWithError(store.status().message().c_str());
     return;
   }
   int64_t k = 0;
+  std::vector<double> latencies;
+  latencies.reserve(state.max_iterations);
   for (auto _ : state) {
     state.PauseTiming();
     PageRecord page = tmpl;
@@ -104,12 +110,26 @@ void BM_AddPage(benchmark::State& state) {
                                4, k, page.links[i].anchor, 0.5, "", 0});
     }
     state.ResumeTiming();
+    const auto start = std::chrono::steady_clock::now();
     if (!(*store)->AddPage(std::move(page)).ok()) {
       state.SkipWithError("AddPage failed");
       break;
     }
+    latencies.push_back(std::chrono::duration<double, std::micro>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
   }
+  std::sort(latencies.begin(), latencies.end());
+  if (!latencies.empty()) {
+    state.counters["p50_us"] = latencies[latencies.size() / 2];
+    state.counters["p99_us"] = latencies[latencies.size() * 99 / 100];
+    state.counters["max_ms"] = latencies.back() / 1000;
+  }
+  const auto close_start = std::chrono::steady_clock::now();
   if (!(*store)->Close().ok()) state.SkipWithError("Close failed");
+  state.counters["close_s"] = std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - close_start)
+                                  .count();
   state.counters["pages/s"] =
       benchmark::Counter(static_cast<double>(k), benchmark::Counter::kIsRate);
   state.counters["links/s"] = benchmark::Counter(
@@ -135,7 +155,7 @@ void BM_WarcAppend(benchmark::State& state) {
   const std::string body = Body(static_cast<size_t>(state.range(0)), rng);
   WarcOptions options;
   options.compression_level = static_cast<int>(state.range(1));
-  options.digests = state.range(2) != 0;
+  options.payload_digest = state.range(2) != 0;
   const std::string root = TempDir();
   auto writer = WarcWriter::New(root, 1, options, SystemClock());
   std::vector<WarcRecord> group(3);
@@ -164,6 +184,14 @@ BENCHMARK(BM_WarcAppend)
     ->Args({30000, 3, 0})
     ->Args({30000, 6, 0})
     ->Unit(benchmark::kMicrosecond);
+
+void BM_Sha1(benchmark::State& state) {
+  std::mt19937_64 rng(1);
+  const std::string body = Body(30000, rng);
+  for (auto _ : state) benchmark::DoNotOptimize(WarcSha1Digest(body));
+  state.SetBytesProcessed(state.iterations() * body.size());
+}
+BENCHMARK(BM_Sha1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace topicrawl

@@ -442,7 +442,8 @@ Status CrawlStore::Commit() {
   if (warc_ != nullptr) {
     if (Status s = warc_->Flush(options_.sync); !s.ok()) return Fail(s);
   }
-  if (log_rows_ >= options_.frontier_merge_rows) {
+  if (options_.frontier_merge_rows > 0 &&
+      log_rows_ >= options_.frontier_merge_rows) {
     if (Status s = MergeFrontierLog(); !s.ok()) return s;
   }
   const int64_t now = options_.clock->UnixMillis();
