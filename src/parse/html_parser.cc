@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -82,16 +83,17 @@ class ThreadParser {
   size_t last_size_ = 0;
 };
 
-std::string_view AttrValue(myhtml_tree_node_t* node, std::string_view key) {
+// The value of attribute `key` (lower case), nullopt when absent.
+std::optional<std::string_view> Attr(myhtml_tree_node_t* node, std::string_view key) {
   myhtml_tree_attr_t* attr = myhtml_attribute_by_key(node, key.data(), key.size());
-  if (attr == nullptr) return {};
+  if (attr == nullptr) return std::nullopt;
   size_t len = 0;
   const char* v = myhtml_attribute_value(attr, &len);
   return v == nullptr ? std::string_view() : std::string_view(v, len);
 }
 
-bool HasAttr(myhtml_tree_node_t* node, std::string_view key) {
-  return myhtml_attribute_by_key(node, key.data(), key.size()) != nullptr;
+std::string_view AttrValue(myhtml_tree_node_t* node, std::string_view key) {
+  return Attr(node, key).value_or(std::string_view());
 }
 
 bool EqualsNoCase(std::string_view a, std::string_view lower) {
@@ -166,15 +168,57 @@ struct LinkRecord {
   bool has_position = false;           // false: no textual position (meta)
 };
 
+// Per-thread buffers reused across pages: allocating them afresh for every
+// page made the kernel zero new pages for ~20% of the parse time.
+struct Scratch {
+  FoldedText stream;
+  std::vector<std::pair<uint32_t, uint32_t>> pieces;
+  std::vector<WordSpan> words;
+  std::vector<LinkRecord> links;
+  std::vector<std::pair<size_t, size_t>> dom_taken;
+  std::vector<std::pair<myhtml_tree_node_t*, int>> dom_stack;
+
+  void Reset() {
+    stream.Clear();
+    pieces.clear();
+    words.clear();
+    links.clear();
+  }
+  // After a huge page, give the memory back rather than pin it per thread.
+  void Trim() {
+    constexpr size_t kKeep = 8 * 1024 * 1024;
+    stream.ShrinkIfAbove(kKeep);
+    if (pieces.capacity() * sizeof(pieces[0]) > kKeep) decltype(pieces)().swap(pieces);
+    if (words.capacity() * sizeof(words[0]) > kKeep) decltype(words)().swap(words);
+    if (links.capacity() > 65536) decltype(links)().swap(links);
+  }
+};
+
+Scratch& ThreadScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
 class Extractor {
  public:
   Extractor(const ParseOptions& options, std::string_view page_url,
-            SteadyClock::time_point start, ParsedPage* page, ParseStats* stats)
-      : options_(options),
+            bool has_base_tag, SteadyClock::time_point start, ParsedPage* page,
+            ParseStats* stats)
+      : scratch_(ThreadScratch()),
+        stream_(scratch_.stream),
+        pieces_(scratch_.pieces),
+        links_(scratch_.links),
+        options_(options),
+        options_has_base_(has_base_tag),
         page_url_(page_url),
         start_(start),
         page_(page),
-        stats_(stats) {}
+        stats_(stats) {
+    scratch_.Reset();
+  }
+  ~Extractor() { scratch_.Trim(); }
+  Extractor(const Extractor&) = delete;
+  Extractor& operator=(const Extractor&) = delete;
 
   void Run(myhtml_tree_t* tree);
 
@@ -209,17 +253,19 @@ class Extractor {
     return piece < pieces_.size() ? piece : kNoPiece;
   }
 
+  Scratch& scratch_;
+  FoldedText& stream_;                                  // all visible text, blocks space-separated
+  std::vector<std::pair<uint32_t, uint32_t>>& pieces_;  // visible text nodes
+  std::vector<LinkRecord>& links_;
   const ParseOptions& options_;
+  bool options_has_base_;
   std::string_view page_url_;
   SteadyClock::time_point start_;
   ParsedPage* page_;
   ParseStats* stats_;
 
   std::string base_;             // effective base URL
-  FoldedText stream_;            // all visible text, blocks space-separated
   size_t block_begin_ = 0;       // stream offset where the open block began
-  std::vector<std::pair<uint32_t, uint32_t>> pieces_;  // visible text nodes
-  std::vector<LinkRecord> links_;
   std::vector<int> open_anchors_;   // links_ index per open <a> (-1: none)
   std::vector<size_t> open_headings_;
   int head_depth_ = 0;
@@ -251,6 +297,7 @@ bool Extractor::OutOfTime() {
 
 void Extractor::FindBase(myhtml_tree_t* tree) {
   base_ = std::string(page_url_);
+  if (!options_has_base_) return;  // the tokenizer pass saw no <base> tag
   mystatus_t status = MyHTML_STATUS_OK;
   myhtml_collection_t* bases =
       myhtml_get_nodes_by_tag_id(tree, nullptr, MyHTML_TAG_BASE, &status);
@@ -259,10 +306,9 @@ void Extractor::FindBase(myhtml_tree_t* tree) {
   // the document URL, is the document base URL.
   for (size_t i = 0; i < bases->length; ++i) {
     myhtml_tree_node_t* b = bases->list[i];
-    if (myhtml_node_namespace(b) != MyHTML_NAMESPACE_HTML || !HasAttr(b, "href")) {
-      continue;
-    }
-    std::optional<std::string> resolved = ResolveLink(page_url_, AttrValue(b, "href"));
+    auto href = Attr(b, "href");
+    if (myhtml_node_namespace(b) != MyHTML_NAMESPACE_HTML || !href) continue;
+    std::optional<std::string> resolved = ResolveLink(page_url_, *href);
     if (resolved) base_ = std::move(*resolved);
     break;
   }
@@ -391,10 +437,9 @@ void Extractor::OnMeta(myhtml_tree_node_t* node) {
 }
 
 void Extractor::OnLinkElement(myhtml_tree_node_t* node) {
-  if (!HasToken(AttrValue(node, "rel"), "canonical") || !HasAttr(node, "href")) {
-    return;
-  }
-  int idx = AddLink(AttrValue(node, "href"), LinkKind::kCanonical, nullptr);
+  auto href = Attr(node, "href");
+  if (!href || !HasToken(AttrValue(node, "rel"), "canonical")) return;
+  int idx = AddLink(*href, LinkKind::kCanonical, nullptr);
   if (idx >= 0 && page_->canonical.empty()) {
     page_->canonical = links_[idx].link.url;
   }
@@ -431,8 +476,8 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
     return false;
   }
   if (IsHidden(tag)) {
-    if (tag == MyHTML_TAG_IFRAME && HasAttr(node, "src")) {
-      AddLink(AttrValue(node, "src"), LinkKind::kFrame, node);
+    if (tag == MyHTML_TAG_IFRAME) {
+      if (auto src = Attr(node, "src")) AddLink(*src, LinkKind::kFrame, node);
     }
     return false;
   }
@@ -453,8 +498,8 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
     case MyHTML_TAG_A: {
       int idx = -1;
-      if (HasAttr(node, "href")) {
-        idx = AddLink(AttrValue(node, "href"), LinkKind::kAnchor, node);
+      if (auto href = Attr(node, "href")) {
+        idx = AddLink(*href, LinkKind::kAnchor, node);
         if (idx >= 0) {
           links_[idx].link.nofollow = HasToken(AttrValue(node, "rel"), "nofollow");
         }
@@ -463,8 +508,8 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
     }
     case MyHTML_TAG_AREA:
-      if (HasAttr(node, "href")) {
-        int idx = AddLink(AttrValue(node, "href"), LinkKind::kArea, node);
+      if (auto href = Attr(node, "href")) {
+        int idx = AddLink(*href, LinkKind::kArea, node);
         if (idx >= 0) {
           links_[idx].link.anchor = FoldWhitespace(AttrValue(node, "alt"));
           links_[idx].link.nofollow = HasToken(AttrValue(node, "rel"), "nofollow");
@@ -472,7 +517,7 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       }
       break;
     case MyHTML_TAG_FRAME:
-      if (HasAttr(node, "src")) AddLink(AttrValue(node, "src"), LinkKind::kFrame, node);
+      if (auto src = Attr(node, "src")) AddLink(*src, LinkKind::kFrame, node);
       break;
     case MyHTML_TAG_IMG:
       // Inside a link the alt text is the anchor (as text browsers show it).
@@ -515,7 +560,8 @@ void Extractor::Leave(myhtml_tree_node_t* node) {
 // after as the context; otherwise take a stretch of nearby text".
 void Extractor::AttachTextContexts() {
   const std::string& text = stream_.str();
-  const std::vector<WordSpan> words = SplitWords(text);
+  std::vector<WordSpan>& words = scratch_.words;
+  SplitWords(text, &words);
   const size_t window = static_cast<size_t>(std::max(0, options_.context_window_words));
   auto word_at = [&](size_t offset) {  // first word starting at/after offset
     return static_cast<size_t>(
@@ -597,11 +643,14 @@ void Extractor::AttachTextContexts() {
 std::string Extractor::DomContext(myhtml_tree_node_t* a) const {
   const int delta = options_.dom_delta;
   const size_t cap = options_.max_context_bytes;
-  constexpr size_t kMaxVisits = 512;
-  std::vector<std::pair<size_t, size_t>> taken;  // (piece index, bytes)
+  // Enough for a few levels of a real page; bounds the cost on link lists
+  // with thousands of siblings.
+  constexpr size_t kMaxVisits = 128;
+  auto& taken = scratch_.dom_taken;  // (piece index, bytes)
+  auto& stack = scratch_.dom_stack;
+  taken.clear();
   size_t bytes = 0;
   size_t visits = 0;
-  std::vector<std::pair<myhtml_tree_node_t*, int>> stack;
   auto visit_subtree = [&](myhtml_tree_node_t* root, int max_depth) {
     stack.clear();
     stack.emplace_back(root, 0);
@@ -701,7 +750,7 @@ ParsedPage ParseHtml(std::string_view utf8_html, std::string_view page_url,
     page.warning += "HTML parser failed";
     return page;
   }
-  Extractor extractor(options, page_url, start, &page, stats);
+  Extractor extractor(options, page_url, depth.has_base_tag, start, &page, stats);
   extractor.Run(tree);
   parser.Release();
   stats->extract_seconds = SecondsSince(start) - stats->parse_seconds;

@@ -105,7 +105,13 @@ std::string_view Utf8Prefix(std::string_view s, size_t max_bytes) {
 
 std::vector<WordSpan> SplitWords(std::string_view s) {
   std::vector<WordSpan> words;
-  words.reserve(s.size() / 6 + 1);
+  SplitWords(s, &words);
+  return words;
+}
+
+void SplitWords(std::string_view s, std::vector<WordSpan>* out) {
+  std::vector<WordSpan>& words = *out;
+  words.clear();
   size_t i = 0;
   const size_t n = s.size();
   bool in_word = false;
@@ -139,7 +145,6 @@ std::vector<WordSpan> SplitWords(std::string_view s) {
     i += len;
   }
   if (in_word) words.push_back({start, static_cast<uint32_t>(n)});
-  return words;
 }
 
 bool HasToken(std::string_view list, std::string_view token) {
