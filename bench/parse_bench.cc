@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fetch/charset.h"
+#include "parse/depth_limiter.h"
 #include "parse/html_parser.h"
 
 namespace topicrawl {
@@ -69,6 +70,10 @@ void BM_ParseHtml(benchmark::State& state) {
   if (state.range(0) == 1) {
     options.dom_delta = 0;
     options.context_window_words = 0;
+  } else if (state.range(0) == 2) {
+    options.dom_delta = 0;
+  } else if (state.range(0) == 3) {
+    options.context_window_words = 0;
   }
   if (pages.empty()) {
     state.SkipWithError("no HTML found; set TOPICRAWL_BENCH_HTML");
@@ -89,8 +94,19 @@ void BM_ParseHtml(benchmark::State& state) {
   state.counters["pages/s"] = benchmark::Counter(
       static_cast<double>(state.iterations() * pages.size()), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ParseHtml)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseHtml)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseHtml)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->Threads(2);
+
+// The depth pre-pass alone (a tokenizer-level scan of every page).
+void BM_LimitNestingDepth(benchmark::State& state) {
+  const auto& pages = Corpus();
+  std::string out;
+  for (auto _ : state) {
+    for (const Page& p : pages) benchmark::DoNotOptimize(LimitNestingDepth(p.html, 512, &out));
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * CorpusBytes()));
+}
+BENCHMARK(BM_LimitNestingDepth)->Unit(benchmark::kMillisecond);
 
 // myhtml alone (tree building, no extraction): the ceiling for ParseHtml.
 void BM_MyhtmlTreeOnly(benchmark::State& state) {

@@ -159,10 +159,27 @@ bool IsHeading(myhtml_tag_id_t t) {
          t == MyHTML_TAG_H4 || t == MyHTML_TAG_H5 || t == MyHTML_TAG_H6;
 }
 
+// The part of the DOM that the seed-004 context needs, copied during the walk
+// into a flat array: elements that were descended into (visible content),
+// link elements, and non-blank visible text nodes. Hidden subtrees and
+// whitespace-only text are left out: they hold no context text, and text
+// nodes are leaves, so tree distances between the remaining nodes are
+// unchanged. Walking this array is several times faster than following
+// myhtml's pointers through its API, and skips the blank text nodes.
+struct CompactNode {
+  int32_t parent = -1;
+  int32_t first_child = -1;
+  int32_t last_child = -1;
+  int32_t prev = -1;
+  int32_t next = -1;
+  int32_t piece = -1;  // index into the visible text pieces, -1: element
+};
+
 // A link found during the walk, before contexts are attached.
 struct LinkRecord {
   Outlink link;
   myhtml_tree_node_t* node = nullptr;  // the element (null for meta/canonical)
+  int32_t cnode = -1;                  // its CompactNode
   size_t text_begin = 0;               // anchor range in the text stream
   size_t text_end = 0;
   bool has_position = false;           // false: no textual position (meta)
@@ -175,14 +192,16 @@ struct Scratch {
   std::vector<std::pair<uint32_t, uint32_t>> pieces;
   std::vector<WordSpan> words;
   std::vector<LinkRecord> links;
+  std::vector<CompactNode> cnodes;
   std::vector<std::pair<size_t, size_t>> dom_taken;
-  std::vector<std::pair<myhtml_tree_node_t*, int>> dom_stack;
+  std::vector<std::pair<int32_t, int>> dom_stack;
 
   void Reset() {
     stream.Clear();
     pieces.clear();
     words.clear();
     links.clear();
+    cnodes.clear();
   }
   // After a huge page, give the memory back rather than pin it per thread.
   void Trim() {
@@ -191,6 +210,7 @@ struct Scratch {
     if (pieces.capacity() * sizeof(pieces[0]) > kKeep) decltype(pieces)().swap(pieces);
     if (words.capacity() * sizeof(words[0]) > kKeep) decltype(words)().swap(words);
     if (links.capacity() > 65536) decltype(links)().swap(links);
+    if (cnodes.capacity() * sizeof(cnodes[0]) > kKeep) decltype(cnodes)().swap(cnodes);
   }
 };
 
@@ -208,6 +228,7 @@ class Extractor {
         stream_(scratch_.stream),
         pieces_(scratch_.pieces),
         links_(scratch_.links),
+        cnodes_(scratch_.cnodes),
         options_(options),
         options_has_base_(has_base_tag),
         page_url_(page_url),
@@ -238,25 +259,15 @@ class Extractor {
   bool OutOfTime();
   void AttachTextContexts();
   void AttachDomContexts();
-  std::string DomContext(myhtml_tree_node_t* a) const;
-  // Node user data: (parse generation << 32) | (piece index + 1). myhtml
-  // recycles node memory across parses without promising to clear the data
-  // field, so a tag from an earlier parse must not be mistaken for ours.
-  static constexpr size_t kNoPiece = ~size_t{0};
-  uintptr_t PieceTag(size_t piece) const {
-    return (static_cast<uintptr_t>(generation_) << 32) | (piece + 1);
-  }
-  size_t PieceOf(myhtml_tree_node_t* n) const {
-    auto v = reinterpret_cast<uintptr_t>(myhtml_node_get_data(n));
-    if ((v >> 32) != generation_ || (v & 0xFFFFFFFFu) == 0) return kNoPiece;
-    size_t piece = (v & 0xFFFFFFFFu) - 1;
-    return piece < pieces_.size() ? piece : kNoPiece;
-  }
+  std::string DomContext(int32_t a) const;
+  // Appends a CompactNode under the innermost open element; returns its index.
+  int32_t AddCompactNode(int32_t piece);
 
   Scratch& scratch_;
   FoldedText& stream_;                                  // all visible text, blocks space-separated
   std::vector<std::pair<uint32_t, uint32_t>>& pieces_;  // visible text nodes
   std::vector<LinkRecord>& links_;
+  std::vector<CompactNode>& cnodes_;
   const ParseOptions& options_;
   bool options_has_base_;
   std::string_view page_url_;
@@ -273,14 +284,28 @@ class Extractor {
   bool stopped_ = false;
   bool link_cap_warned_ = false;
   size_t nodes_ = 0;
-  uint32_t generation_ = NextGeneration();
-
-  static uint32_t NextGeneration() {
-    thread_local uint32_t counter = 0;
-    if (++counter == 0) counter = 1;
-    return counter;
-  }
+  // Open elements that have a CompactNode: (myhtml node, index).
+  std::vector<std::pair<myhtml_tree_node_t*, int32_t>> open_cnodes_;
 };
+
+int32_t Extractor::AddCompactNode(int32_t piece) {
+  const auto idx = static_cast<int32_t>(cnodes_.size());
+  CompactNode& c = cnodes_.emplace_back();
+  c.piece = piece;
+  if (!open_cnodes_.empty()) {
+    int32_t parent = open_cnodes_.back().second;
+    c.parent = parent;
+    CompactNode& p = cnodes_[parent];
+    if (p.last_child >= 0) {
+      cnodes_[p.last_child].next = idx;
+      c.prev = p.last_child;
+    } else {
+      p.first_child = idx;
+    }
+    p.last_child = idx;
+  }
+  return idx;
+}
 
 void Extractor::Warn(const std::string& why) {
   page_->truncated = true;
@@ -395,8 +420,7 @@ void Extractor::OnText(myhtml_tree_node_t* node) {
       TrimSpaces(std::string_view(stream_.str()).substr(before));
   uint32_t begin = static_cast<uint32_t>(stream_.size() - added.size());
   pieces_.emplace_back(begin, static_cast<uint32_t>(stream_.size()));
-  // Remember the piece on the node: DomContext() finds visible text by it.
-  myhtml_node_set_data(node, reinterpret_cast<void*>(PieceTag(pieces_.size() - 1)));
+  AddCompactNode(static_cast<int32_t>(pieces_.size() - 1));
 }
 
 void Extractor::OnTitle(myhtml_tree_node_t* node) {
@@ -464,6 +488,7 @@ int Extractor::AddLink(std::string_view href, LinkKind kind,
   r.link.kind = kind;
   r.node = node;
   r.has_position = node != nullptr;
+  if (node != nullptr) r.cnode = AddCompactNode(-1);
   r.text_begin = r.text_end = stream_.size();
   links_.push_back(std::move(r));
   return static_cast<int>(links_.size()) - 1;
@@ -531,10 +556,21 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
   }
   if (IsHeading(tag)) open_headings_.push_back(stream_.size());
+  if (head_depth_ == 0) {
+    int32_t idx = -1;
+    // An <a> already got its node in AddLink.
+    if (tag == MyHTML_TAG_A && !links_.empty() && links_.back().node == node) {
+      idx = links_.back().cnode;
+    } else {
+      idx = AddCompactNode(-1);
+    }
+    open_cnodes_.emplace_back(node, idx);
+  }
   return true;
 }
 
 void Extractor::Leave(myhtml_tree_node_t* node) {
+  if (!open_cnodes_.empty() && open_cnodes_.back().first == node) open_cnodes_.pop_back();
   const myhtml_tag_id_t tag = myhtml_node_tag_id(node);
   if (tag == MyHTML_TAG__TEXT || IsHidden(tag) ||
       myhtml_node_namespace(node) != MyHTML_NAMESPACE_HTML) {
@@ -560,6 +596,7 @@ void Extractor::Leave(myhtml_tree_node_t* node) {
 // after as the context; otherwise take a stretch of nearby text".
 void Extractor::AttachTextContexts() {
   const std::string& text = stream_.str();
+  if (options_.context_window_words <= 0) return;
   std::vector<WordSpan>& words = scratch_.words;
   SplitWords(text, &words);
   const size_t window = static_cast<size_t>(std::max(0, options_.context_window_words));
@@ -640,25 +677,25 @@ void Extractor::AttachTextContexts() {
 // ancestor level k = 1..delta, the siblings of the path node, alternating
 // outwards (previous, next, previous, ...), each searched down to depth
 // delta - k - 1. Only text nodes the walk saw as visible carry a piece index.
-std::string Extractor::DomContext(myhtml_tree_node_t* a) const {
+std::string Extractor::DomContext(int32_t a) const {
   const int delta = options_.dom_delta;
   const size_t cap = options_.max_context_bytes;
-  // Enough for a few levels of a real page; bounds the cost on link lists
-  // with thousands of siblings.
-  constexpr size_t kMaxVisits = 128;
+  // Bounds the cost on link lists with thousands of siblings.
+  constexpr size_t kMaxVisits = 64;
   auto& taken = scratch_.dom_taken;  // (piece index, bytes)
   auto& stack = scratch_.dom_stack;
   taken.clear();
   size_t bytes = 0;
   size_t visits = 0;
-  auto visit_subtree = [&](myhtml_tree_node_t* root, int max_depth) {
+  const CompactNode* nodes = cnodes_.data();
+  auto visit_subtree = [&](int32_t root, int max_depth) {
     stack.clear();
     stack.emplace_back(root, 0);
     while (!stack.empty() && bytes < cap && visits < kMaxVisits) {
       auto [n, d] = stack.back();
       stack.pop_back();
       ++visits;
-      if (size_t piece = PieceOf(n); piece != kNoPiece) {
+      if (int32_t piece = nodes[n].piece; piece >= 0) {
         const auto& [b, e] = pieces_[piece];
         size_t len = std::min<size_t>(e - b, cap - bytes);
         taken.emplace_back(piece, len);
@@ -667,27 +704,25 @@ std::string Extractor::DomContext(myhtml_tree_node_t* a) const {
       }
       if (d >= max_depth) continue;
       // Push children last-to-first so they pop in document order.
-      for (auto* c = myhtml_node_last_child(n); c != nullptr; c = myhtml_node_prev(c)) {
+      for (int32_t c = nodes[n].last_child; c >= 0; c = nodes[c].prev) {
         stack.emplace_back(c, d + 1);
       }
     }
   };
-  myhtml_tree_node_t* path = a;
+  int32_t path = a;
   for (int k = 1; k < delta && bytes < cap && visits < kMaxVisits; ++k) {
-    myhtml_tree_node_t* parent = myhtml_node_parent(path);
-    if (parent == nullptr) break;
-    myhtml_tag_id_t pt = myhtml_node_tag_id(parent);
-    if (pt == MyHTML_TAG_HTML || pt == MyHTML_TAG__UNDEF) break;
-    myhtml_tree_node_t* prev = myhtml_node_prev(path);
-    myhtml_tree_node_t* next = myhtml_node_next(path);
-    while ((prev != nullptr || next != nullptr) && bytes < cap && visits < kMaxVisits) {
-      if (prev != nullptr) {
+    int32_t parent = nodes[path].parent;
+    if (parent < 0) break;
+    int32_t prev = nodes[path].prev;
+    int32_t next = nodes[path].next;
+    while ((prev >= 0 || next >= 0) && bytes < cap && visits < kMaxVisits) {
+      if (prev >= 0) {
         visit_subtree(prev, delta - k - 1);
-        prev = myhtml_node_prev(prev);
+        prev = nodes[prev].prev;
       }
-      if (next != nullptr && bytes < cap) {
+      if (next >= 0 && bytes < cap) {
         visit_subtree(next, delta - k - 1);
-        next = myhtml_node_next(next);
+        next = nodes[next].next;
       }
     }
     path = parent;
@@ -708,9 +743,9 @@ std::string Extractor::DomContext(myhtml_tree_node_t* a) const {
 void Extractor::AttachDomContexts() {
   for (size_t i = 0; i < links_.size(); ++i) {
     LinkRecord& r = links_[i];
-    if (r.node == nullptr) continue;
+    if (r.cnode < 0) continue;
     if ((i & 255) == 255 && OutOfTime()) return;
-    r.link.dom_context = DomContext(r.node);
+    r.link.dom_context = DomContext(r.cnode);
   }
 }
 

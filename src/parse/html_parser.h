@@ -62,7 +62,7 @@ struct ParseOptions {
   double time_budget_s = 2.0;           // wall-clock budget for the walk
   int context_window_words = 10;        // seed 001 window, words per side
   int dom_delta = 5;                    // seed 004 tree distance (4..6)
-  size_t max_context_bytes = 400;       // cap for context and dom_context
+  size_t max_context_bytes = 256;       // cap for context and dom_context
   size_t max_links = 50000;             // links kept per page
 };
 
