@@ -621,8 +621,9 @@ void Extractor::AttachTextContexts() {
     if (last > first) spans.push_back({first, last, i});
   }
   auto anchor_of = [&](const Span& s) {
-    return std::string_view(text).substr(words[s.first].begin,
-                                         words[s.last - 1].end - words[s.first].begin);
+    const LinkRecord& r = links_[s.link];
+    return TrimSpaces(
+        std::string_view(text).substr(r.text_begin, r.text_end - r.text_begin));
   };
   auto words_text = [&](size_t a, size_t b) -> std::string_view {  // [a, b)
     if (a >= b) return {};
@@ -672,23 +673,26 @@ void Extractor::AttachTextContexts() {
 }
 
 // Seed 004 (§3.2.1): "the text of all DOM tree nodes whose distance to link
-// u is at most delta". Tree distance counts edges; the link's own subtree
-// (its anchor text) is excluded. Nodes are taken nearest first: for each
-// ancestor level k = 1..delta, the siblings of the path node, alternating
-// outwards (previous, next, previous, ...), each searched down to depth
-// delta - k - 1. Only text nodes the walk saw as visible carry a piece index.
+// u is at most delta". Tree distance counts edges, and the text of an element
+// is its text content (all descendant text): with a strict text-node reading
+// a link in a typical <li><a><code><span> list would get no context at all.
+// The ancestors within delta are such nodes, so the context is the text of
+// the delta-th ancestor's subtree without the link's own (anchor) text,
+// taken nearest first under the byte cap: for each ancestor level
+// k = 1..delta, the subtrees of the siblings of the path node, alternating
+// outwards (previous, next, previous, ...). Output is in document order.
 std::string Extractor::DomContext(int32_t a) const {
   const int delta = options_.dom_delta;
   const size_t cap = options_.max_context_bytes;
   // Bounds the cost on link lists with thousands of siblings.
-  constexpr size_t kMaxVisits = 64;
+  constexpr size_t kMaxVisits = 256;
   auto& taken = scratch_.dom_taken;  // (piece index, bytes)
   auto& stack = scratch_.dom_stack;
   taken.clear();
   size_t bytes = 0;
   size_t visits = 0;
   const CompactNode* nodes = cnodes_.data();
-  auto visit_subtree = [&](int32_t root, int max_depth) {
+  auto visit_subtree = [&](int32_t root) {
     stack.clear();
     stack.emplace_back(root, 0);
     while (!stack.empty() && bytes < cap && visits < kMaxVisits) {
@@ -697,12 +701,24 @@ std::string Extractor::DomContext(int32_t a) const {
       ++visits;
       if (int32_t piece = nodes[n].piece; piece >= 0) {
         const auto& [b, e] = pieces_[piece];
-        size_t len = std::min<size_t>(e - b, cap - bytes);
+        size_t len = e - b;
+        if (bytes + len > cap) {
+          // Whole pieces only, so the output has no cut words in the middle;
+          // a first piece longer than the cap is cut at a space.
+          if (taken.empty()) {
+            std::string_view head = Utf8Prefix(
+                std::string_view(stream_.str()).substr(b, e - b), cap);
+            size_t space = head.rfind(' ');
+            len = space != std::string_view::npos && space > 0 ? space : head.size();
+            taken.emplace_back(piece, len);
+          }
+          bytes = cap;
+          break;
+        }
         taken.emplace_back(piece, len);
         bytes += len + 1;
         continue;
       }
-      if (d >= max_depth) continue;
       // Push children last-to-first so they pop in document order.
       for (int32_t c = nodes[n].last_child; c >= 0; c = nodes[c].prev) {
         stack.emplace_back(c, d + 1);
@@ -710,18 +726,18 @@ std::string Extractor::DomContext(int32_t a) const {
     }
   };
   int32_t path = a;
-  for (int k = 1; k < delta && bytes < cap && visits < kMaxVisits; ++k) {
+  for (int k = 1; k <= delta && bytes < cap && visits < kMaxVisits; ++k) {
     int32_t parent = nodes[path].parent;
     if (parent < 0) break;
     int32_t prev = nodes[path].prev;
     int32_t next = nodes[path].next;
     while ((prev >= 0 || next >= 0) && bytes < cap && visits < kMaxVisits) {
       if (prev >= 0) {
-        visit_subtree(prev, delta - k - 1);
+        visit_subtree(prev);
         prev = nodes[prev].prev;
       }
       if (next >= 0 && bytes < cap) {
-        visit_subtree(next, delta - k - 1);
+        visit_subtree(next);
         next = nodes[next].next;
       }
     }

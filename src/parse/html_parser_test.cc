@@ -150,6 +150,29 @@ TEST(ParseHtmlTest, Seed001ContextUsesNeighbourAnchorsOrNearbyWords) {
   EXPECT_NE(zh->dom_context.find("气象部门发布暴雨预警信号请注意防范"), std::string::npos);
 }
 
+// Seed 004: an element's text is its text content, so the neighbours in a
+// Sphinx-style <li><a><code><span> list are context although their text
+// nodes are deeper than delta.
+TEST(ParseHtmlTest, Seed004ContextTakesTextContentOfNearbyElements) {
+  ParsedPage page = ParseHtml(
+      "<body><div><p>far away paragraph</p><ul>"
+      "<li><a href=a><code><span>AF_UNIX</span></code></a></li>"
+      "<li><a href=b><code><span>AF_LINK</span></code></a></li>"
+      "<li><a href=c><code><span>HAS_IPV6</span></code></a></li></ul></div></body>",
+      "http://example.com/");
+  ASSERT_EQ(page.links.size(), 3u);
+  EXPECT_EQ(page.links[1].dom_context, "far away paragraph AF_UNIX HAS_IPV6");
+  ParseOptions near;
+  near.dom_delta = 2;  // a -> li -> ul: only the sibling items
+  ParsedPage page2 = ParseHtml(
+      "<body><div><p>far away paragraph</p><ul>"
+      "<li><a href=a><code><span>AF_UNIX</span></code></a></li>"
+      "<li><a href=b><code><span>AF_LINK</span></code></a></li>"
+      "<li><a href=c><code><span>HAS_IPV6</span></code></a></li></ul></div></body>",
+      "http://example.com/", near);
+  EXPECT_EQ(page2.links[1].dom_context, "AF_UNIX HAS_IPV6");
+}
+
 TEST(ParseHtmlTest, ImageAltAreaAndFrameLinks) {
   ParsedPage page = ParseHtml(ReadFixture("html/context.html"), "https://docs.python.org/3/library/");
   const Outlink* map = FindLink(page, "https://docs.python.org/3/library/map.html");
