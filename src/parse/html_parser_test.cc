@@ -276,7 +276,8 @@ TEST(ParseHtmlTest, TwoHundredThousandUnclosedAnchors) {
 }
 
 TEST(ParseHtmlTest, NulBytesDoNotStopParsing) {
-  std::string html("<title>a\0b</title><p>be\0fore</p><a href='/x'>li\0nk</a><p>after</p>", 70);
+  const char kHtml[] = "<title>a\0b</title><p>be\0fore</p><a href='/x'>li\0nk</a><p>after</p>";
+  std::string html(kHtml, sizeof(kHtml) - 1);
   ParsedPage page = ParseHtml(html, "http://example.com/");
   ASSERT_EQ(page.links.size(), 1u);
   EXPECT_EQ(page.links[0].url, "http://example.com/x");
