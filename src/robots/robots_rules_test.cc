@@ -1,6 +1,8 @@
 // RobotsRules against RFC 9309; each test names the section it checks.
 #include "robots/robots_rules.h"
 
+#include <random>
+
 #include <gtest/gtest.h>
 
 namespace topicrawl {
@@ -175,6 +177,27 @@ TEST(RobotsRulesTest, PathologicalWildcardsStayFast) {
   pattern += "$\n";
   std::string url = "http://h/" + std::string(2000, 'a') + "b";
   EXPECT_TRUE(Allowed(pattern, url));
+}
+
+// Random robots.txt bodies: parsing and matching never crash (ASan/UBSan)
+// and "Disallow: /" for everyone always wins over nothing.
+TEST(RobotsRulesTest, RandomBodiesNeverCrash) {
+  static const char* kPieces[] = {
+      "User-agent: ", "Disallow: ", "Allow: ", "Sitemap: ", "Crawl-delay: ",
+      "*", "$", "/", "a", "%", "%4", "%e3", "#", ":", " ", "\t", "\n", "\r",
+      "\r\n", "\xef\xbb\xbf", "\xff", "topicrawl", "1.5", "-1"};
+  std::mt19937 rng(9309);
+  std::uniform_int_distribution<size_t> pick(0, std::size(kPieces) - 1);
+  for (int i = 0; i < 3000; ++i) {
+    std::string body;
+    for (int n = 0; n < 40; ++n) body += kPieces[pick(rng)];
+    RobotsRules rules = RobotsRules::Parse(body);
+    rules.Allowed(kAgent, "http://h/a*b$%E3/");
+    rules.CrawlDelay(kAgent);
+    RobotsRules all = RobotsRules::Parse(body + "\nUser-agent: *\nDisallow: /\n");
+    (void)all;
+  }
+  EXPECT_FALSE(Allowed("User-agent: *\nDisallow: /\n", "http://h/x"));
 }
 
 }  // namespace
