@@ -49,9 +49,12 @@ class HostUrlFilter : public UrlFilter {
                 bool match_subdomains)
       : on_match_(on_match), match_subdomains_(match_subdomains) {
     for (std::string& h : hosts) {
-      // Accept "https://Example.com/x" as well as "example.com".
-      std::string host = h.find("://") != std::string::npos ? UrlHost(h)
-                                                             : Lower(h);
+      // Accept "https://Example.com/x" as well as "example.com"; the URL
+      // parser gives the same host form as canonical URLs (punycode IDN,
+      // dotted IPv4).
+      std::string host =
+          UrlHost(h.find("://") != std::string::npos ? h : "http://" + h);
+      if (host.empty()) host = Lower(h);
       while (!host.empty() && host.back() == '.') host.pop_back();
       if (!host.empty()) hosts_.push_back(std::move(host));
     }
