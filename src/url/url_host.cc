@@ -257,7 +257,7 @@ void PercentDecode(std::string_view in, std::string* out) {
   out->clear();
   out->reserve(in.size());
   for (size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '%' && i + 2 < in.size() + 0 && HexValue(in[i + 1]) >= 0 &&
+    if (in[i] == '%' && i + 2 < in.size() && HexValue(in[i + 1]) >= 0 &&
         HexValue(in[i + 2]) >= 0) {
       out->push_back(static_cast<char>(HexValue(in[i + 1]) * 16 +
                                        HexValue(in[i + 2])));
