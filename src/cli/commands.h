@@ -26,6 +26,7 @@ void AddCrawlCommand(CLI::App& app, int* exit_code);
 void AddUrlCommand(CLI::App& app, int* exit_code);
 void AddRobotsCommand(CLI::App& app, int* exit_code);
 void AddFetchCommand(CLI::App& app, int* exit_code);
+void AddParseCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 
