@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   int exit_code = topicrawl::cli::kExitOk;
   // The explicit command list; one line per subcommand.
   topicrawl::cli::AddVersionCommand(app, &exit_code);
+  topicrawl::cli::AddWebCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
