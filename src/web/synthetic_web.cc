@@ -340,36 +340,62 @@ std::string SyntheticWeb::Robots(uint32_t h) const {
 
 namespace {
 
+// One word drawn with a single 64-bit random number: the low half picks the
+// source (topic / noise topic / common words), the high half the word, skewed
+// towards the front of the list (index ~ size * x^2, a Zipf-like head).
+struct WordSampler {
+  const std::vector<std::string_view>* topic;
+  const std::vector<std::string_view>* noise;
+  const std::vector<std::string_view>* common;
+  uint64_t topic_below;  // thresholds on the low 32 bits
+  uint64_t noise_below;
+  std::string_view Next(uint64_t r) const {
+    const uint64_t pick = r & 0xffffffffULL;
+    const std::vector<std::string_view>& words =
+        pick < topic_below ? *topic : pick < noise_below ? *noise : *common;
+    const uint64_t x = r >> 32;
+    return words[(((x * x) >> 32) * words.size()) >> 32];
+  }
+};
+
 // Appends generated prose with `links` spread evenly through it.
 void AppendProse(bool zh, uint32_t words, const std::vector<std::string_view>& topic_words,
                  const std::vector<std::string_view>& noise_words,
                  const std::vector<std::string_view>& common, double topic_ratio,
                  double noise_ratio, const std::vector<Link>& links, Rng& rng, std::string* out) {
+  const WordSampler sampler{&topic_words, &noise_words, &common,
+                            static_cast<uint64_t>(topic_ratio * 4294967296.0),
+                            static_cast<uint64_t>((topic_ratio + noise_ratio) * 4294967296.0)};
   size_t next_link = 0;
   const uint32_t link_every = static_cast<uint32_t>(words / (links.size() + 1)) + 1;
+  uint32_t until_link = link_every, until_sentence = 13, until_paragraph = 64, until_comma = 5;
   *out += "<p>";
   for (uint32_t i = 0; i < words; ++i) {
-    double u = rng.Uniform();
-    std::string_view w = u < topic_ratio                 ? Skewed(topic_words, rng)
-                         : u < topic_ratio + noise_ratio ? Skewed(noise_words, rng)
-                                                         : Skewed(common, rng);
     if (!zh && i > 0) *out += ' ';
-    *out += w;
-    if (i % 64 == 63) {
+    *out += sampler.Next(rng.Next());
+    if (--until_paragraph == 0) {
       *out += zh ? "。</p>\n<p>" : ".</p>\n<p>";
-    } else if (i % 13 == 12) {
+      until_paragraph = 64;
+      until_sentence = 13;
+    } else if (--until_sentence == 0) {
       *out += zh ? "。" : ".";
-    } else if (zh && i % 5 == 4) {
+      until_sentence = 13;
+    } else if (zh && --until_comma == 0) {
       *out += "，";
+      until_comma = 5;
     }
-    if (next_link < links.size() && i % link_every == link_every - 1) {
-      const Link& l = links[next_link++];
-      *out += zh ? "" : " ";
-      *out += "<a href=\"" + l.href + "\">" + l.anchor + "</a>";
+    if (--until_link == 0) {
+      until_link = link_every;
+      if (next_link < links.size()) {
+        const Link& l = links[next_link++];
+        out->append(zh ? "<a href=\"" : " <a href=\"").append(l.href).append("\">");
+        out->append(l.anchor).append("</a>");
+      }
     }
   }
   for (; next_link < links.size(); ++next_link) {
-    *out += " <a href=\"" + links[next_link].href + "\">" + links[next_link].anchor + "</a>";
+    out->append(" <a href=\"").append(links[next_link].href).append("\">");
+    out->append(links[next_link].anchor).append("</a>");
   }
   *out += zh ? "。</p>\n" : ".</p>\n";
 }
