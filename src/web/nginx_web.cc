@@ -241,11 +241,12 @@ StatusOr<std::string> RenderNginxConfig(const Manifest& manifest, const NginxCon
     << "pid " << Quote(o.dir + "/nginx.pid") << ";\n"
     << "error_log " << Quote(o.dir + "/logs/error.log") << " warn;\n"
     ;
-  int connections = 8192;
-  if (o.max_open_files > 0) {
-    s << "worker_rlimit_nofile " << o.max_open_files << ";\n";
-    connections = std::max(64, std::min(connections, o.max_open_files / 2));
-  }
+  // Cached descriptors and connections share the worker's fd limit; an
+  // oversized open_file_cache turns into EMFILE (500s) under load.
+  const int files = o.max_open_files > 0 ? o.max_open_files : 1024;
+  if (o.max_open_files > 0) s << "worker_rlimit_nofile " << o.max_open_files << ";\n";
+  const int connections = std::max(64, std::min(8192, files / 4));
+  const int cached_files = std::max(16, std::min(100000, files / 2));
   s << "events {\n  worker_connections " << connections << ";\n  multi_accept on;\n}\n"
     << "http {\n"
     << kTypes
@@ -254,7 +255,7 @@ StatusOr<std::string> RenderNginxConfig(const Manifest& manifest, const NginxCon
     << "  log_not_found off;\n"
     << "  sendfile on;\n  tcp_nopush on;\n  tcp_nodelay on;\n"
     << "  keepalive_timeout 120s;\n  keepalive_requests 1000000;\n"
-    << "  open_file_cache max=100000 inactive=120s;\n"
+    << "  open_file_cache max=" << cached_files << " inactive=120s;\n"
     << "  open_file_cache_valid 300s;\n  open_file_cache_min_uses 1;\n"
     << "  open_file_cache_errors on;\n"
     << "  client_body_temp_path " << Quote(o.dir + "/tmp/client_body") << ";\n"

@@ -35,8 +35,9 @@ struct NginxConfigOptions {
   std::string cert_file;  // required when tls_port != 0
   std::string key_file;
   int worker_processes = 1;
-  // worker_rlimit_nofile; 0 = leave the inherited limit. worker_connections
-  // is derived from it (at most 8192).
+  // worker_rlimit_nofile; 0 = leave the inherited limit (assumed 1024).
+  // worker_connections (files/4, at most 8192) and the open_file_cache size
+  // (files/2, at most 100000) are derived from it.
   int max_open_files = 0;
   // Adds "user root root;" so workers can read trees and temp dirs that only
   // root can reach (nginx ignores `user` when the master is not root).

@@ -71,6 +71,16 @@ TEST(RenderNginxConfigTest, TunedForThroughputWithPathsInsideDir) {
   EXPECT_THAT(*conf, Not(HasSubstr("user root")));
 }
 
+TEST(RenderNginxConfigTest, CacheAndConnectionsFitTheDescriptorLimit) {
+  NginxConfigOptions o = Options();
+  o.max_open_files = 20000;
+  auto conf = RenderNginxConfig(ParseOrDie("a.org\t/d/\tp\tr\t\n"), o);
+  ASSERT_TRUE(conf.ok());
+  EXPECT_THAT(*conf, HasSubstr("worker_rlimit_nofile 20000;"));
+  EXPECT_THAT(*conf, HasSubstr("worker_connections 5000;"));
+  EXPECT_THAT(*conf, HasSubstr("open_file_cache max=10000 "));
+}
+
 TEST(RenderNginxConfigTest, ExcludeGlobsBecomeAnchoredRegexLocations) {
   auto conf = RenderNginxConfig(
       ParseOrDie("a.org\t/docs/2.4/\tapache2-doc\tm\tda/*,pt-br/*\n"), Options());

@@ -18,7 +18,7 @@ using ::testing::StartsWith;
 SyntheticWebOptions Small() {
   SyntheticWebOptions o;
   o.hosts = 6;
-  o.pages = 3000;
+  o.pages = 1500;
   o.topics = 5;
   o.cluster_size = 20;
   o.tunnel_prob = 0.5;
@@ -105,7 +105,7 @@ TEST(SyntheticWebTest, SameKnobsGiveIdenticalPagesAndSeedChangesThem) {
   SyntheticWebOptions other = Small();
   other.seed = 2;
   SyntheticWeb c(other);
-  for (uint64_t p : {0, 1, 57, 2999 / 6}) {
+  for (uint64_t p : {0, 1, 57, 1499 / 6}) {
     std::string url = a.PageUrl(1, p);
     auto [host, path] = Split(url);
     SyntheticResponse ra = a.Respond(host, path), rb = b.Respond(host, path);
