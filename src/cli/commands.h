@@ -23,6 +23,7 @@ constexpr int kExitInterrupted = 3;
 // its callback stores the process exit code in *exit_code.
 void AddVersionCommand(CLI::App& app, int* exit_code);
 void AddUrlCommand(CLI::App& app, int* exit_code);
+void AddScoreCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   // The explicit command list; one line per subcommand.
   topicrawl::cli::AddVersionCommand(app, &exit_code);
   topicrawl::cli::AddUrlCommand(app, &exit_code);
+  topicrawl::cli::AddScoreCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
