@@ -28,6 +28,7 @@ void AddRobotsCommand(CLI::App& app, int* exit_code);
 void AddFetchCommand(CLI::App& app, int* exit_code);
 void AddParseCommand(CLI::App& app, int* exit_code);
 void AddWebCommand(CLI::App& app, int* exit_code);
+void AddScoreCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddFetchCommand(app, &exit_code);
   topicrawl::cli::AddParseCommand(app, &exit_code);
   topicrawl::cli::AddWebCommand(app, &exit_code);
+  topicrawl::cli::AddScoreCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
