@@ -27,6 +27,7 @@ void AddUrlCommand(CLI::App& app, int* exit_code);
 void AddRobotsCommand(CLI::App& app, int* exit_code);
 void AddFetchCommand(CLI::App& app, int* exit_code);
 void AddParseCommand(CLI::App& app, int* exit_code);
+void AddWarcCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 
