@@ -29,6 +29,7 @@ void AddFetchCommand(CLI::App& app, int* exit_code);
 void AddParseCommand(CLI::App& app, int* exit_code);
 void AddWebCommand(CLI::App& app, int* exit_code);
 void AddScoreCommand(CLI::App& app, int* exit_code);
+void AddWarcCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddParseCommand(app, &exit_code);
   topicrawl::cli::AddWebCommand(app, &exit_code);
   topicrawl::cli::AddScoreCommand(app, &exit_code);
+  topicrawl::cli::AddWarcCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -217,6 +217,10 @@ class Frontier {
   struct Host {
     std::string key;
     IndexedHeap<LinkOrder> links;
+    std::vector<uint32_t> slots;     // handle -> heap slot
+    std::vector<uint32_t> entry_of;  // handle -> index into entries_
+    std::vector<uint32_t> free_handles;
+    LinkOrder order() { return LinkOrder{&slots}; }
     size_t count = 0;  // queued: in RAM + spilled
     double sum_score = 0;
     double max_bound = -std::numeric_limits<double>::infinity();
@@ -270,6 +274,12 @@ class Frontier {
   // Queue mechanics (frontier.cc).
   uint32_t NewEntry();
   void FreeEntry(uint32_t id);
+  // entries_ index of the link at heap slot `slot` of `host`.
+  uint32_t EntryAt(const Host& host, size_t slot) const {
+    return host.entry_of[host.links.at(slot).id];
+  }
+  uint32_t NewHandle(Host& host, uint32_t entry);
+  void FreeHandle(Host& host, uint32_t handle);
   // Puts an entry in its host heap and the RAM index (no queue counters).
   void LinkEntry(uint32_t id);
   // LinkEntry plus the host/queue counters: a newly queued link.
@@ -309,7 +319,6 @@ class Frontier {
   absl::flat_hash_map<std::string, HostId> host_ids_;
   std::vector<Host> hosts_;
 
-  LinkOrder link_order_{this};
   ByTop by_top_{this};
   ByMean by_mean_{this};
   ByWakeup by_wakeup_{this};

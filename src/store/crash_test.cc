@@ -25,6 +25,7 @@ using testing::MakeTestPage;
   options.commit_interval = std::chrono::milliseconds(5);  // many commits
   options.commit_max_pages = 1 + seed % 50;
   options.warc.max_file_bytes = 200000;  // many rotations
+  options.frontier_merge_rows = seed % 3 == 0 ? 300 : 0;  // mid-crawl merges
   auto store = CrawlStore::Open(dir, create ? OpenMode::kCreate : OpenMode::kResume,
                                 options);
   if (!store.ok()) _exit(3);
@@ -79,6 +80,8 @@ TEST(CrashTest, KillNineAtRandomMomentsLosesNothingAndStoresNothingTwice) {
                   return true;
                 }).ok());
     EXPECT_EQ(done, stats->pages);
+    // Every stored page k admitted p2k and p2k+1 (the child's pages).
+    EXPECT_GE(stats->frontier_rows, 2 * stats->pages);
     ASSERT_TRUE((*store)->Close().ok());
     CrawlDirReport report;
     Status s = CheckCrawlDir(dir, &report);

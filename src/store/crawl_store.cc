@@ -1,410 +1,76 @@
 #include "store/crawl_store.h"
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <set>
 
 #include "core/hash.h"
+#include "store/crawl_store_internal.h"
 #include "store/page_warc.h"
 #include "store/sqlite_db.h"
 
 namespace topicrawl {
+
+using store_internal::ErrnoText;
+using store_internal::kWarcDir;
+
 namespace {
-
-constexpr char kSchemaVersion[] = "1";
-constexpr char kDbName[] = "crawl.db";
-constexpr char kWarcDir[] = "warc";
-
-// docs/ARCHITECTURE.md fixes the five crawl tables; two more are ours:
-//   warc_files    the committed length of every WARC file: the truncation
-//                 point after a crash.
-//   frontier_log  frontier inserts and state changes, appended in rowid
-//                 order and merged into `frontier` in url_id order.
-// Why the log: url_id is a random 64-bit hash and frontier's primary key, so
-// each direct insert dirties a random B-tree page (about 4 KiB of WAL per
-// 150-byte row once the table outgrows a batch): it cost 3/4 of AddPage
-// with 100 links and 33 admitted rows. A sorted bulk merge of many rows
-// shares pages instead (bench/store_bench.cc has the figures).
-// links are inserted in from_id order, so links_from_id is a cheap append.
-constexpr char kSchema[] = R"sql(
-CREATE TABLE pages(id INTEGER PRIMARY KEY,
-  url TEXT, final_url TEXT, status TEXT, http_code INTEGER, content_type TEXT,
-  charset TEXT, fetched_at INTEGER, depth INTEGER, parent_id INTEGER,
-  anchor TEXT, content_hash TEXT, size INTEGER, relevance REAL, link_score REAL,
-  title TEXT, error TEXT, explanation TEXT,
-  warc_file TEXT, warc_offset INTEGER, warc_length INTEGER);
-CREATE INDEX pages_url ON pages(url);
-CREATE TABLE links(from_id INTEGER, to_url TEXT, anchor TEXT, context TEXT,
-  score REAL, explanation TEXT);
-CREATE INDEX links_from_id ON links(from_id);
-CREATE TABLE frontier(url_id INTEGER PRIMARY KEY, url TEXT, depth INTEGER,
-  parent_id INTEGER, anchor TEXT, score REAL, explanation TEXT, state INTEGER);
-CREATE TABLE events(id INTEGER PRIMARY KEY, at INTEGER, kind TEXT, detail TEXT);
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE warc_files(name TEXT PRIMARY KEY, length INTEGER,
-  created_at INTEGER);
-CREATE TABLE frontier_log(url_id INTEGER, url TEXT, depth INTEGER,
-  parent_id INTEGER, anchor TEXT, score REAL, explanation TEXT, state INTEGER);
-)sql";
-
-std::string ErrnoText(const std::string& what, const std::string& path) {
-  return what + " " + path + ": " + std::strerror(errno);
-}
-
-// lstat result: 0 missing, 1 directory, 2 regular file, 3 symlink, 4 other.
-int PathKind(const std::string& path) {
-  struct stat st;
-  if (::lstat(path.c_str(), &st) != 0) return 0;
-  if (S_ISLNK(st.st_mode)) return 3;
-  if (S_ISDIR(st.st_mode)) return 1;
-  if (S_ISREG(st.st_mode)) return 2;
-  return 4;
-}
-
-Status MakeDirs(const std::string& dir) {
-  std::string partial;
-  size_t pos = 0;
-  while (pos != std::string::npos) {
-    pos = dir.find('/', pos + 1);
-    partial = dir.substr(0, pos);
-    if (partial.empty()) continue;
-    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
-      return Status::Error(ErrnoText("cannot create directory", partial));
-    }
-  }
-  struct stat st;
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return Status::Error("not a directory: " + dir);
-  }
-  return Status::Ok();
-}
-
-int64_t FileSize(const std::string& path) {
-  struct stat st;
-  return ::lstat(path.c_str(), &st) == 0 ? st.st_size : -1;
-}
 
 int64_t AsInt64(UrlId id) { return static_cast<int64_t>(id); }
 
 }  // namespace
 
-// The connection and its prepared statements.
-class CrawlStore::Db {
- public:
-  std::unique_ptr<SqliteDb> conn;
-  SqliteStatement insert_page, insert_link, log_frontier, merge_log, clear_log;
-  SqliteStatement insert_event, set_meta, upsert_warc_file;
-  SqliteStatement begin, commit, rollback;
-
-  Status Prepare() {
-    struct Item {
-      SqliteStatement* stmt;
-      const char* sql;
-    };
-    const Item items[] = {
-        {&insert_page,
-         "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
-         "charset,fetched_at,depth,parent_id,anchor,content_hash,size,"
-         "relevance,link_score,title,error,explanation,warc_file,warc_offset,"
-         "warc_length) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
-        {&insert_link,
-         "INSERT INTO links(from_id,to_url,anchor,context,score,explanation) "
-         "VALUES(?,?,?,?,?,?)"},
-        {&log_frontier,
-         "INSERT INTO frontier_log(url_id,url,depth,parent_id,anchor,score,"
-         "explanation,state) VALUES(?,?,?,?,?,?,?,?)"},
-        // In url_id order; for one url_id the earliest row supplies the
-        // columns (first admission wins) and state only grows (0 -> 1).
-        // "WHERE true" resolves the INSERT ... SELECT ... ON CONFLICT
-        // parsing ambiguity (sqlite.org/lang_upsert.html, 2.2).
-        {&merge_log,
-         "INSERT INTO frontier(url_id,url,depth,parent_id,anchor,score,"
-         "explanation,state) SELECT url_id,url,depth,parent_id,anchor,score,"
-         "explanation,state FROM frontier_log WHERE true "
-         "ORDER BY url_id, rowid "
-         "ON CONFLICT(url_id) DO UPDATE SET state=max(state,excluded.state)"},
-        {&clear_log, "DELETE FROM frontier_log"},
-        {&insert_event, "INSERT INTO events(at,kind,detail) VALUES(?,?,?)"},
-        {&set_meta, "INSERT OR REPLACE INTO meta(key,value) VALUES(?,?)"},
-        {&upsert_warc_file,
-         "INSERT INTO warc_files(name,length,created_at) VALUES(?,?,?) "
-         "ON CONFLICT(name) DO UPDATE SET length=max(length,excluded.length)"},
-        {&begin, "BEGIN"},
-        {&commit, "COMMIT"},
-        {&rollback, "ROLLBACK"},
-    };
-    for (const Item& item : items) {
-      StatusOr<SqliteStatement> s = conn->Prepare(item.sql);
-      if (!s.ok()) return s.status();
-      *item.stmt = std::move(s).value();
-    }
-    return Status::Ok();
+Status CrawlStore::Db::Prepare() {
+  struct Item {
+    SqliteStatement* stmt;
+    const char* sql;
+  };
+  const Item items[] = {
+      {&insert_page,
+       "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
+       "charset,fetched_at,depth,parent_id,anchor,content_hash,size,"
+       "relevance,link_score,title,error,explanation,warc_file,warc_offset,"
+       "warc_length) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+      {&insert_link,
+       "INSERT INTO links(from_id,to_url,anchor,context,score,explanation) "
+       "VALUES(?,?,?,?,?,?)"},
+      {&log_frontier,
+       "INSERT INTO frontier_log(url_id,url,depth,parent_id,anchor,score,"
+       "explanation,state) VALUES(?,?,?,?,?,?,?,?)"},
+      // In url_id order; for one url_id the earliest row supplies the
+      // columns (first admission wins) and state only grows (0 -> 1).
+      // "WHERE true" resolves the INSERT ... SELECT ... ON CONFLICT
+      // parsing ambiguity (sqlite.org/lang_upsert.html, 2.2).
+      {&merge_log,
+       "INSERT INTO frontier(url_id,url,depth,parent_id,anchor,score,"
+       "explanation,state) SELECT url_id,url,depth,parent_id,anchor,score,"
+       "explanation,state FROM frontier_log WHERE true "
+       "ORDER BY url_id, rowid "
+       "ON CONFLICT(url_id) DO UPDATE SET state=max(state,excluded.state)"},
+      {&clear_log, "DELETE FROM frontier_log"},
+      {&insert_event, "INSERT INTO events(at,kind,detail) VALUES(?,?,?)"},
+      {&set_meta, "INSERT OR REPLACE INTO meta(key,value) VALUES(?,?)"},
+      {&upsert_warc_file,
+       "INSERT INTO warc_files(name,length,created_at) VALUES(?,?,?) "
+       "ON CONFLICT(name) DO UPDATE SET length=max(length,excluded.length)"},
+      {&begin, "BEGIN"},
+      {&commit, "COMMIT"},
+      {&rollback, "ROLLBACK"},
+  };
+  for (const Item& item : items) {
+    StatusOr<SqliteStatement> s = conn->Prepare(item.sql);
+    if (!s.ok()) return s.status();
+    *item.stmt = std::move(s).value();
   }
-};
+  return Status::Ok();
+}
 
 CrawlStore::CrawlStore(std::string dir, const CrawlStoreOptions& options)
     : dir_(std::move(dir)), options_(options) {}
 
 CrawlStore::~CrawlStore() { (void)Close(); }
-
-StatusOr<std::unique_ptr<CrawlStore>> CrawlStore::Open(
-    const std::string& dir, OpenMode mode, const CrawlStoreOptions& options) {
-  if (dir.empty()) return Status::Error("crawl directory name is empty");
-  std::string clean = dir;
-  while (clean.size() > 1 && clean.back() == '/') clean.pop_back();
-  std::unique_ptr<CrawlStore> store(new CrawlStore(clean, options));
-  if (Status s = store->Init(mode); !s.ok()) {
-    store->error_ = s;  // the destructor must not commit a half-made store
-    return s;
-  }
-  return store;
-}
-
-Status CrawlStore::Init(OpenMode mode) {
-  const std::string db_path = dir_ + "/" + kDbName;
-  const std::string warc_dir = dir_ + "/" + kWarcDir;
-  if (mode == OpenMode::kCreate) {
-    if (Status s = MakeDirs(dir_); !s.ok()) return s;
-  } else {
-    struct stat st;
-    if (::stat(dir_.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      return Status::Error("no crawl directory " + dir_);
-    }
-  }
-  if (Status s = AcquireLock(); !s.ok()) return s;
-  const int db_kind = PathKind(db_path);
-  if (db_kind != 0 && db_kind != 2) {
-    return Status::Error(db_path + " is not a regular file; refusing to use it");
-  }
-  if (mode == OpenMode::kCreate) {
-    if (Status s = ClearInterruptedCreate(); !s.ok()) return s;
-  } else if (db_kind == 0) {
-    return Status::Error(dir_ + " holds no crawl (" + kDbName + " missing)");
-  }
-  if (Status s = OpenDatabase(mode == OpenMode::kCreate); !s.ok()) return s;
-  if (mode == OpenMode::kCreate) {
-    if (Status s = CreateSchema(); !s.ok()) return s;
-  } else if (Status s = CheckSchema(); !s.ok()) {
-    return s;
-  }
-  // The schema commits before warc/ exists: a crash in between leaves a
-  // resumable crawl whose warc/ is made here.
-  const int warc_kind = PathKind(warc_dir);
-  if (warc_kind == 0 && ::mkdir(warc_dir.c_str(), 0755) != 0) {
-    return Status::Error(ErrnoText("cannot create directory", warc_dir));
-  }
-  if (warc_kind != 0 && warc_kind != 1) {
-    return Status::Error(warc_dir + " is not a directory; refusing to use it");
-  }
-  if (mode == OpenMode::kCreate) {
-    warc_ = WarcWriter::New(warc_dir, 1, options_.warc, options_.clock);
-    return Status::Ok();
-  }
-  StatusOr<std::optional<std::string>> max_id =
-      db_->conn->QueryText("SELECT coalesce(max(id),0) FROM pages");
-  if (!max_id.ok()) return max_id.status();
-  next_page_id_ = std::stoll(max_id->value_or("0")) + 1;
-  StatusOr<std::optional<std::string>> log_rows =
-      db_->conn->QueryText("SELECT count(*) FROM frontier_log");
-  if (!log_rows.ok()) return log_rows.status();
-  log_rows_ = std::stoll(log_rows->value_or("0"));
-  resumed_ = true;
-  if (Status s = MergeFrontierLog(); !s.ok()) return s;
-  return RepairWarcFiles();
-}
-
-Status CrawlStore::AcquireLock() {
-  // One process per crawl directory; the lock dies with the process.
-  const std::string lock_path = dir_ + "/LOCK";
-  lock_fd_ = ::open(lock_path.c_str(),
-                    O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) return Status::Error(ErrnoText("cannot open", lock_path));
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    return Status::Error(dir_ + " is in use by another topicrawl process");
-  }
-  return Status::Ok();
-}
-
-Status CrawlStore::ClearInterruptedCreate() {
-  const std::string db_path = dir_ + "/" + kDbName;
-  const std::string warc_dir = dir_ + "/" + kWarcDir;
-  const std::string in_use = dir_ + " already holds a crawl; resume it or " +
-                             "choose a new directory";
-  if (PathKind(db_path) == 2) {
-    // A database without a committed schema is what a crash during a
-    // previous kCreate leaves; anything else is a crawl.
-    StatusOr<std::unique_ptr<SqliteDb>> old = SqliteDb::Open(db_path, false);
-    if (!old.ok()) return Status::Error(in_use);
-    StatusOr<std::optional<std::string>> tables =
-        (*old)->QueryText("SELECT count(*) FROM sqlite_master");
-    if (!tables.ok() || tables->value_or("1") != "0") {
-      return Status::Error(in_use);
-    }
-    old->reset();
-    for (const char* suffix : {"", "-wal", "-shm"}) {
-      const std::string path = db_path + suffix;
-      if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-        return Status::Error(ErrnoText("cannot remove", path));
-      }
-    }
-  }
-  // An empty warc/ is harmless; one with files belongs to a crawl.
-  if (PathKind(warc_dir) != 0 && ::rmdir(warc_dir.c_str()) != 0) {
-    return Status::Error(in_use + " (" + warc_dir + " is not empty)");
-  }
-  return Status::Ok();
-}
-
-Status CrawlStore::OpenDatabase(bool create) {
-  const std::string db_path = dir_ + "/" + kDbName;
-  StatusOr<std::unique_ptr<SqliteDb>> conn = SqliteDb::Open(db_path, create);
-  if (!conn.ok()) return conn.status();
-  db_ = std::make_unique<Db>();
-  db_->conn = std::move(conn).value();
-  Status s = db_->conn->Exec(std::string("PRAGMA journal_mode=WAL;") +
-                             "PRAGMA synchronous=" +
-                             (options_.sync ? "FULL" : "NORMAL") + ";" +
-                             "PRAGMA cache_size=-65536;" +
-                             "PRAGMA temp_store=MEMORY;");
-  if (!s.ok()) return Status::Error(db_path + ": " + s.message());
-  return Status::Ok();
-}
-
-Status CrawlStore::CreateSchema() {
-  if (Status s = db_->conn->Exec(std::string("BEGIN;") + kSchema); !s.ok()) {
-    return s;
-  }
-  if (Status s = db_->Prepare(); !s.ok()) return s;
-  in_batch_ = true;
-  batch_started_ = options_.clock->Now();
-  if (Status s = SetMeta("schema_version", kSchemaVersion); !s.ok()) return s;
-  if (Status s = SetMeta("created_at",
-                         std::to_string(options_.clock->UnixMillis()));
-      !s.ok()) {
-    return s;
-  }
-  if (Status s = AddEvent("created", dir_); !s.ok()) return s;
-  return Commit();
-}
-
-Status CrawlStore::CheckSchema() {
-  const std::string db_path = dir_ + "/" + kDbName;
-  SqliteDb& db = *db_->conn;
-  StatusOr<std::optional<std::string>> tables =
-      db.QueryText("SELECT count(*) FROM sqlite_master");
-  if (!tables.ok()) {
-    return Status::Error(db_path + " is not a topicrawl crawl database (" +
-                         tables.status().message() + ")");
-  }
-  if (tables->value_or("0") == "0") {
-    return Status::Error(dir_ + " holds no crawl (its creation was " +
-                         "interrupted; create it again)");
-  }
-  StatusOr<std::optional<std::string>> version =
-      db.QueryText("SELECT value FROM meta WHERE key='schema_version'");
-  if (!version.ok() || !version->has_value()) {
-    return Status::Error(db_path + " is not a topicrawl crawl database");
-  }
-  if (**version != kSchemaVersion) {
-    return Status::Error(db_path + " has schema version " + **version +
-                         ", this build reads " + kSchemaVersion);
-  }
-  return db_->Prepare();
-}
-
-Status CrawlStore::RepairWarcFiles() {
-  const std::string warc_dir = dir_ + "/" + kWarcDir;
-  // Committed extent of every file: warc_files.length, or the end of its
-  // last page if larger (never the case for files we wrote).
-  std::map<std::string, int64_t> committed;
-  {
-    StatusOr<SqliteStatement> q = db_->conn->Prepare(
-        "SELECT name, length FROM warc_files UNION ALL "
-        "SELECT substr(warc_file, 6), max(warc_offset + warc_length) FROM pages "
-        "WHERE warc_file IS NOT NULL GROUP BY warc_file");
-    if (!q.ok()) return q.status();
-    Status status;
-    while (q->NextRow(&status)) {
-      std::string name = q->Text(0);
-      // Names come from a file on disk: never let one point elsewhere.
-      if (!ParseWarcFileName(name, nullptr)) {
-        return Status::Error("crawl.db names an invalid WARC file '" + name +
-                             "'; refusing to touch it");
-      }
-      int64_t& end = committed[name];
-      end = std::max(end, q->Int(1));
-    }
-    if (!status.ok()) return status;
-  }
-  uint32_t max_seq = 0;
-  int truncated = 0, deleted = 0;
-  int64_t dropped_bytes = 0;
-  std::string problems;
-  std::set<std::string> seen;
-  DIR* d = ::opendir(warc_dir.c_str());
-  if (d == nullptr) return Status::Error(ErrnoText("cannot list", warc_dir));
-  std::vector<std::string> names;
-  while (dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
-  ::closedir(d);
-  for (const std::string& name : names) {
-    uint32_t seq = 0;
-    if (!ParseWarcFileName(name, &seq)) continue;  // not ours: left alone
-    max_seq = std::max(max_seq, seq);
-    const std::string path = warc_dir + "/" + name;
-    if (PathKind(path) != 2) {
-      return Status::Error(path + " is not a regular file; refusing to touch it");
-    }
-    auto it = committed.find(name);
-    const int64_t size = FileSize(path);
-    if (it == committed.end()) {
-      // Created by a session that never committed a page into it.
-      if (::unlink(path.c_str()) != 0) {
-        return Status::Error(ErrnoText("cannot delete", path));
-      }
-      ++deleted;
-      dropped_bytes += size;
-      continue;
-    }
-    seen.insert(name);
-    if (size > it->second) {
-      int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0 || ::ftruncate(fd, it->second) != 0) {
-        Status s = Status::Error(ErrnoText("cannot truncate", path));
-        if (fd >= 0) ::close(fd);
-        return s;
-      }
-      ::close(fd);
-      ++truncated;
-      dropped_bytes += size - it->second;
-    } else if (size < it->second) {
-      problems += " " + name + " is shorter (" + std::to_string(size) +
-                  ") than committed (" + std::to_string(it->second) + ");";
-    }
-  }
-  for (const auto& [name, end] : committed) {
-    uint32_t seq = 0;
-    ParseWarcFileName(name, &seq);
-    max_seq = std::max(max_seq, seq);
-    if (!seen.count(name)) problems += " " + name + " is missing;";
-  }
-  warc_ = WarcWriter::New(warc_dir, max_seq + 1, options_.warc, options_.clock);
-  std::string detail = "truncated " + std::to_string(truncated) +
-                       " WARC file(s), deleted " + std::to_string(deleted) +
-                       ", dropped " + std::to_string(dropped_bytes) +
-                       " uncommitted bytes; next page id " +
-                       std::to_string(next_page_id_);
-  if (Status s = AddEvent("resumed", detail); !s.ok()) return s;
-  if (!problems.empty()) {
-    if (Status s = AddEvent("warc_damaged", problems); !s.ok()) return s;
-  }
-  return Commit();
-}
 
 Status CrawlStore::Fail(Status s) {
   if (error_.ok()) error_ = s;

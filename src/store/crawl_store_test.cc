@@ -399,6 +399,34 @@ TEST_F(CrawlStoreTest, ResumeTruncatesUncommittedWarcBytesAndContinuesIds) {
   ExpectConsistent();
 }
 
+TEST_F(CrawlStoreTest, AnIoErrorIsStickyAndLeavesTheCrawlResumable) {
+  options_.warc.max_file_bytes = 1;  // every page starts a new WARC file
+  auto store = OpenOrDie(OpenMode::kCreate);
+  ASSERT_TRUE(store->AddPage(MakeTestPage(1)).ok());
+  ASSERT_TRUE(store->Flush().ok());
+  // The next WARC file cannot be created: warc/ is suddenly a plain file.
+  fs::rename(dir_ + "/warc", dir_ + "/warc.moved");
+  std::ofstream(dir_ + "/warc") << "in the way";
+  StatusOr<PageId> failed = store->AddPage(MakeTestPage(2));
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("cannot create WARC file"),
+            std::string::npos);
+  StatusOr<PageId> again = store->AddPage(MakeTestPage(3));
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().message(), failed.status().message());
+  EXPECT_FALSE(store->Flush().ok());
+  EXPECT_FALSE(store->Close().ok());
+  fs::remove(dir_ + "/warc");
+  fs::rename(dir_ + "/warc.moved", dir_ + "/warc");
+  auto resumed = OpenOrDie(OpenMode::kResume);
+  ASSERT_TRUE(resumed);
+  StatusOr<PageStats> stats = resumed->LoadPageStats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->pages, 1);
+  ASSERT_TRUE(resumed->Close().ok());
+  ExpectConsistent();
+}
+
 TEST_F(CrawlStoreTest, CreateRefusesADirectoryHoldingACrawl) {
   ASSERT_TRUE(OpenOrDie(OpenMode::kCreate));
   auto again = CrawlStore::Open(dir_, OpenMode::kCreate, options_);

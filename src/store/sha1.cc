@@ -24,6 +24,7 @@ Sha1::Sha1()
     : h_{0x67452301u, 0xEFCDAB89u, 0x98BADCFEu, 0x10325476u, 0xC3D2E1F0u} {}
 
 void Sha1::Update(std::string_view data) {
+  if (data.empty()) return;
   const auto* p = reinterpret_cast<const uint8_t*>(data.data());
   size_t n = data.size();
   total_bytes_ += n;
@@ -38,7 +39,7 @@ void Sha1::Update(std::string_view data) {
     buffered_ = 0;
   }
   for (; n >= 64; p += 64, n -= 64) ProcessBlock(p);
-  std::memcpy(buffer_, p, n);
+  if (n > 0) std::memcpy(buffer_, p, n);  // p may be null when n == 0
   buffered_ = n;
 }
 

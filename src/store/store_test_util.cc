@@ -237,6 +237,19 @@ Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report) {
   }
   sqlite3_finalize(q);
   if (!result.ok()) return result;
+  // No URL is marked done without a stored page; nothing is left unmerged
+  // after a clean close.
+  for (const char* sql :
+       {"SELECT count(*) FROM frontier WHERE state = 1 AND url NOT IN "
+        "(SELECT url FROM pages)",
+        "SELECT count(*) FROM frontier_log"}) {
+    sqlite3_stmt* c = nullptr;
+    sqlite3_prepare_v2(db.db, sql, -1, &c, nullptr);
+    if (c == nullptr) return Fail(sqlite3_errmsg(db.db));
+    const int64_t n = sqlite3_step(c) == SQLITE_ROW ? sqlite3_column_int64(c, 0) : -1;
+    sqlite3_finalize(c);
+    if (n != 0) return Fail(std::string("expected 0 from: ") + sql);
+  }
   for (const auto& [key, g] : groups) {
     if (g.type != "seen") {
       return Fail("response record in " + key.first + " at " +

@@ -36,7 +36,8 @@ struct CrawlDirReport {
 // response+request+metadata group at (warc_file, warc_offset) spanning
 // warc_length bytes whose metadata names the page id; every WARC file parses
 // fully, starts with warcinfo, and holds no record not referenced by a page;
-// every page's frontier row has state 1; link counts match the metadata.
+// every page's frontier row has state 1 and no other row has; frontier_log
+// is empty (merged on close); link counts match the metadata.
 Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report);
 
 // Runs a shell command; returns its exit status (-1 when it did not run).
