@@ -12,8 +12,10 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewBestFirstStrategy(
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   auto scorer = std::make_unique<RelevanceLinkScorer>(*rel);
-  return std::unique_ptr<CrawlStrategy>(std::make_unique<TopicStrategy>(
-      "best-first", "best-first", *rel, std::move(scorer), context.rng_seed));
+  auto strategy = std::make_unique<TopicStrategy>(
+      "best-first", "best-first", *rel, std::move(scorer), context.rng_seed);
+  strategy->set_out_dir(context.out_dir);
+  return std::unique_ptr<CrawlStrategy>(std::move(strategy));
 }
 
 }  // namespace topicrawl

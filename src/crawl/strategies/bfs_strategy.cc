@@ -9,8 +9,10 @@ namespace topicrawl {
 StatusOr<std::unique_ptr<CrawlStrategy>> NewBfsStrategy(const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/false);
   if (!rel.ok()) return rel.status();
-  return std::unique_ptr<CrawlStrategy>(std::make_unique<TopicStrategy>(
-      "bfs", "bfs", *rel, nullptr, context.rng_seed));
+  auto strategy = std::make_unique<TopicStrategy>(
+      "bfs", "bfs", *rel, nullptr, context.rng_seed);
+  strategy->set_out_dir(context.out_dir);
+  return std::unique_ptr<CrawlStrategy>(std::move(strategy));
 }
 
 }  // namespace topicrawl

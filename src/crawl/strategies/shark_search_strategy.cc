@@ -30,8 +30,10 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(
   if (!rel.ok()) return rel.status();
   auto scorer = SharkSearchLinkScorer::Create(*rel);
   if (!scorer.ok()) return scorer.status();
-  return std::unique_ptr<CrawlStrategy>(std::make_unique<SharkSearchStrategy>(
-      *rel, std::move(scorer).value(), context.rng_seed));
+  auto strategy = std::make_unique<SharkSearchStrategy>(
+      *rel, std::move(scorer).value(), context.rng_seed);
+  strategy->set_out_dir(context.out_dir);
+  return std::unique_ptr<CrawlStrategy>(std::move(strategy));
 }
 
 }  // namespace topicrawl

@@ -46,6 +46,11 @@ double TopicStrategy::Beta() const {
   return relevance_ ? relevance_->topic().beta : -1.0;
 }
 
+Status TopicStrategy::Finish() {
+  if (!relevance_ || out_dir_.empty()) return Status::Ok();
+  return relevance_->df().WriteSnapshot(out_dir_ + "/df.tsv");
+}
+
 LinkCarry TopicStrategy::TakeCarry(UrlId url_id, const LinkCarry& fallback) {
   std::lock_guard<std::mutex> lock(carry_mu_);
   auto it = carry_.find(url_id);

@@ -33,6 +33,10 @@ class TopicStrategy : public CrawlStrategy {
   void Assess(const CrawlTask& task, const ParsedPage& page,
               PageAssessment* out) override;
   double Beta() const override;
+  // Writes the crawl-time document frequencies to DIR/df.tsv (for
+  // `topicrawl score --df-from DIR`).
+  Status Finish() override;
+  void set_out_dir(std::string dir) { out_dir_ = std::move(dir); }
 
  protected:
   // Carry (Shark-search inherited score, remaining depth) of a queued URL;
@@ -60,6 +64,7 @@ class TopicStrategy : public CrawlStrategy {
   std::unique_ptr<PageScorer> page_scorer_;
   std::unique_ptr<LinkScorer> link_scorer_;    // null: every link scores 0
   uint64_t rng_seed_;
+  std::string out_dir_;
   bool dedup_ignore_scheme_ = true;
   std::mutex carry_mu_;
   absl::flat_hash_map<UrlId, LinkCarry> carry_;  // guarded by carry_mu_
