@@ -67,7 +67,7 @@ class Frontier::View : public SelectionView {
   LinkInfo At(LinkRef ref) const override {
     if (!Valid(ref)) return {};
     const LinkItem& item = f_->hosts_[ref.host].links.at(ref.slot);
-    const Entry& e = f_->entries_[item.id];
+    const Entry& e = f_->entries_[f_->hosts_[ref.host].entry_of[item.id]];
     return LinkInfo{e.url_id, e.score, item.priority, item.seq, e.depth};
   }
   double ScoreAt(LinkRef ref) const override {
@@ -221,7 +221,6 @@ uint32_t Frontier::NewEntry() {
     return id;
   }
   entries_.emplace_back();
-  entry_slots_.push_back(kNotInHeap);
   return static_cast<uint32_t>(entries_.size() - 1);
 }
 
@@ -229,8 +228,33 @@ void Frontier::FreeEntry(uint32_t id) {
   Entry& e = entries_[id];
   e.url = std::string();
   e.anchor = std::string();
-  entry_slots_[id] = kNotInHeap;
+  e.handle = kNotInHeap;
   free_entries_.push_back(id);
+}
+
+uint32_t Frontier::NewHandle(Host& host, uint32_t entry) {
+  uint32_t handle;
+  if (!host.free_handles.empty()) {
+    handle = host.free_handles.back();
+    host.free_handles.pop_back();
+    host.entry_of[handle] = entry;
+  } else {
+    handle = static_cast<uint32_t>(host.entry_of.size());
+    host.entry_of.push_back(entry);
+    host.slots.push_back(kNotInHeap);
+  }
+  entries_[entry].handle = handle;
+  return handle;
+}
+
+void Frontier::FreeHandle(Host& host, uint32_t handle) {
+  host.free_handles.push_back(handle);
+  // A host that drained gives its handle arrays back.
+  if (host.links.empty() && host.free_handles.size() == host.entry_of.size()) {
+    host.free_handles = {};
+    host.entry_of = {};
+    host.slots = {};
+  }
 }
 
 void Frontier::LinkEntry(uint32_t id, uint64_t seq) {
@@ -245,9 +269,10 @@ void Frontier::LinkEntry(uint32_t id, uint64_t seq) {
     if (stale_in_ram_ > 0) --stale_in_ram_;
   }
   ++in_ram_total_;
-  host.links.Push(link_order_,
-                  LinkItem{selector_->Priority(e.score, seq), seq,
-                           static_cast<float>(e.score), id});
+  uint32_t handle = NewHandle(host, id);
+  LinkOrder order = host.order();
+  host.links.Push(order, LinkItem{selector_->Priority(e.score, seq), seq,
+                                  static_cast<float>(e.score), handle});
 }
 
 void Frontier::PushEntry(uint32_t id, uint64_t seq) {
@@ -262,8 +287,10 @@ void Frontier::PushEntry(uint32_t id, uint64_t seq) {
 CrawlTask Frontier::TakeEntry(LinkRef ref) {
   Host& host = hosts_[ref.host];
   const LinkItem item = host.links.at(ref.slot);
-  const uint32_t id = item.id;
-  host.links.Erase(link_order_, id);
+  const uint32_t id = host.entry_of[item.id];
+  LinkOrder order = host.order();
+  host.links.Erase(order, item.id);
+  FreeHandle(host, item.id);
   Entry& e = entries_[id];
   --host.count;
   host.sum_score = host.count == 0 ? 0.0 : host.sum_score - e.score;
@@ -294,15 +321,14 @@ uint32_t Frontier::FindInRam(UrlId url_id) const {
   auto it = in_ram_.find(url_id);
   if (it == in_ram_.end()) return kNotInHeap;
   const Entry& e = entries_[it->second];
-  return (entry_slots_[it->second] != kNotInHeap && e.url_id == url_id)
-             ? it->second
+  return (e.handle != kNotInHeap && e.url_id == url_id) ? it->second
                                                       : kNotInHeap;
 }
 
 void Frontier::PurgeRamIndex() {
   absl::erase_if(in_ram_, [this](const auto& kv) {
     const Entry& e = entries_[kv.second];
-    return entry_slots_[kv.second] == kNotInHeap || e.url_id != kv.first;
+    return e.handle == kNotInHeap || e.url_id != kv.first;
   });
   stale_in_ram_ = 0;
 }
@@ -445,10 +471,11 @@ bool Frontier::Rescore(UrlId url_id, double score) {
     host.sum_score += score - e.score;
     host.max_bound = std::max(host.max_bound, score);
     e.score = score;
-    LinkItem item = host.links.of(link_order_, id);
+    LinkOrder order = host.order();
+    LinkItem item = host.links.of(order, e.handle);
     item.priority = selector_->Priority(score, item.seq);
     item.score = static_cast<float>(score);
-    host.links.Update(link_order_, item);
+    host.links.Update(order, item);
     Refresh(e.host);
     return true;
   }

@@ -199,6 +199,7 @@ class Frontier {
     uint32_t depth = 0;
     uint32_t attempt = 0;
     HostId host = 0;
+    uint32_t handle = kNotInHeap;  // host-local heap handle; kNotInHeap: free
     std::string url;
     std::string anchor;
   };
@@ -208,17 +209,19 @@ class Frontier {
     double priority;
     uint64_t seq;
     float score;
-    uint32_t id;  // index into entries_
+    uint32_t id;  // host-local handle (Host::entry_of, Host::slots)
   };
+  // Handles are local to a host so that the slot writes of a sift stay in
+  // one small array per host (a global one costs a cache miss per level).
   struct LinkOrder {
     using Item = LinkItem;
-    Frontier* f;
+    std::vector<uint32_t>* slots;
     static uint32_t Id(const Item& item) { return item.id; }
     bool Before(const Item& a, const Item& b) const {
       if (a.priority != b.priority) return a.priority > b.priority;
       return a.seq < b.seq;
     }
-    uint32_t& Slot(uint32_t id) { return f->entry_slots_[id]; }
+    uint32_t& Slot(uint32_t handle) { return (*slots)[handle]; }
   };
   struct SpilledSegment {
     SpillSegment range;
@@ -228,6 +231,10 @@ class Frontier {
   struct Host {
     std::string key;
     IndexedHeap<LinkOrder> links;
+    std::vector<uint32_t> slots;     // handle -> heap slot
+    std::vector<uint32_t> entry_of;  // handle -> index into entries_
+    std::vector<uint32_t> free_handles;
+    LinkOrder order() { return LinkOrder{&slots}; }
     size_t count = 0;  // queued: in RAM + spilled
     double sum_score = 0;
     double max_bound = -std::numeric_limits<double>::infinity();
@@ -317,6 +324,12 @@ class Frontier {
   // Queue mechanics (frontier.cc).
   uint32_t NewEntry();
   void FreeEntry(uint32_t id);
+  // entries_ index of the link at heap slot `slot` of `host`.
+  uint32_t EntryAt(const Host& host, size_t slot) const {
+    return host.entry_of[host.links.at(slot).id];
+  }
+  uint32_t NewHandle(Host& host, uint32_t entry);
+  void FreeHandle(Host& host, uint32_t handle);
   // Puts an entry in its host heap and the RAM index (no queue counters).
   void LinkEntry(uint32_t id, uint64_t seq);
   // LinkEntry plus the host/queue counters: a newly queued link.
@@ -352,10 +365,6 @@ class Frontier {
 
   SeenSet seen_;
   std::vector<Entry> entries_;
-  // Heap slot of each entry (kNotInHeap when free), apart from the entries:
-  // every sift level writes one, and 4-byte slots stay in cache where
-  // 100-byte entries would not.
-  std::vector<uint32_t> entry_slots_;
   std::vector<uint32_t> free_entries_;
   // url_id -> entry of queued in-RAM links, plus up to in_ram_total_ + 1024
   // stale keys (taken links; see FindInRam).
@@ -366,7 +375,6 @@ class Frontier {
   absl::flat_hash_map<std::string, HostId> host_ids_;
   std::vector<Host> hosts_;
 
-  LinkOrder link_order_{this};
   ByTop by_top_{this};
   ByMean by_mean_{this};
   ByWakeup by_wakeup_{this};

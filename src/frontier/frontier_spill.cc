@@ -48,16 +48,17 @@ void Frontier::MaybeSpill(HostId h) {
 
 bool Frontier::SpillHost(HostId h) {
   Host& host = hosts_[h];
-  std::vector<LinkItem> items = host.links.TakeAll(link_order_);
+  LinkOrder order = host.order();
+  std::vector<LinkItem> items = host.links.TakeAll(order);
   std::sort(items.begin(), items.end(),
-            [this](const LinkItem& a, const LinkItem& b) {
-              return link_order_.Before(a, b);
+            [&order](const LinkItem& a, const LinkItem& b) {
+              return order.Before(a, b);
             });
   size_t keep = (items.size() + 1) / 2;
   std::vector<SpillRecord> records;
   records.reserve(items.size() - keep);
   for (size_t i = keep; i < items.size(); ++i) {
-    const Entry& e = entries_[items[i].id];
+    const Entry& e = entries_[host.entry_of[items[i].id]];
     records.push_back(ToRecord(e.url, e.anchor, e.url_id, e.score,
                                items[i].seq, e.depth, e.attempt,
                                e.parent_page_id));
@@ -67,17 +68,19 @@ bool Frontier::SpillHost(HostId h) {
     // Keep everything in RAM and stop spilling; the crawl can go on (and
     // report spill_status()) rather than lose links.
     spill_status_ = segment.status();
-    for (const LinkItem& item : items) host.links.Push(link_order_, item);
+    for (const LinkItem& item : items) host.links.Push(order, item);
     return false;
   }
   // A sorted array is a valid heap: re-pushing in order never sifts.
-  for (size_t i = 0; i < keep; ++i) host.links.Push(link_order_, items[i]);
+  for (size_t i = 0; i < keep; ++i) host.links.Push(order, items[i]);
   for (size_t i = keep; i < items.size(); ++i) {
-    const Entry& e = entries_[items[i].id];
+    uint32_t id = host.entry_of[items[i].id];
+    const Entry& e = entries_[id];
     in_ram_.erase(e.url_id);
     spilled_[e.url_id] = SpilledLink{static_cast<float>(e.score), h};
     --in_ram_total_;
-    FreeEntry(items[i].id);
+    FreeEntry(id);
+    host.free_handles.push_back(items[i].id);
   }
   host.spilled += records.size();
   host.segments.push_back(SpilledSegment{
@@ -213,7 +216,7 @@ void Frontier::ForEachQueued(
     const std::function<void(const QueuedLinkView&)>& fn) {
   for (HostId h = 0; h < hosts_.size(); ++h) {
     for (const LinkItem& item : hosts_[h].links.items()) {
-      const Entry& e = entries_[item.id];
+      const Entry& e = entries_[hosts_[h].entry_of[item.id]];
       fn(QueuedLinkView{e.url_id, h, e.url, e.anchor, e.depth,
                         e.parent_page_id, item.seq, e.score});
     }
@@ -230,7 +233,7 @@ void Frontier::RescoreAll(
     host.sum_score = 0;
     host.max_bound = -std::numeric_limits<double>::infinity();
     for (LinkItem& item : host.links.mutable_items()) {
-      Entry& e = entries_[item.id];
+      Entry& e = entries_[host.entry_of[item.id]];
       double s = fn(QueuedLinkView{e.url_id, h, e.url, e.anchor, e.depth,
                                    e.parent_page_id, item.seq, e.score});
       e.score = SanitizeScore(s);
@@ -239,7 +242,8 @@ void Frontier::RescoreAll(
       host.sum_score += e.score;
       host.max_bound = std::max(host.max_bound, e.score);
     }
-    host.links.Rebuild(link_order_);
+    LinkOrder order = host.order();
+    host.links.Rebuild(order);
   }
   if (spill_ && !spilled_.empty()) RewriteSpill(fn);
   RebuildHostIndexes();
