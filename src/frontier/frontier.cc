@@ -9,14 +9,16 @@
 namespace topicrawl {
 namespace {
 
+// Puts `item` in `heap`, re-keys it, or takes its id out (want == false).
 template <typename Policy>
-void SetMember(IndexedHeap<Policy>& heap, Policy& policy, uint32_t id,
-               bool want) {
+void SetMember(IndexedHeap<Policy>& heap, Policy& policy,
+               const typename Policy::Item& item, bool want) {
+  uint32_t id = Policy::Id(item);
   bool in = heap.contains(policy, id);
   if (want && !in) {
-    heap.Push(policy, id);
+    heap.Push(policy, item);
   } else if (want) {
-    heap.Update(policy, id);
+    heap.Update(policy, item);
   } else if (in) {
     heap.Erase(policy, id);
   }
@@ -42,47 +44,6 @@ double Frontier::SanitizeScore(double s) {
   return std::clamp(s, -1e12, 1e12);
 }
 
-// ---- Orders ---------------------------------------------------------------
-
-bool Frontier::LinkOrder::Before(uint32_t a, uint32_t b) const {
-  const Entry& x = f->entries_[a];
-  const Entry& y = f->entries_[b];
-  if (x.priority != y.priority) return x.priority > y.priority;
-  return x.seq < y.seq;
-}
-
-bool Frontier::ByTop::Before(uint32_t a, uint32_t b) const {
-  const Entry& x = f->entries_[f->hosts_[a].links.top()];
-  const Entry& y = f->entries_[f->hosts_[b].links.top()];
-  if (x.priority != y.priority) return x.priority > y.priority;
-  if (x.seq != y.seq) return x.seq < y.seq;
-  return a < b;
-}
-
-bool Frontier::ByMean::Before(uint32_t a, uint32_t b) const {
-  const Host& x = f->hosts_[a];
-  const Host& y = f->hosts_[b];
-  // Ready hosts are non-empty, so count > 0.
-  double mx = x.sum_score / static_cast<double>(x.count);
-  double my = y.sum_score / static_cast<double>(y.count);
-  if (mx != my) return mx > my;
-  return a < b;
-}
-
-bool Frontier::ByWakeup::Before(uint32_t a, uint32_t b) const {
-  const Host& x = f->hosts_[a];
-  const Host& y = f->hosts_[b];
-  if (x.next_start != y.next_start) return x.next_start < y.next_start;
-  return a < b;
-}
-
-bool Frontier::ByRamSize::Before(uint32_t a, uint32_t b) const {
-  size_t x = f->hosts_[a].links.size();
-  size_t y = f->hosts_[b].links.size();
-  if (x != y) return x > y;
-  return a < b;
-}
-
 // ---- The selector's view --------------------------------------------------
 
 class Frontier::View : public SelectionView {
@@ -91,11 +52,11 @@ class Frontier::View : public SelectionView {
   size_t ReadyHosts() const override { return f_->ready_by_top_.size(); }
   std::optional<LinkRef> GlobalBest() const override {
     if (f_->ready_by_top_.empty()) return std::nullopt;
-    return LinkRef{f_->ready_by_top_.top(), 0};
+    return LinkRef{f_->ready_by_top_.top().id, 0};
   }
   std::optional<HostId> BestMeanHost() const override {
     if (f_->ready_by_mean_.empty()) return std::nullopt;
-    return f_->ready_by_mean_.top();
+    return f_->ready_by_mean_.top().id;
   }
   HostStats Stats(HostId host) const override {
     if (host >= f_->hosts_.size()) return {};
@@ -104,15 +65,22 @@ class Frontier::View : public SelectionView {
   }
   LinkRef Top(HostId host) const override { return LinkRef{host, 0}; }
   LinkInfo At(LinkRef ref) const override {
-    if (ref.host >= f_->hosts_.size() ||
-        ref.slot >= f_->hosts_[ref.host].links.size()) {
-      return {};
-    }
-    const Entry& e = f_->entries_[f_->hosts_[ref.host].links.at(ref.slot)];
-    return LinkInfo{e.url_id, e.score, e.priority, e.seq, e.depth};
+    if (!Valid(ref)) return {};
+    const LinkItem& item = f_->hosts_[ref.host].links.at(ref.slot);
+    const Entry& e = f_->entries_[f_->hosts_[ref.host].entry_of[item.id]];
+    return LinkInfo{e.url_id, e.score, item.priority, item.seq, e.depth};
+  }
+  double ScoreAt(LinkRef ref) const override {
+    if (!Valid(ref)) return 0.0;
+    return f_->hosts_[ref.host].links.at(ref.slot).score;
   }
 
  private:
+  bool Valid(LinkRef ref) const {
+    return ref.host < f_->hosts_.size() &&
+           ref.slot < f_->hosts_[ref.host].links.size();
+  }
+
   Frontier* f_;
 };
 
@@ -191,9 +159,9 @@ double Frontier::HostDelay(const Host& host) const {
 
 double Frontier::ExactMax(const Host& host) const {
   if (host.links.empty()) return 0.0;
-  if (selector_->PriorityFollowsScore()) {
-    return entries_[host.links.top()].score;
-  }
+  // The float copy in the heap item, so that s_i / s_max <= 1 holds for
+  // the scores SampleByScore reads (ScoreAt).
+  if (selector_->PriorityFollowsScore()) return host.links.top().score;
   return host.max_bound;
 }
 
@@ -208,16 +176,24 @@ void Frontier::Refresh(HostId h) {
                    static_cast<uint32_t>(options_.max_connections_per_host) &&
                !host.links.empty();
   bool due = host.next_start <= clock_->Now();
-  SetMember(ready_by_top_, by_top_, h, wants && due);
-  SetMember(ready_by_mean_, by_mean_, h, wants && due);
-  SetMember(timers_, by_wakeup_, h, wants && !due);
-  SetMember(by_ram_size_, by_ram_size_order_, h, !host.links.empty());
+  TopItem top{0, 0, h};
+  MeanItem mean{0, h};
+  if (!host.links.empty()) {
+    top.priority = host.links.top().priority;
+    top.seq = host.links.top().seq;
+    mean.mean = host.sum_score / static_cast<double>(host.count);
+  }
+  SetMember(ready_by_top_, by_top_, top, wants && due);
+  SetMember(ready_by_mean_, by_mean_, mean, wants && due);
+  SetMember(timers_, by_wakeup_, WakeItem{host.next_start, h}, wants && !due);
+  SetMember(by_ram_size_, by_ram_size_order_, SizeItem{host.links.size(), h},
+            !host.links.empty());
 }
 
 void Frontier::PromoteDue() {
   TimePoint now = clock_->Now();
-  while (!timers_.empty() && hosts_[timers_.top()].next_start <= now) {
-    Refresh(timers_.top());
+  while (!timers_.empty() && timers_.top().at <= now) {
+    Refresh(timers_.top().id);
   }
 }
 
@@ -232,7 +208,7 @@ void Frontier::RebuildHostIndexes() {
 TimePoint Frontier::NextWakeup() const {
   if (in_flight_.size() >= options_.max_in_flight) return TimePoint::max();
   if (!ready_by_top_.empty()) return clock_->Now();
-  if (!timers_.empty()) return hosts_[timers_.top()].next_start;
+  if (!timers_.empty()) return timers_.top().at;
   return TimePoint::max();
 }
 
@@ -252,32 +228,69 @@ void Frontier::FreeEntry(uint32_t id) {
   Entry& e = entries_[id];
   e.url = std::string();
   e.anchor = std::string();
-  e.slot = kNotInHeap;
+  e.handle = kNotInHeap;
   free_entries_.push_back(id);
 }
 
-void Frontier::LinkEntry(uint32_t id) {
+uint32_t Frontier::NewHandle(Host& host, uint32_t entry) {
+  uint32_t handle;
+  if (!host.free_handles.empty()) {
+    handle = host.free_handles.back();
+    host.free_handles.pop_back();
+    host.entry_of[handle] = entry;
+  } else {
+    handle = static_cast<uint32_t>(host.entry_of.size());
+    host.entry_of.push_back(entry);
+    host.slots.push_back(kNotInHeap);
+  }
+  entries_[entry].handle = handle;
+  return handle;
+}
+
+void Frontier::FreeHandle(Host& host, uint32_t handle) {
+  host.free_handles.push_back(handle);
+  // A host that drained gives its handle arrays back.
+  if (host.links.empty() && host.free_handles.size() == host.entry_of.size()) {
+    host.free_handles = {};
+    host.entry_of = {};
+    host.slots = {};
+  }
+}
+
+void Frontier::LinkEntry(uint32_t id, uint64_t seq) {
   Entry& e = entries_[id];
   Host& host = hosts_[e.host];
   host.max_bound = std::max(host.max_bound, e.score);
-  in_ram_[e.url_id] = id;
+  // A key already present can only be stale (a queued link is never queued
+  // twice): it becomes live again.
+  auto [it, inserted] = in_ram_.try_emplace(e.url_id, id);
+  if (!inserted) {
+    it->second = id;
+    if (stale_in_ram_ > 0) --stale_in_ram_;
+  }
   ++in_ram_total_;
-  host.links.Push(link_order_, id);
+  uint32_t handle = NewHandle(host, id);
+  LinkOrder order = host.order();
+  host.links.Push(order, LinkItem{selector_->Priority(e.score, seq), seq,
+                                  static_cast<float>(e.score), handle});
 }
 
-void Frontier::PushEntry(uint32_t id) {
+void Frontier::PushEntry(uint32_t id, uint64_t seq) {
   Entry& e = entries_[id];
   Host& host = hosts_[e.host];
   ++host.count;
   host.sum_score += e.score;
   ++queued_;
-  LinkEntry(id);
+  LinkEntry(id, seq);
 }
 
 CrawlTask Frontier::TakeEntry(LinkRef ref) {
   Host& host = hosts_[ref.host];
-  uint32_t id = host.links.at(ref.slot);
-  host.links.Erase(link_order_, id);
+  const LinkItem item = host.links.at(ref.slot);
+  const uint32_t id = host.entry_of[item.id];
+  LinkOrder order = host.order();
+  host.links.Erase(order, item.id);
+  FreeHandle(host, item.id);
   Entry& e = entries_[id];
   --host.count;
   host.sum_score = host.count == 0 ? 0.0 : host.sum_score - e.score;
@@ -286,7 +299,9 @@ CrawlTask Frontier::TakeEntry(LinkRef ref) {
   }
   --queued_;
   --in_ram_total_;
-  in_ram_.erase(e.url_id);
+  // in_ram_ is invalidated lazily (FindInRam checks the entry): erasing a
+  // random key of a large table is a cache miss on every Next().
+  ++stale_in_ram_;
   CrawlTask task;
   task.url_id = e.url_id;
   task.url = std::move(e.url);
@@ -296,25 +311,40 @@ CrawlTask Frontier::TakeEntry(LinkRef ref) {
   task.anchor = std::move(e.anchor);
   task.score = e.score;
   task.attempt = e.attempt;
-  in_flight_[e.url_id] = e.seq;
+  in_flight_[e.url_id] = item.seq;
   FreeEntry(id);
+  if (stale_in_ram_ > in_ram_total_ + 1024) PurgeRamIndex();
   return task;
 }
 
-void Frontier::QueueTask(const CrawlTask& task, uint64_t seq) {
+uint32_t Frontier::FindInRam(UrlId url_id) const {
+  auto it = in_ram_.find(url_id);
+  if (it == in_ram_.end()) return kNotInHeap;
+  const Entry& e = entries_[it->second];
+  return (e.handle != kNotInHeap && e.url_id == url_id) ? it->second
+                                                      : kNotInHeap;
+}
+
+void Frontier::PurgeRamIndex() {
+  absl::erase_if(in_ram_, [this](const auto& kv) {
+    const Entry& e = entries_[kv.second];
+    return e.handle == kNotInHeap || e.url_id != kv.first;
+  });
+  stale_in_ram_ = 0;
+}
+
+void Frontier::QueueTask(CrawlTask&& task, uint64_t seq) {
   uint32_t id = NewEntry();
   Entry& e = entries_[id];
   e.url_id = task.url_id;
   e.score = task.score;
-  e.seq = seq;
-  e.priority = selector_->Priority(e.score, seq);
   e.parent_page_id = task.parent_page_id;
   e.depth = task.depth;
   e.attempt = task.attempt;
   e.host = task.host_id;
-  e.url = task.url;
-  e.anchor = task.anchor;
-  PushEntry(id);
+  e.url = std::move(task.url);
+  e.anchor = std::move(task.anchor);
+  PushEntry(id, seq);
   MaybeSpill(task.host_id);
 }
 
@@ -324,8 +354,8 @@ AddResult Frontier::Add(LinkCandidate c) {
   double score = SanitizeScore(c.score);
   if (seen_.Contains(c.url_id)) {
     if (options_.keep_max_on_duplicate) {
-      auto ram = in_ram_.find(c.url_id);
-      if (ram != in_ram_.end() && score > entries_[ram->second].score) {
+      uint32_t ram = FindInRam(c.url_id);
+      if (ram != kNotInHeap && score > entries_[ram].score) {
         Rescore(c.url_id, score);
         return AddResult::kRescored;
       }
@@ -351,15 +381,13 @@ AddResult Frontier::Add(LinkCandidate c) {
   Entry& e = entries_[id];
   e.url_id = c.url_id;
   e.score = score;
-  e.seq = next_seq_++;
-  e.priority = selector_->Priority(score, e.seq);
   e.parent_page_id = c.parent_page_id;
   e.depth = c.depth;
   e.attempt = 0;
   e.host = *h;
   e.url = std::move(c.url);
   e.anchor = std::move(c.anchor);
-  PushEntry(id);
+  PushEntry(id, next_seq_++);
   Refresh(*h);
   MaybeSpill(*h);
   return AddResult::kAdded;
@@ -375,7 +403,7 @@ std::optional<CrawlTask> Frontier::Next() {
   if (ref->host >= hosts_.size() || hosts_[ref->host].top_slot == kNotInHeap ||
       ref->slot >= hosts_[ref->host].links.size()) {
     ++selector_errors_;
-    ref = LinkRef{ready_by_top_.top(), 0};
+    ref = LinkRef{ready_by_top_.top().id, 0};
   }
   CrawlTask task = TakeEntry(*ref);
   Host& host = hosts_[task.host_id];
@@ -416,7 +444,7 @@ CompleteResult Frontier::Complete(const CrawlTask& task,
   if (transient && task.attempt < options_.max_retries) {
     CrawlTask retry = task;
     ++retry.attempt;
-    QueueTask(retry, seq);
+    QueueTask(std::move(retry), seq);
     result = CompleteResult::kRetryQueued;
   }
   Refresh(task.host_id);
@@ -428,22 +456,26 @@ bool Frontier::Requeue(CrawlTask task) {
   if (it == in_flight_.end() || task.host_id >= hosts_.size()) return false;
   uint64_t seq = it->second;
   in_flight_.erase(it);
-  --hosts_[task.host_id].in_flight;
-  QueueTask(task, seq);
-  Refresh(task.host_id);
+  HostId h = task.host_id;
+  --hosts_[h].in_flight;
+  QueueTask(std::move(task), seq);
+  Refresh(h);
   return true;
 }
 
 bool Frontier::Rescore(UrlId url_id, double score) {
   score = SanitizeScore(score);
-  if (auto it = in_ram_.find(url_id); it != in_ram_.end()) {
-    Entry& e = entries_[it->second];
+  if (uint32_t id = FindInRam(url_id); id != kNotInHeap) {
+    Entry& e = entries_[id];
     Host& host = hosts_[e.host];
     host.sum_score += score - e.score;
     host.max_bound = std::max(host.max_bound, score);
     e.score = score;
-    e.priority = selector_->Priority(score, e.seq);
-    host.links.Update(link_order_, it->second);
+    LinkOrder order = host.order();
+    LinkItem item = host.links.of(order, e.handle);
+    item.priority = selector_->Priority(score, item.seq);
+    item.score = static_cast<float>(score);
+    host.links.Update(order, item);
     Refresh(e.host);
     return true;
   }

@@ -191,23 +191,37 @@ class Frontier {
   uint64_t selector_errors() const { return selector_errors_; }
 
  private:
+  // A queued link's payload, pooled; its heap item holds the order keys.
   struct Entry {
     UrlId url_id = 0;
     double score = 0;
-    double priority = 0;
-    uint64_t seq = 0;
     PageId parent_page_id = 0;
     uint32_t depth = 0;
     uint32_t attempt = 0;
     HostId host = 0;
-    uint32_t slot = kNotInHeap;
+    uint32_t handle = kNotInHeap;  // host-local heap handle; kNotInHeap: free
     std::string url;
     std::string anchor;
   };
+  // Heap item of a queued link: the keys inline, so sampling and sifting
+  // read one contiguous array (24 bytes per link).
+  struct LinkItem {
+    double priority;
+    uint64_t seq;
+    float score;
+    uint32_t id;  // host-local handle (Host::entry_of, Host::slots)
+  };
+  // Handles are local to a host so that the slot writes of a sift stay in
+  // one small array per host (a global one costs a cache miss per level).
   struct LinkOrder {
-    Frontier* f;
-    bool Before(uint32_t a, uint32_t b) const;
-    uint32_t& Slot(uint32_t id) { return f->entries_[id].slot; }
+    using Item = LinkItem;
+    std::vector<uint32_t>* slots;
+    static uint32_t Id(const Item& item) { return item.id; }
+    bool Before(const Item& a, const Item& b) const {
+      if (a.priority != b.priority) return a.priority > b.priority;
+      return a.seq < b.seq;
+    }
+    uint32_t& Slot(uint32_t handle) { return (*slots)[handle]; }
   };
   struct SpilledSegment {
     SpillSegment range;
@@ -237,26 +251,62 @@ class Frontier {
     std::vector<SpilledSegment> segments;
     size_t spilled = 0;
   };
-  // Host orders over the ready hosts, the waiting hosts and all non-empty
-  // hosts (the latter picks the victim when the global RAM cap is hit).
+  // Host orders over the ready hosts (by top link, by mean score), the
+  // waiting hosts (by wake-up time) and all non-empty hosts (by RAM size:
+  // picks the victim when the global RAM cap is hit).
+  struct TopItem {
+    double priority;
+    uint64_t seq;
+    uint32_t id;
+  };
   struct ByTop {
+    using Item = TopItem;
     Frontier* f;
-    bool Before(uint32_t a, uint32_t b) const;
+    static uint32_t Id(const Item& item) { return item.id; }
+    bool Before(const Item& a, const Item& b) const {
+      if (a.priority != b.priority) return a.priority > b.priority;
+      if (a.seq != b.seq) return a.seq < b.seq;
+      return a.id < b.id;
+    }
     uint32_t& Slot(uint32_t h) { return f->hosts_[h].top_slot; }
   };
+  struct MeanItem {
+    double mean;
+    uint32_t id;
+  };
   struct ByMean {
+    using Item = MeanItem;
     Frontier* f;
-    bool Before(uint32_t a, uint32_t b) const;
+    static uint32_t Id(const Item& item) { return item.id; }
+    bool Before(const Item& a, const Item& b) const {
+      return a.mean != b.mean ? a.mean > b.mean : a.id < b.id;
+    }
     uint32_t& Slot(uint32_t h) { return f->hosts_[h].mean_slot; }
   };
+  struct WakeItem {
+    TimePoint at;
+    uint32_t id;
+  };
   struct ByWakeup {
+    using Item = WakeItem;
     Frontier* f;
-    bool Before(uint32_t a, uint32_t b) const;
+    static uint32_t Id(const Item& item) { return item.id; }
+    bool Before(const Item& a, const Item& b) const {
+      return a.at != b.at ? a.at < b.at : a.id < b.id;
+    }
     uint32_t& Slot(uint32_t h) { return f->hosts_[h].timer_slot; }
   };
+  struct SizeItem {
+    size_t size;
+    uint32_t id;
+  };
   struct ByRamSize {
+    using Item = SizeItem;
     Frontier* f;
-    bool Before(uint32_t a, uint32_t b) const;
+    static uint32_t Id(const Item& item) { return item.id; }
+    bool Before(const Item& a, const Item& b) const {
+      return a.size != b.size ? a.size > b.size : a.id < b.id;
+    }
     uint32_t& Slot(uint32_t h) { return f->hosts_[h].size_slot; }
   };
   class View;
@@ -281,11 +331,14 @@ class Frontier {
   uint32_t NewHandle(Host& host, uint32_t entry);
   void FreeHandle(Host& host, uint32_t handle);
   // Puts an entry in its host heap and the RAM index (no queue counters).
-  void LinkEntry(uint32_t id);
+  void LinkEntry(uint32_t id, uint64_t seq);
   // LinkEntry plus the host/queue counters: a newly queued link.
-  void PushEntry(uint32_t id);
+  void PushEntry(uint32_t id, uint64_t seq);
   CrawlTask TakeEntry(LinkRef ref);
-  void QueueTask(const CrawlTask& task, uint64_t seq);
+  void QueueTask(CrawlTask&& task, uint64_t seq);
+  // The entry of a queued in-RAM link, kNotInHeap when there is none.
+  uint32_t FindInRam(UrlId url_id) const;
+  void PurgeRamIndex();
   double ExactMax(const Host& host) const;
   // Politeness state (frontier.cc).
   void Refresh(HostId h);
@@ -313,7 +366,10 @@ class Frontier {
   SeenSet seen_;
   std::vector<Entry> entries_;
   std::vector<uint32_t> free_entries_;
-  absl::flat_hash_map<UrlId, uint32_t> in_ram_;  // queued url_id -> entry
+  // url_id -> entry of queued in-RAM links, plus up to in_ram_total_ + 1024
+  // stale keys (taken links; see FindInRam).
+  absl::flat_hash_map<UrlId, uint32_t> in_ram_;
+  size_t stale_in_ram_ = 0;
   absl::flat_hash_map<UrlId, SpilledLink> spilled_;
   absl::flat_hash_map<UrlId, uint64_t> in_flight_;  // url_id -> seq
   absl::flat_hash_map<std::string, HostId> host_ids_;

@@ -41,41 +41,46 @@ void Frontier::MaybeSpill(HostId h) {
   if (!spill_ || !spill_status_.ok()) return;
   if (hosts_[h].links.size() > options_.max_in_ram_per_host) SpillHost(h);
   while (in_ram_total_ > options_.max_in_ram_total && !by_ram_size_.empty()) {
-    HostId victim = by_ram_size_.top();
+    HostId victim = by_ram_size_.top().id;
     if (hosts_[victim].links.size() < 2 || !SpillHost(victim)) break;
   }
 }
 
 bool Frontier::SpillHost(HostId h) {
   Host& host = hosts_[h];
-  std::vector<uint32_t> ids = host.links.TakeAll(link_order_);
-  std::sort(ids.begin(), ids.end(), [this](uint32_t a, uint32_t b) {
-    return link_order_.Before(a, b);
-  });
-  size_t keep = (ids.size() + 1) / 2;
+  LinkOrder order = host.order();
+  std::vector<LinkItem> items = host.links.TakeAll(order);
+  std::sort(items.begin(), items.end(),
+            [&order](const LinkItem& a, const LinkItem& b) {
+              return order.Before(a, b);
+            });
+  size_t keep = (items.size() + 1) / 2;
   std::vector<SpillRecord> records;
-  records.reserve(ids.size() - keep);
-  for (size_t i = keep; i < ids.size(); ++i) {
-    const Entry& e = entries_[ids[i]];
-    records.push_back(ToRecord(e.url, e.anchor, e.url_id, e.score, e.seq,
-                               e.depth, e.attempt, e.parent_page_id));
+  records.reserve(items.size() - keep);
+  for (size_t i = keep; i < items.size(); ++i) {
+    const Entry& e = entries_[host.entry_of[items[i].id]];
+    records.push_back(ToRecord(e.url, e.anchor, e.url_id, e.score,
+                               items[i].seq, e.depth, e.attempt,
+                               e.parent_page_id));
   }
   StatusOr<SpillSegment> segment = spill_->Append(records);
   if (!segment.ok()) {
     // Keep everything in RAM and stop spilling; the crawl can go on (and
     // report spill_status()) rather than lose links.
     spill_status_ = segment.status();
-    for (uint32_t id : ids) host.links.Push(link_order_, id);
+    for (const LinkItem& item : items) host.links.Push(order, item);
     return false;
   }
   // A sorted array is a valid heap: re-pushing in order never sifts.
-  for (size_t i = 0; i < keep; ++i) host.links.Push(link_order_, ids[i]);
-  for (size_t i = keep; i < ids.size(); ++i) {
-    const Entry& e = entries_[ids[i]];
+  for (size_t i = 0; i < keep; ++i) host.links.Push(order, items[i]);
+  for (size_t i = keep; i < items.size(); ++i) {
+    uint32_t id = host.entry_of[items[i].id];
+    const Entry& e = entries_[id];
     in_ram_.erase(e.url_id);
     spilled_[e.url_id] = SpilledLink{static_cast<float>(e.score), h};
     --in_ram_total_;
-    FreeEntry(ids[i]);
+    FreeEntry(id);
+    host.free_handles.push_back(items[i].id);
   }
   host.spilled += records.size();
   host.segments.push_back(SpilledSegment{
@@ -87,7 +92,7 @@ bool Frontier::SpillHost(HostId h) {
 
 bool Frontier::BestSpilledBeats(const Host& host) const {
   if (host.links.empty()) return !host.segments.empty();
-  const Entry& top = entries_[host.links.top()];
+  const LinkItem& top = host.links.top();
   for (const SpilledSegment& s : host.segments) {
     if (s.head_priority > top.priority ||
         (s.head_priority == top.priority && s.head_seq < top.seq)) {
@@ -153,15 +158,13 @@ void Frontier::Reload(HostId h) {
     Entry& e = entries_[id];
     e.url_id = r.url_id;
     e.score = score;
-    e.seq = r.seq;
-    e.priority = selector_->Priority(score, r.seq);
     e.parent_page_id = r.parent_page_id;
     e.depth = r.depth;
     e.attempt = r.attempt;
     e.host = h;
     e.url = std::move(r.url);
     e.anchor = std::move(r.anchor);
-    LinkEntry(id);
+    LinkEntry(id, r.seq);
     ++loaded;
   }
   for (size_t i = 0; i < cursors.size(); ++i) {
@@ -212,10 +215,10 @@ void Frontier::ForEachSpilled(
 void Frontier::ForEachQueued(
     const std::function<void(const QueuedLinkView&)>& fn) {
   for (HostId h = 0; h < hosts_.size(); ++h) {
-    for (uint32_t id : hosts_[h].links.ids()) {
-      const Entry& e = entries_[id];
+    for (const LinkItem& item : hosts_[h].links.items()) {
+      const Entry& e = entries_[hosts_[h].entry_of[item.id]];
       fn(QueuedLinkView{e.url_id, h, e.url, e.anchor, e.depth,
-                        e.parent_page_id, e.seq, e.score});
+                        e.parent_page_id, item.seq, e.score});
     }
     if (spill_ && hosts_[h].spilled > 0) {
       ForEachSpilled(h, [&](const SpillRecord& r) { fn(ViewOf(r, h)); });
@@ -229,16 +232,18 @@ void Frontier::RescoreAll(
     Host& host = hosts_[h];
     host.sum_score = 0;
     host.max_bound = -std::numeric_limits<double>::infinity();
-    for (uint32_t id : host.links.ids()) {
-      Entry& e = entries_[id];
+    for (LinkItem& item : host.links.mutable_items()) {
+      Entry& e = entries_[host.entry_of[item.id]];
       double s = fn(QueuedLinkView{e.url_id, h, e.url, e.anchor, e.depth,
-                                   e.parent_page_id, e.seq, e.score});
+                                   e.parent_page_id, item.seq, e.score});
       e.score = SanitizeScore(s);
-      e.priority = selector_->Priority(e.score, e.seq);
+      item.priority = selector_->Priority(e.score, item.seq);
+      item.score = static_cast<float>(e.score);
       host.sum_score += e.score;
       host.max_bound = std::max(host.max_bound, e.score);
     }
-    host.links.Rebuild(link_order_);
+    LinkOrder order = host.order();
+    host.links.Rebuild(order);
   }
   if (spill_ && !spilled_.empty()) RewriteSpill(fn);
   RebuildHostIndexes();

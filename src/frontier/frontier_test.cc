@@ -185,6 +185,59 @@ TEST_F(FrontierTest, QueueCountersFollowTheFlow) {
   EXPECT_EQ(f->Hosts(), 2u);
 }
 
+// A selector that answers with a host that does not exist.
+class BrokenSelector : public LinkSelector {
+ public:
+  std::string_view Name() const override { return "broken"; }
+  double Priority(double score, uint64_t) const override { return score; }
+  bool PriorityFollowsScore() const override { return true; }
+  std::optional<LinkRef> Select(const SelectionView&) override {
+    return LinkRef{999, 0};
+  }
+};
+
+TEST_F(FrontierTest, InvalidSelectionFallsBackToTheGlobalBest) {
+  auto f = Frontier::Create(NoPoliteness(), &clock_,
+                            std::make_unique<BrokenSelector>());
+  ASSERT_TRUE(f.ok());
+  (*f)->Add(Link("http://a.com/1", 0.1));
+  (*f)->Add(Link("http://b.com/1", 0.7));
+  auto t = (*f)->Next();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->url, "http://b.com/1");
+  EXPECT_EQ((*f)->selector_errors(), 1u);
+}
+
+TEST_F(FrontierTest, RescoreStaysExactAcrossManyTakes) {
+  // Thousands of takes exercise the lazily purged url_id index: taken links
+  // must never be found again, queued ones always.
+  auto f = MakeFrontier(NoPoliteness(), &clock_, "best-first");
+  for (int i = 0; i < 5000; ++i) {
+    f->Add(Link("http://h" + std::to_string(i % 7) + ".com/" +
+                    std::to_string(i),
+                i));
+  }
+  std::vector<UrlId> taken;
+  for (int i = 0; i < 4000; ++i) {
+    auto t = f->Next();
+    ASSERT_TRUE(t);
+    taken.push_back(t->url_id);
+    f->Complete(*t, HostFeedback{});
+  }
+  for (UrlId id : taken) ASSERT_FALSE(f->Rescore(id, 1e6));
+  // The remaining links are 0..999 (lowest scores); reverse them.
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_TRUE(f->Rescore(Link("http://h" + std::to_string(i % 7) + ".com/" +
+                                std::to_string(i))
+                               .url_id,
+                           2000 - i));
+  }
+  std::vector<std::string> order = Drain(*f);
+  ASSERT_EQ(order.size(), 1000u);
+  EXPECT_EQ(order.front(), "http://h0.com/0");
+  EXPECT_EQ(order.back(), "http://h5.com/999");
+}
+
 TEST_F(FrontierTest, CreateFailsWithoutClockOrSelector) {
   EXPECT_FALSE(Frontier::Create({}, nullptr, NewBfsLinkSelector()).ok());
   EXPECT_FALSE(Frontier::Create({}, &clock_, nullptr).ok());

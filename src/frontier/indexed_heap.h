@@ -1,20 +1,24 @@
-// IndexedHeap: a binary heap of small integer ids that knows where each id
-// sits, so an arbitrary id can be erased or re-keyed in O(log n), and the
-// i-th slot can be read in O(1) (used for uniform sampling).
+// IndexedHeap: a binary heap of small items, each naming an integer id, that
+// knows where each id sits, so an id can be erased or re-keyed in O(log n)
+// and the i-th slot read in O(1) (used for uniform sampling).
 //
-// The heap does not own keys. A policy object supplies the order and the
-// storage of each id's slot number:
+// Items carry their keys inline (not pointers to them): sifting and random
+// access then touch one contiguous array, which keeps a selection step's cost
+// flat as the queue grows past the cache (bench/frontier_bench.cc).
+//
+// A policy supplies the item type, the order and the storage of each id's
+// slot number:
 //
 //   struct Policy {
+//     using Item = ...;                        // trivially copyable
+//     static uint32_t Id(const Item& item);
 //     // True when `a` must be served before `b` (the top is the "best").
-//     bool Before(uint32_t a, uint32_t b) const;
-//     // Slot of `id` in the heap; the heap writes it, kNotInHeap when absent.
+//     bool Before(const Item& a, const Item& b) const;
+//     // Slot of `id`; the heap writes it, kNotInHeap when absent.
 //     uint32_t& Slot(uint32_t id);
 //   };
 //
-// Keeping the slot outside the heap lets a link heap store it inside the
-// pooled link entry and a host index store it inside the host record, with
-// no side table. Not thread-safe.
+// Not thread-safe.
 #ifndef TOPICRAWL_FRONTIER_INDEXED_HEAP_H_
 #define TOPICRAWL_FRONTIER_INDEXED_HEAP_H_
 
@@ -30,103 +34,106 @@ inline constexpr uint32_t kNotInHeap = UINT32_MAX;
 template <typename Policy>
 class IndexedHeap {
  public:
-  IndexedHeap() = default;
+  using Item = typename Policy::Item;
 
-  size_t size() const { return ids_.size(); }
-  bool empty() const { return ids_.empty(); }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
   // REQUIRES: !empty().
-  uint32_t top() const { return ids_[0]; }
+  const Item& top() const { return items_[0]; }
   // O(1) random access; REQUIRES: slot < size().
-  uint32_t at(size_t slot) const { return ids_[slot]; }
+  const Item& at(size_t slot) const { return items_[slot]; }
   bool contains(Policy& p, uint32_t id) const {
     return p.Slot(id) != kNotInHeap;
   }
+  // The item of `id`. REQUIRES: id in the heap.
+  const Item& of(Policy& p, uint32_t id) const { return items_[p.Slot(id)]; }
 
-  // REQUIRES: id not in the heap.
-  void Push(Policy& p, uint32_t id) {
-    ids_.push_back(id);
-    p.Slot(id) = static_cast<uint32_t>(ids_.size() - 1);
-    SiftUp(p, ids_.size() - 1);
+  // REQUIRES: the item's id is not in the heap.
+  void Push(Policy& p, const Item& item) {
+    items_.push_back(item);
+    SiftUp(p, items_.size() - 1);
   }
 
   // Removes and returns the top. REQUIRES: !empty().
-  uint32_t Pop(Policy& p) {
-    uint32_t id = ids_[0];
+  Item Pop(Policy& p) {
+    Item item = items_[0];
     EraseAt(p, 0);
-    return id;
+    return item;
   }
 
   // REQUIRES: id in the heap.
   void Erase(Policy& p, uint32_t id) { EraseAt(p, p.Slot(id)); }
 
-  // Restores the order after the key of `id` changed. REQUIRES: id in heap.
-  void Update(Policy& p, uint32_t id) {
-    size_t slot = p.Slot(id);
+  // Replaces the item of `id` (same id, new key) and restores the order.
+  // REQUIRES: id in the heap.
+  void Update(Policy& p, const Item& item) {
+    size_t slot = p.Slot(Policy::Id(item));
+    items_[slot] = item;
     if (!SiftUp(p, slot)) SiftDown(p, slot);
   }
 
-  // Rebuilds the heap from scratch (after many keys changed), O(n).
+  // Lets the caller rewrite keys in place (ids must not change); call
+  // Rebuild() afterwards. O(n) in total.
+  std::vector<Item>& mutable_items() { return items_; }
   void Rebuild(Policy& p) {
-    for (size_t i = 0; i < ids_.size(); ++i) {
-      p.Slot(ids_[i]) = static_cast<uint32_t>(i);
+    for (size_t i = 0; i < items_.size(); ++i) {
+      p.Slot(Policy::Id(items_[i])) = static_cast<uint32_t>(i);
     }
-    for (size_t i = ids_.size() / 2; i-- > 0;) SiftDown(p, i);
+    for (size_t i = items_.size() / 2; i-- > 0;) SiftDown(p, i);
   }
 
-  // Hands the ids over (in heap order, not sorted) and empties the heap.
-  std::vector<uint32_t> TakeAll(Policy& p) {
-    for (uint32_t id : ids_) p.Slot(id) = kNotInHeap;
-    return std::exchange(ids_, {});
+  // Hands the items over (in heap order, not sorted) and empties the heap.
+  std::vector<Item> TakeAll(Policy& p) {
+    for (const Item& item : items_) p.Slot(Policy::Id(item)) = kNotInHeap;
+    return std::exchange(items_, {});
   }
 
-  const std::vector<uint32_t>& ids() const { return ids_; }
+  const std::vector<Item>& items() const { return items_; }
 
  private:
   void EraseAt(Policy& p, size_t slot) {
-    uint32_t id = ids_[slot];
-    uint32_t last = ids_.back();
-    ids_.pop_back();
-    p.Slot(id) = kNotInHeap;
-    if (slot == ids_.size()) return;
-    ids_[slot] = last;
-    p.Slot(last) = static_cast<uint32_t>(slot);
+    p.Slot(Policy::Id(items_[slot])) = kNotInHeap;
+    Item last = items_.back();
+    items_.pop_back();
+    if (slot == items_.size()) return;
+    items_[slot] = last;
     if (!SiftUp(p, slot)) SiftDown(p, slot);
   }
 
-  // Returns true when the element moved.
+  // Returns true when the item moved.
   bool SiftUp(Policy& p, size_t slot) {
-    uint32_t id = ids_[slot];
+    Item item = items_[slot];
     size_t start = slot;
     while (slot > 0) {
       size_t parent = (slot - 1) / 2;
-      if (!p.Before(id, ids_[parent])) break;
-      Place(p, slot, ids_[parent]);
+      if (!p.Before(item, items_[parent])) break;
+      Place(p, slot, items_[parent]);
       slot = parent;
     }
-    Place(p, slot, id);
+    Place(p, slot, item);
     return slot != start;
   }
 
   void SiftDown(Policy& p, size_t slot) {
-    uint32_t id = ids_[slot];
-    const size_t n = ids_.size();
+    Item item = items_[slot];
+    const size_t n = items_.size();
     while (true) {
       size_t child = 2 * slot + 1;
       if (child >= n) break;
-      if (child + 1 < n && p.Before(ids_[child + 1], ids_[child])) ++child;
-      if (!p.Before(ids_[child], id)) break;
-      Place(p, slot, ids_[child]);
+      if (child + 1 < n && p.Before(items_[child + 1], items_[child])) ++child;
+      if (!p.Before(items_[child], item)) break;
+      Place(p, slot, items_[child]);
       slot = child;
     }
-    Place(p, slot, id);
+    Place(p, slot, item);
   }
 
-  void Place(Policy& p, size_t slot, uint32_t id) {
-    ids_[slot] = id;
-    p.Slot(id) = static_cast<uint32_t>(slot);
+  void Place(Policy& p, size_t slot, const Item& item) {
+    items_[slot] = item;
+    p.Slot(Policy::Id(item)) = static_cast<uint32_t>(slot);
   }
 
-  std::vector<uint32_t> ids_;
+  std::vector<Item> items_;
 };
 
 }  // namespace topicrawl

@@ -11,12 +11,21 @@ namespace topicrawl {
 namespace {
 
 struct KeyedIds {
-  std::vector<double> key;
-  std::vector<uint32_t> slot;
+  struct Item {
+    double key;
+    uint32_t id;
+  };
+  static uint32_t Id(const Item& item) { return item.id; }
+  bool Before(const Item& a, const Item& b) const {
+    return a.key != b.key ? a.key > b.key : a.id < b.id;
+  }
   bool Before(uint32_t a, uint32_t b) const {
-    return key[a] != key[b] ? key[a] > key[b] : a < b;
+    return Before(Item{key[a], a}, Item{key[b], b});
   }
   uint32_t& Slot(uint32_t id) { return slot[id]; }
+  Item ItemOf(uint32_t id) const { return Item{key[id], id}; }
+  std::vector<double> key;
+  std::vector<uint32_t> slot;
 };
 
 TEST(IndexedHeapTest, MatchesAnOrderedSetUnderRandomOperations) {
@@ -32,7 +41,7 @@ TEST(IndexedHeapTest, MatchesAnOrderedSetUnderRandomOperations) {
     bool in = heap.contains(p, id);
     if (op == 0 && !in) {
       p.key[id] = rng() % 100;
-      heap.Push(p, id);
+      heap.Push(p, p.ItemOf(id));
       reference.insert(id);
     } else if (op == 1 && in) {
       heap.Erase(p, id);
@@ -40,20 +49,21 @@ TEST(IndexedHeapTest, MatchesAnOrderedSetUnderRandomOperations) {
     } else if (op == 2 && in) {
       reference.erase(id);
       p.key[id] = rng() % 100;
-      heap.Update(p, id);
+      heap.Update(p, p.ItemOf(id));
       reference.insert(id);
     } else if (op == 3 && !heap.empty()) {
-      uint32_t top = heap.Pop(p);
+      uint32_t top = heap.Pop(p).id;
       ASSERT_EQ(top, *reference.begin());
       reference.erase(reference.begin());
     }
     ASSERT_EQ(heap.size(), reference.size());
     if (!heap.empty()) {
-      ASSERT_EQ(heap.top(), *reference.begin());
+      ASSERT_EQ(heap.top().id, *reference.begin());
     }
   }
   for (size_t i = 0; i < heap.size(); ++i) {
-    EXPECT_EQ(p.slot[heap.at(i)], i);
+    EXPECT_EQ(p.slot[heap.at(i).id], i);
+    EXPECT_EQ(heap.at(i).key, p.key[heap.at(i).id]);
   }
 }
 
@@ -62,19 +72,18 @@ TEST(IndexedHeapTest, RebuildRestoresOrderAfterBulkKeyChange) {
   IndexedHeap<KeyedIds> heap;
   for (uint32_t i = 0; i < 100; ++i) {
     p.key[i] = i;
-    heap.Push(p, i);
+    heap.Push(p, p.ItemOf(i));
   }
-  for (uint32_t i = 0; i < 100; ++i) p.key[i] = -static_cast<double>(i);
+  for (auto& item : heap.mutable_items()) item.key = -item.key;
   heap.Rebuild(p);
-  for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(heap.Pop(p), i);
+  for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(heap.Pop(p).id, i);
 }
 
 TEST(IndexedHeapTest, TakeAllEmptiesAndClearsSlots) {
   KeyedIds p{std::vector<double>(3, 1.0), std::vector<uint32_t>(3, kNotInHeap)};
   IndexedHeap<KeyedIds> heap;
-  for (uint32_t i = 0; i < 3; ++i) heap.Push(p, i);
-  std::vector<uint32_t> ids = heap.TakeAll(p);
-  EXPECT_EQ(ids.size(), 3u);
+  for (uint32_t i = 0; i < 3; ++i) heap.Push(p, p.ItemOf(i));
+  EXPECT_EQ(heap.TakeAll(p).size(), 3u);
   EXPECT_TRUE(heap.empty());
   for (uint32_t i = 0; i < 3; ++i) EXPECT_FALSE(heap.contains(p, i));
 }

@@ -17,7 +17,7 @@ LinkRef SampleByScore(const SelectionView& view, HostId host,
     std::uniform_real_distribution<double> coin(0.0, 1.0);
     for (int draw = 0; draw < max_draws; ++draw) {
       LinkRef ref{host, pick(rng)};
-      double s = view.At(ref).score;
+      double s = view.ScoreAt(ref);
       // Accept with s / s_max (Lipowski & Lipowska 2012, eq. 1).
       if (s > 0 && coin(rng) * stats.max_score < s) return ref;
     }

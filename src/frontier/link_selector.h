@@ -83,6 +83,9 @@ class SelectionView {
   virtual HostStats Stats(HostId host) const = 0;
   virtual LinkRef Top(HostId host) const = 0;
   virtual LinkInfo At(LinkRef ref) const = 0;
+  // At(ref).score, possibly rounded to float; the cheap read for sampling
+  // (reads only the host's contiguous heap array).
+  virtual double ScoreAt(LinkRef ref) const { return At(ref).score; }
 };
 
 // Roulette-wheel choice of an in-RAM link of `host` with probability
