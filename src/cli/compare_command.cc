@@ -110,7 +110,8 @@ int RunCompare(const CompareFlags& f) {
     }
   }
   auto run_crawl = [&](const eval::RunRequest& r) {
-    return eval::RunProcess(CrawlArgv(f, *extra, r), r.out_dir + "/crawl.log");
+    // The log sits next to the run directory, which the crawl owns.
+    return eval::RunProcess(CrawlArgv(f, *extra, r), r.out_dir + ".log");
   };
   StatusOr<eval::ExperimentResult> result =
       eval::RunExperiment(spec, run_crawl, labels ? &*labels : nullptr,

@@ -246,7 +246,6 @@ StatusOr<ExperimentResult> RunExperiment(const ExperimentSpec& spec,
         run.reused = true;
         Say(progress, "reusing finished run " + name + " (" + run.request.out_dir + ")");
       } else {
-        fs::create_directories(run.request.out_dir, ec);
         Say(progress, "running " + name + " -> " + run.request.out_dir);
         run.status = run_crawl(run.request);
       }

@@ -29,7 +29,8 @@ struct RunRequest {
   std::string out_dir;  // <experiment out>/runs/<strategy>-<seed>
 };
 
-// Runs one crawl into request.out_dir (which exists). OK means a crawl
+// Runs one crawl into request.out_dir (not created beforehand: a resumed
+// crawl finds its own directory, a fresh one creates it). OK means a crawl
 // database was written there.
 using RunCrawlFn = std::function<Status(const RunRequest&)>;
 
