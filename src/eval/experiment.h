@@ -41,7 +41,9 @@ struct ExperimentSpec {
   std::string out_dir;
   MetricOptions metric_options;
   // Skip (strategy, seed) runs whose crawl.db already has meta finished_at,
-  // so an interrupted experiment resumes where it stopped.
+  // so an interrupted experiment resumes where it stopped. Any other existing
+  // run directory (interrupted, or all of them when false) is renamed to
+  // <dir>.old before the run starts afresh.
   bool reuse_finished_runs = true;
 };
 

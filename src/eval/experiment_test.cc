@@ -145,6 +145,11 @@ TEST(ExperimentTest, ReusesFinishedRunsAndWritesReport) {
   EXPECT_TRUE(again->runs[0].reused);
   EXPECT_EQ(again->oracle_relevant, 2);
   EXPECT_EQ(again->relevant_total, 4);
+  // Without reuse, the earlier runs are moved aside and run again.
+  spec.reuse_finished_runs = false;
+  ASSERT_TRUE(RunExperiment(spec, run, &labels, &reachable, nullptr).ok());
+  EXPECT_EQ(calls, 8);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/runs/good-1.old/crawl.db"));
 
   ExperimentSummary s = SummarizeExperiment(*again);
   ASSERT_TRUE(WriteExperimentReport(s, dir).ok());
