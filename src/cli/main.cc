@@ -9,6 +9,9 @@ int main(int argc, char** argv) {
   int exit_code = topicrawl::cli::kExitOk;
   // The explicit command list; one line per subcommand.
   topicrawl::cli::AddVersionCommand(app, &exit_code);
+  topicrawl::cli::AddCrawlCommand(app, &exit_code);
+  topicrawl::cli::AddUrlCommand(app, &exit_code);
+  topicrawl::cli::AddRobotsCommand(app, &exit_code);
   topicrawl::cli::AddEvalCommand(app, &exit_code);
   topicrawl::cli::AddCompareCommand(app, &exit_code);
   try {

@@ -1,0 +1,156 @@
+// topicrawl crawl: run (or resume) a crawl into an output directory.
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "crawl/crawl_config.h"
+#include "crawl/crawl_strategy.h"
+#include "crawl/crawler.h"
+
+namespace topicrawl::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void OnSignal(int) { g_stop.store(true); }
+
+struct CrawlFlags {
+  CrawlConfig config;
+  std::string config_file;
+  std::string resume_dir;
+  // Flags given on the command line override the config file; CLI11 tells
+  // which were given through count().
+};
+
+int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
+  // Config file first, then flags (flags win).
+  CrawlConfig config;
+  if (!flags->config_file.empty()) {
+    Status s = LoadCrawlConfigToml(flags->config_file, &config);
+    if (!s.ok()) {
+      std::cerr << "error: " << s.message() << "\n";
+      return kExitUsage;
+    }
+  }
+  const CrawlConfig& f = flags->config;
+  auto given = [cmd](const char* name) { return cmd->count(name) > 0; };
+  if (given("--seeds")) config.seeds_file = f.seeds_file;
+  if (given("--strategy")) config.strategy = f.strategy;
+  if (given("--topic")) config.topic_file = f.topic_file;
+  if (given("--max-pages")) config.max_pages = f.max_pages;
+  if (given("--max-depth")) config.max_depth = f.max_depth;
+  if (given("--rng-seed")) config.rng_seed = f.rng_seed;
+  if (given("--connect-to")) config.connect_to = f.connect_to;
+  if (given("--cacert")) config.cacert = f.cacert;
+  if (given("--proxy")) config.proxy = f.proxy;
+  if (given("--delay")) config.delay_s = f.delay_s;
+  if (given("--concurrency")) config.concurrency = f.concurrency;
+  if (given("--per-host")) config.per_host_connections = f.per_host_connections;
+  if (given("--max-pages-per-host")) config.max_pages_per_host = f.max_pages_per_host;
+  if (given("--user-agent")) config.user_agent = f.user_agent;
+  if (given("--allow-private")) config.allow_private = true;
+  if (given("--no-robots")) config.respect_robots = false;
+  if (given("--include-host")) config.include_hosts = f.include_hosts;
+  if (given("--exclude-host")) config.exclude_hosts = f.exclude_hosts;
+  if (given("--include-regex")) config.include_regex = f.include_regex;
+  if (given("--exclude-regex")) config.exclude_regex = f.exclude_regex;
+  if (given("--parse-threads")) config.parse_threads = f.parse_threads;
+  if (given("--timeout")) config.total_timeout_s = f.total_timeout_s;
+  if (given("--no-links-table")) config.store_links = false;
+
+  if (!flags->resume_dir.empty()) {
+    config.resume = true;
+    config.out_dir = flags->resume_dir;
+    // A resumed crawl keeps its own configuration unless flags override it.
+    CrawlConfig saved = config;
+    Status s = LoadCrawlConfigToml(flags->resume_dir + "/config.toml", &saved);
+    if (s.ok() && flags->config_file.empty()) {
+      CrawlConfig merged = saved;
+      merged.resume = true;
+      merged.out_dir = flags->resume_dir;
+      if (given("--max-pages")) merged.max_pages = f.max_pages;
+      if (given("--connect-to")) merged.connect_to = f.connect_to;
+      if (given("--cacert")) merged.cacert = f.cacert;
+      config = merged;
+    }
+  } else {
+    config.out_dir = f.out_dir;
+    if (config.seeds_file.empty()) {
+      std::cerr << "error: --seeds FILE is required (or --resume DIR)\n";
+      return kExitUsage;
+    }
+    auto seeds = ReadSeedsFile(config.seeds_file);
+    if (!seeds.ok()) {
+      std::cerr << "error: " << seeds.status().message() << "\n";
+      return kExitUsage;
+    }
+    config.seeds = std::move(seeds).value();
+  }
+  Status v = ValidateCrawlConfig(config);
+  if (!v.ok()) {
+    std::cerr << "error: " << v.message() << "\n";
+    return kExitUsage;
+  }
+
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  Crawler crawler(config, &g_stop);
+  Status s = crawler.Run();
+  const CrawlStats& st = crawler.stats();
+  if (!s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    // Errors before the first fetch are configuration errors.
+    return st.pages_ok + st.pages_failed == 0 && st.elapsed_s == 0 ? kExitUsage
+                                                                   : kExitFailure;
+  }
+  std::printf(
+      "crawl %s: %lld pages ok, %lld failed, %lld relevant, %lld robots-denied, "
+      "%lld links seen, %lld queued, %.1f s, %.1f pages/s -> %s\n",
+      crawler.interrupted() ? "interrupted" : "finished",
+      static_cast<long long>(st.pages_ok), static_cast<long long>(st.pages_failed),
+      static_cast<long long>(st.relevant), static_cast<long long>(st.robots_denied),
+      static_cast<long long>(st.links_seen), static_cast<long long>(st.links_queued),
+      st.elapsed_s, st.elapsed_s > 0 ? st.pages_ok / st.elapsed_s : 0.0,
+      config.out_dir.c_str());
+  return crawler.interrupted() ? kExitInterrupted : kExitOk;
+}
+
+}  // namespace
+
+void AddCrawlCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("crawl", "Crawl from seed URLs into an output directory");
+  auto flags = std::make_shared<CrawlFlags>();
+  CrawlConfig& c = flags->config;
+  std::string strategies;
+  for (const auto& n : CrawlStrategyNames()) strategies += (strategies.empty() ? "" : ", ") + n;
+  cmd->add_option("--seeds", c.seeds_file, "Seed URLs: one per line, or TSV with url/home_url column");
+  cmd->add_option("--out", c.out_dir, "Output directory (must not hold a crawl)");
+  cmd->add_option("--resume", flags->resume_dir, "Resume the crawl in this directory");
+  cmd->add_option("--strategy", c.strategy, "Strategy: " + strategies)->default_str("bfs");
+  cmd->add_option("--topic", c.topic_file, "Topic file (TOML or keyword<TAB>weight)");
+  cmd->add_option("--max-pages", c.max_pages, "Stop after N pages stored ok (0 = no limit)")->default_str("10000");
+  cmd->add_option("--max-depth", c.max_depth, "Maximum link depth (-1 = unlimited)");
+  cmd->add_option("--rng-seed", c.rng_seed, "Seed of the strategy's random choices");
+  cmd->add_option("--connect-to", c.connect_to, "HOST:PORT:CONNECT-HOST:CONNECT-PORT (repeatable, as curl)");
+  cmd->add_option("--cacert", c.cacert, "CA bundle (PEM) for https");
+  cmd->add_option("--proxy", c.proxy, "HTTP proxy URL");
+  cmd->add_option("--delay", c.delay_s, "Seconds between requests to one host (default 1)");
+  cmd->add_option("--concurrency", c.concurrency, "Transfers in flight (default 64)");
+  cmd->add_option("--per-host", c.per_host_connections, "Connections per host (default 2)");
+  cmd->add_option("--max-pages-per-host", c.max_pages_per_host, "Per-host budget (0 = unlimited)");
+  cmd->add_option("--user-agent", c.user_agent, "User-Agent header (include a contact URL)");
+  cmd->add_flag("--allow-private", c.allow_private, "Allow private/loopback targets");
+  cmd->add_flag("--no-robots", "Ignore robots.txt (only for your own sites)");
+  cmd->add_option("--include-host", c.include_hosts, "Only crawl these hosts (and subdomains)");
+  cmd->add_option("--exclude-host", c.exclude_hosts, "Never crawl these hosts");
+  cmd->add_option("--include-regex", c.include_regex, "Only URLs matching one of these");
+  cmd->add_option("--exclude-regex", c.exclude_regex, "Never URLs matching these");
+  cmd->add_option("--parse-threads", c.parse_threads, "Parse/score threads (default 2)");
+  cmd->add_option("--timeout", c.total_timeout_s, "Total seconds per fetch (default 60)");
+  cmd->add_flag("--no-links-table", "Do not store every outlink in the links table");
+  cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");
+  cmd->callback([cmd, flags, exit_code] { *exit_code = RunCrawl(cmd, flags.get()); });
+}
+
+}  // namespace topicrawl::cli

@@ -1,0 +1,83 @@
+// CrawlConfig: every setting of one crawl, with its default. Filled from an
+// optional TOML file (--config) and then command-line flags (flags win); the
+// effective configuration is snapshotted into the crawl directory.
+//
+// The sample configuration docs/crawl-config.toml lists every key.
+#ifndef TOPICRAWL_CRAWL_CRAWL_CONFIG_H_
+#define TOPICRAWL_CRAWL_CRAWL_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace topicrawl {
+
+struct CrawlConfig {
+  // --- what to crawl ---
+  std::string seeds_file;           // one URL per line, or TSV with url/home_url
+  std::vector<std::string> seeds;   // filled from seeds_file (or directly)
+  std::string out_dir;              // the crawl directory
+  bool resume = false;              // continue the crawl in out_dir
+  std::string strategy = "bfs";     // a name from the strategy registry
+  std::string topic_file;           // TOML or keyword<TAB>weight; optional for bfs
+  int64_t max_pages = 10000;        // DP limit: pages stored with status ok; 0 = no limit
+  int max_depth = -1;               // -1 = unlimited
+  uint64_t rng_seed = 1;            // same seed + static web = same crawl
+
+  // --- scope ---
+  std::vector<std::string> include_hosts;   // if non-empty, only these (suffix match)
+  std::vector<std::string> exclude_hosts;
+  std::vector<std::string> include_regex;   // if non-empty, URL must match one
+  std::vector<std::string> exclude_regex;
+  bool follow_nofollow = false;     // follow rel=nofollow / meta nofollow links
+  bool dedup_ignore_scheme = true;  // http://h/p and https://h/p are one page
+
+  // --- politeness ---
+  bool respect_robots = true;
+  double delay_s = 1.0;             // min seconds between requests to a host
+  int per_host_connections = 2;
+  int concurrency = 64;             // global in-flight transfers
+  int64_t max_pages_per_host = 0;   // 0 = unlimited
+  int max_retries = 2;              // transient failures (timeouts, 429, 503)
+
+  // --- fetching ---
+  std::string user_agent =
+      "topicrawl/0.1 (+https://github.com/topicrawl/topicrawl)";
+  std::string robots_agent = "topicrawl";   // product token for robots.txt
+  std::vector<std::string> connect_to;      // curl --connect-to syntax
+  std::string cacert;
+  std::string proxy;
+  bool allow_private = false;
+  double connect_timeout_s = 10;
+  double total_timeout_s = 60;
+  double low_speed_time_s = 20;             // abort below 1 KB/s for this long
+  int64_t max_body_bytes = 10 << 20;
+  int max_redirects = 5;
+
+  // --- processing ---
+  int parse_threads = 2;
+  bool store_links = true;          // write every outlink to the links table
+  bool write_warc = true;
+  int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
+};
+
+// Reads a seeds file: one URL per line ('#' comments, blank lines skipped), or
+// a TSV whose header has a `url` or `home_url` column. Errors name the line.
+StatusOr<std::vector<std::string>> ReadSeedsFile(const std::string& path);
+
+// Applies a TOML configuration file onto *config. Unknown keys, wrong types
+// and out-of-range values are errors naming the key (and line when known).
+Status LoadCrawlConfigToml(const std::string& path, CrawlConfig* config);
+
+// Checks cross-field constraints (positive limits, known formats...).
+Status ValidateCrawlConfig(const CrawlConfig& config);
+
+// The effective configuration as TOML (the crawl directory's snapshot);
+// LoadCrawlConfigToml of this text reproduces the same config.
+std::string CrawlConfigToToml(const CrawlConfig& config);
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_CRAWL_CRAWL_CONFIG_H_

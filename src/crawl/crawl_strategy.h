@@ -1,0 +1,85 @@
+// CrawlStrategy: what makes a crawl "focused". A strategy bundles
+//   * how pages and their outlinks are judged (Assess, on the parse pool),
+//   * which outlinks are admitted to the frontier (PageAssessment::admit),
+//   * how the frontier picks the next URL (its LinkSelector),
+//   * what it learns from stored pages (OnPageStored, on the crawl thread).
+// One .cc per strategy; strategy_registry.cc is the explicit list of names.
+#ifndef TOPICRAWL_CRAWL_CRAWL_STRATEGY_H_
+#define TOPICRAWL_CRAWL_CRAWL_STRATEGY_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/crawl_task.h"
+#include "core/status.h"
+
+namespace topicrawl {
+
+class Frontier;
+class LinkSelector;
+
+// The verdict on one page and its outlinks. `links` is index-aligned with
+// ParsedPage::links.
+struct PageAssessment {
+  double relevance = 0.0;    // R(P) in [0,1]; stored in pages.relevance
+  std::string explanation;   // compact JSON: terms that contributed
+  struct Link {
+    double score = 0.0;      // priority in the frontier (higher = sooner)
+    bool admit = true;       // false: recorded in links, never queued
+    std::string explanation; // compact JSON: the parts of the score
+  };
+  std::vector<Link> links;
+};
+
+// Everything a strategy may need at construction. Pointers outlive the
+// strategy.
+struct StrategyContext {
+  std::string topic_file;   // may be empty (then strategies that need a topic fail)
+  std::string out_dir;      // crawl directory, for diagnostics files
+  uint64_t rng_seed = 1;
+};
+
+class CrawlStrategy {
+ public:
+  virtual ~CrawlStrategy() = default;
+  virtual std::string_view Name() const = 0;
+
+  // The frontier's selector for this strategy. Called once, before seeding.
+  virtual std::unique_ptr<LinkSelector> MakeSelector() = 0;
+
+  // Judges a fetched page and scores its outlinks. Runs on parse-pool
+  // threads concurrently with other Assess calls: must be thread-safe.
+  virtual void Assess(const CrawlTask& task, const ParsedPage& page,
+                      PageAssessment* out) = 0;
+
+  // Score of a seed URL in the frontier (seeds have no parent page).
+  virtual double SeedScore() const { return 1.0; }
+
+  // The relevance threshold beta of the topic (R(P) >= beta counts as a
+  // relevant page, LP); negative when the strategy has no topic.
+  virtual double Beta() const { return -1.0; }
+
+  // Crawl thread, after the page, its links and its admitted outlinks are
+  // stored and queued. Strategies that learn online (re-scoring queued links,
+  // PageRank, Q-learning) do it here. Default: nothing.
+  virtual void OnPageStored(const CrawlTask& /*task*/, PageId /*id*/,
+                            const ParsedPage& /*page*/,
+                            const PageAssessment& /*assessment*/,
+                            Frontier* /*frontier*/) {}
+
+  // Crawl thread, once, when the crawl stops: flush diagnostics to out_dir.
+  virtual Status Finish() { return Status::Ok(); }
+};
+
+// The explicit registry (strategy_registry.cc). Unknown names fail with a
+// message that lists the known ones.
+StatusOr<std::unique_ptr<CrawlStrategy>> MakeCrawlStrategy(
+    const std::string& name, const StrategyContext& context);
+std::vector<std::string> CrawlStrategyNames();
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_CRAWL_CRAWL_STRATEGY_H_

@@ -1,0 +1,64 @@
+// Crawler: the crawl loop. One crawl thread runs the fetch event loop, the
+// frontier, robots and storage; a parse pool decodes, parses and assesses
+// pages. The path of one URL (see docs/ARCHITECTURE.md):
+//
+//   Frontier::Next -> robots check -> Fetcher::Submit ... Fetcher::Poll
+//   -> parse pool: DecodeToUtf8, ParseHtml, CrawlStrategy::Assess
+//   -> crawl thread: Frontier::Add(outlinks), CrawlStore::AddPage,
+//      CrawlStrategy::OnPageStored, Frontier::Complete.
+//
+// Every admitted URL ends as exactly one pages row with its FetchStatus.
+#ifndef TOPICRAWL_CRAWL_CRAWLER_H_
+#define TOPICRAWL_CRAWL_CRAWLER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/clock.h"
+#include "core/status.h"
+#include "crawl/crawl_config.h"
+
+namespace topicrawl {
+
+// Counters of a crawl, reported in the progress line and summary.
+struct CrawlStats {
+  int64_t pages_ok = 0;        // DP: pages stored with status ok
+  int64_t pages_failed = 0;    // stored with any other status
+  int64_t relevant = 0;        // pages with relevance >= topic beta (if any)
+  int64_t robots_denied = 0;
+  int64_t retries = 0;
+  int64_t links_seen = 0;
+  int64_t links_queued = 0;
+  int64_t bytes = 0;
+  size_t queued = 0;
+  size_t hosts = 0;
+  size_t in_flight = 0;
+  double elapsed_s = 0;
+};
+
+class Crawler {
+ public:
+  // `config` must have passed ValidateCrawlConfig. `stop` (may be null) is
+  // polled by the loop; setting it stops the crawl cleanly (resumable).
+  Crawler(CrawlConfig config, const std::atomic<bool>* stop);
+  ~Crawler();
+
+  // Runs the crawl to its end (page limit, empty frontier, or stop flag).
+  // Errors of the outside world (cannot open the directory, bad topic file,
+  // unknown strategy) are returned before any fetch.
+  Status Run();
+
+  const CrawlStats& stats() const;
+  bool interrupted() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_CRAWL_CRAWLER_H_

@@ -1,0 +1,44 @@
+// The explicit list of crawl strategies. Adding a strategy = one .cc in
+// strategies/, one line here, one line in CMakeLists.txt, one test.
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "crawl/crawl_strategy.h"
+#include "crawl/strategies/strategies.h"
+
+namespace topicrawl {
+namespace {
+
+using Factory = std::function<StatusOr<std::unique_ptr<CrawlStrategy>>(
+    const StrategyContext&)>;
+
+const std::vector<std::pair<std::string, Factory>>& Registry() {
+  static const auto* registry = new std::vector<std::pair<std::string, Factory>>{
+      {"bfs", NewBfsStrategy},
+      {"best-first", NewBestFirstStrategy},
+      {"shark-search", NewSharkSearchStrategy},
+  };
+  return *registry;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CrawlStrategy>> MakeCrawlStrategy(
+    const std::string& name, const StrategyContext& context) {
+  for (const auto& [n, factory] : Registry()) {
+    if (n == name) return factory(context);
+  }
+  std::string known;
+  for (const auto& n : CrawlStrategyNames()) known += (known.empty() ? "" : ", ") + n;
+  return Status::Error("unknown strategy '" + name + "'; known: " + known);
+}
+
+std::vector<std::string> CrawlStrategyNames() {
+  std::vector<std::string> names;
+  for (const auto& [n, f] : Registry()) names.push_back(n);
+  return names;
+}
+
+}  // namespace topicrawl

@@ -1,0 +1,113 @@
+// Fetcher: downloads CrawlTasks and reports each outcome as a FetchResult.
+//
+// The production implementation (NewCurlFetcher) drives every transfer from
+// one libcurl multi handle on the thread that calls Poll(): no thread per
+// connection, connections kept alive and reused (HTTP/1.1; HTTP/2 only over
+// TLS, never cleartext h2c), gzip/br/zstd bodies decoded. Redirects are
+// followed here, not inside libcurl, so that every hop is resolved with
+// ResolveLink(), recorded in FetchResult::redirect_chain, and checked for
+// loops, the hop limit and the private-address rule.
+//
+// Every submitted task comes back from Poll() exactly once, also on failure:
+// failures are values (FetchResult::status + error), never exceptions.
+#ifndef TOPICRAWL_FETCH_FETCHER_H_
+#define TOPICRAWL_FETCH_FETCHER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/crawl_task.h"
+#include "core/status.h"
+
+namespace topicrawl {
+
+// What a transfer is for; it decides which bodies are accepted.
+enum class FetchKind {
+  kPage,    // HTML page: Content-Type filter and max_body_bytes apply
+  kRobots,  // robots.txt: any Content-Type; body truncated (not failed) at
+            // max_robots_bytes, as RFC 9309 section 2.5 allows
+};
+
+// Every default is the production default.
+struct FetcherOptions {
+  // Sent on every request. Name the crawler and give a contact URL.
+  std::string user_agent = "topicrawl/0.1 (+https://github.com/topicrawl/topicrawl)";
+  // curl --connect-to syntax "HOST:PORT:CONNECT-HOST:CONNECT-PORT"
+  // (repeatable). An empty HOST matches any host, an empty PORT any port;
+  // e.g. ":80:127.0.0.1:8080" sends every http:// request to a local server.
+  // Hosts mapped here are exempt from the private-address rule.
+  std::vector<std::string> connect_to;
+  std::string cacert;  // PEM CA bundle file; empty: the system store
+  std::string proxy;   // e.g. "http://127.0.0.1:3128"; empty: no proxy
+                       // (environment proxy variables are ignored)
+
+  double connect_timeout_s = 10;
+  // Whole fetch including all redirect hops.
+  double total_timeout_s = 60;
+  // Abort when fewer than low_speed_bytes_per_s arrive for low_speed_time_s
+  // (libcurl counts whole seconds; 0 disables).
+  long low_speed_bytes_per_s = 512;
+  long low_speed_time_s = 20;
+
+  // Decoded body limit for pages; larger bodies fail with kTooLarge.
+  size_t max_body_bytes = 10u << 20;
+  // robots.txt bodies are cut (status stays kOk) at this size.
+  size_t max_robots_bytes = 512u << 10;
+
+  // Media types accepted for kPage (lower case, no parameters). Checked on the
+  // response headers; anything else aborts early with kContentTypeRejected.
+  std::vector<std::string> accepted_content_types = {"text/html",
+                                                     "application/xhtml+xml"};
+  // A page without a Content-Type header is accepted (the parser sniffs).
+  bool accept_missing_content_type = true;
+
+  int max_redirects = 5;  // more hops: kTooManyRedirects
+  // Connect to private, loopback, link-local, unique-local, CGNAT and
+  // unspecified addresses. Off by default (SSRF protection); hosts mapped by
+  // connect_to are always allowed.
+  bool allow_private = false;
+
+  bool http2 = true;                 // HTTP/2 over TLS when the server offers it
+  long max_host_connections = 0;     // per host; 0: unlimited (the frontier
+                                     // enforces politeness)
+  long max_total_connections = 0;    // 0: unlimited
+  long connection_cache_size = 256;  // idle connections kept for reuse
+};
+
+// Checks connect_to syntax, timeouts and sizes. NewCurlFetcher with invalid
+// options still works, but the invalid parts fail every affected fetch.
+Status ValidateFetcherOptions(const FetcherOptions& options);
+
+class Fetcher {
+ public:
+  virtual ~Fetcher() = default;
+
+  // Starts downloading `task.url` (an absolute http(s) URL). Never blocks.
+  // Sends task.etag / task.last_modified as If-None-Match /
+  // If-Modified-Since when non-empty (a 304 answer gives kNotModified).
+  // Owner thread only (the thread that calls Poll()).
+  virtual void Submit(CrawlTask task, FetchKind kind) = 0;
+
+  // Runs the event loop for at most `max_wait` and returns the transfers that
+  // finished (at least one, unless the time ran out, Wakeup() was called or
+  // nothing is in flight and `max_wait` passed). Owner thread only.
+  virtual std::vector<FetchResult> Poll(Duration max_wait) = 0;
+
+  // Makes a blocked (or the next) Poll() return early. Thread-safe.
+  virtual void Wakeup() = 0;
+
+  // Tasks submitted and not yet returned by Poll(). Thread-safe.
+  virtual size_t InFlight() const = 0;
+};
+
+// `clock` (not owned, must outlive the fetcher) stamps fetched_at and
+// fetch_seconds and resolves Retry-After dates.
+std::unique_ptr<Fetcher> NewCurlFetcher(const FetcherOptions& options, Clock* clock);
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_FETCH_FETCHER_H_

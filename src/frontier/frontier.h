@@ -1,0 +1,330 @@
+// Frontier: the crawl's queue of links to fetch, with politeness.
+//
+// Flow (docs/ARCHITECTURE.md): Add() admits a scored link (exact dedup on
+// url_id); Next() hands out a CrawlTask from a host that may be contacted now,
+// chosen by the strategy's LinkSelector; Complete() returns the host slot and
+// feeds back the outcome (back-off, Retry-After, retries); Requeue() puts a
+// task back untouched (e.g. robots.txt still unknown).
+//
+// Politeness, per host = lower-case host[:port] of the URL:
+//   - at most `max_connections_per_host` requests in flight;
+//   - request starts spaced by max(min_delay_s, SetHostMinDelay floor);
+//   - transient failures (core IsTransient: 429/502/503/504, timeouts,
+//     connection and DNS errors) back the host off base * 2^(k-1) seconds,
+//     capped, for the k-th consecutive one; Retry-After extends it; any
+//     non-transient outcome resets k;
+//   - HoldHost()/ReleaseHost() park a host (robots.txt pending).
+// Workers never sleep: Next() returns nullopt when no host is ready and
+// NextWakeup() says when one will be. Ready hosts are found through a timer
+// heap and two ordered indexes, never by scanning all hosts.
+//
+// Memory: the seen-set costs <= 16 bytes per URL ever admitted (SeenSet);
+// queued links live in RAM up to `max_in_ram_per_host` per host and
+// `max_in_ram_total` overall, the rest spills to `spill_dir` (SpillFile),
+// costing ~20-36 bytes of RAM per spilled link for its url_id -> (score,
+// host) index. Serving order with spill is approximate: a host's spilled
+// links come back (best segment head first) when its in-RAM queue drains or
+// when its best spilled link beats its in-RAM best while the in-RAM queue is
+// at most half full. Each segment is sorted, so links of one spill batch
+// come back in order; a spilled link may wait behind worse links that
+// arrived after it was spilled.
+//
+// Thread-safety: none. The Frontier is owned and used by the crawl thread.
+#ifndef TOPICRAWL_FRONTIER_FRONTIER_H_
+#define TOPICRAWL_FRONTIER_FRONTIER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "core/clock.h"
+#include "core/crawl_task.h"
+#include "core/fetch_status.h"
+#include "core/status.h"
+#include "frontier/indexed_heap.h"
+#include "frontier/link_selector.h"
+#include "frontier/seen_set.h"
+#include "frontier/spill_file.h"
+
+namespace topicrawl {
+
+// A scored link offered to the frontier. `url` must be a canonical absolute
+// http(s) URL; `url_id` is Hash64 of its de-duplication key.
+struct LinkCandidate {
+  std::string url;
+  UrlId url_id = 0;
+  uint32_t depth = 0;
+  PageId parent_page_id = 0;
+  std::string anchor;
+  double score = 0;
+};
+
+enum class AddResult {
+  kAdded,           // queued
+  kDuplicate,       // url_id seen before; nothing changed
+  kRescored,        // still queued and keep_max_on_duplicate raised its score
+  kBudgetExceeded,  // the host's max_pages_per_host is spent; not marked seen
+  kRejected,        // no host in the URL; not marked seen
+};
+std::string_view AddResultName(AddResult result);
+
+// The outcome of one request, as the frontier needs it.
+struct HostFeedback {
+  FetchStatus status = FetchStatus::kOk;
+  int http_code = 0;
+  double retry_after_s = -1;  // parsed Retry-After in seconds, -1 when absent
+};
+
+enum class CompleteResult {
+  kFinal,        // the URL's fate is decided; record `status` with it
+  kRetryQueued,  // transient failure; re-queued with attempt + 1
+  kUnknownTask,  // the task was not in flight; nothing changed
+};
+
+struct FrontierOptions {
+  // Politeness.
+  int max_connections_per_host = 2;
+  double min_delay_s = 1.0;  // between request starts to one host; 0 allowed
+  size_t max_in_flight = 64;  // global concurrency limit
+  double backoff_base_s = 1.0;
+  double backoff_max_s = 600.0;
+  double max_retry_after_s = 3600.0;  // longer Retry-After values are capped
+  uint32_t max_retries = 2;           // transient failures re-queued
+  // Admission.
+  uint64_t max_pages_per_host = 0;  // 0 = unlimited; counts admitted URLs
+  // Seed 001: a link found again while still queued keeps the higher score.
+  bool keep_max_on_duplicate = false;
+  // Spilling; disabled when spill_dir is empty.
+  std::string spill_dir;
+  size_t max_in_ram_per_host = 10'000;  // >= 2
+  size_t max_in_ram_total = 1'000'000;  // >= 2
+};
+
+// A queued link as shown to ForEachQueued / RescoreAll.
+struct QueuedLinkView {
+  UrlId url_id = 0;
+  HostId host = 0;
+  std::string_view url;
+  std::string_view anchor;
+  uint32_t depth = 0;
+  PageId parent_page_id = 0;
+  uint64_t seq = 0;
+  double score = 0;
+};
+
+class Frontier {
+ public:
+  // Fails only when the spill file cannot be created in options.spill_dir.
+  // `clock` must outlive the frontier.
+  static StatusOr<std::unique_ptr<Frontier>> Create(
+      const FrontierOptions& options, Clock* clock,
+      std::unique_ptr<LinkSelector> selector);
+  ~Frontier();
+  Frontier(const Frontier&) = delete;
+  Frontier& operator=(const Frontier&) = delete;
+
+  // Admits a link unless its url_id was seen (see AddResult).
+  AddResult Add(LinkCandidate candidate);
+
+  // A task from a ready host chosen by the selector, or nullopt when no host
+  // is ready or max_in_flight tasks are out. Marks a host slot busy and
+  // starts the host's delay. The caller MUST later Complete() or Requeue().
+  std::optional<CrawlTask> Next();
+
+  // Releases the slot of a task from Next(). Applies back-off/Retry-After
+  // and re-queues transient failures up to max_retries times.
+  CompleteResult Complete(const CrawlTask& task, const HostFeedback& feedback);
+
+  // Puts an in-flight task back (same score, attempt and discovery order)
+  // and releases its slot; the host delay already started stays. Returns
+  // false (and does nothing) when the task was not in flight.
+  bool Requeue(CrawlTask task);
+
+  // Host registry. InternHost() returns the id of the URL's host, creating
+  // it; nullopt when the URL has no host.
+  std::optional<HostId> InternHost(std::string_view url);
+  // REQUIRES: host < Hosts().
+  const std::string& HostKey(HostId host) const;
+  // A held host hands out nothing until released. Unknown ids are ignored.
+  void HoldHost(HostId host);
+  void ReleaseHost(HostId host);
+  // Crawl-delay floor for this host (seconds, clamped to >= 0).
+  void SetHostMinDelay(HostId host, double seconds);
+
+  // Sets the score of a queued link (in RAM: sift in place, O(log n); spilled:
+  // takes effect when it is reloaded). False when the link is not queued.
+  bool Rescore(UrlId url_id, double score);
+  // Visits every queued link (in RAM and spilled; spilled ones are read from
+  // disk). Order unspecified. `fn` must not call into the frontier.
+  void ForEachQueued(const std::function<void(const QueuedLinkView&)>& fn);
+  // Replaces every queued link's score by fn(link); rewrites the spill file.
+  void RescoreAll(const std::function<double(const QueuedLinkView&)>& fn);
+
+  // Resume: marks a URL as seen (already crawled or queued elsewhere). The
+  // overload with the URL also charges the host's page budget.
+  void MarkSeen(UrlId url_id);
+  void MarkSeen(UrlId url_id, std::string_view url);
+  bool Seen(UrlId url_id) const { return seen_.Contains(url_id); }
+
+  // When Next() may next return a task: now if a host is ready, the earliest
+  // host delay/back-off end otherwise, TimePoint::max() when only a
+  // Complete() (or Add/Release) can make progress.
+  TimePoint NextWakeup() const;
+
+  size_t Queued() const { return queued_; }  // in RAM + spilled
+  size_t Spilled() const { return spilled_.size(); }
+  size_t InFlight() const { return in_flight_.size(); }
+  size_t Hosts() const { return hosts_.size(); }
+  size_t SeenCount() const { return seen_.size(); }
+  size_t SeenBytes() const { return seen_.MemoryBytes(); }
+  // First spill I/O error (spilling stops after it); OK otherwise.
+  const Status& spill_status() const { return spill_status_; }
+  // Selections where the selector returned an invalid ref (a selector bug;
+  // the global best was served instead).
+  uint64_t selector_errors() const { return selector_errors_; }
+
+ private:
+  struct Entry {
+    UrlId url_id = 0;
+    double score = 0;
+    double priority = 0;
+    uint64_t seq = 0;
+    PageId parent_page_id = 0;
+    uint32_t depth = 0;
+    uint32_t attempt = 0;
+    HostId host = 0;
+    uint32_t slot = kNotInHeap;
+    std::string url;
+    std::string anchor;
+  };
+  struct LinkOrder {
+    Frontier* f;
+    bool Before(uint32_t a, uint32_t b) const;
+    uint32_t& Slot(uint32_t id) { return f->entries_[id].slot; }
+  };
+  struct SpilledSegment {
+    SpillSegment range;
+    double head_priority = 0;
+    uint64_t head_seq = 0;
+  };
+  struct Host {
+    std::string key;
+    IndexedHeap<LinkOrder> links;
+    size_t count = 0;  // queued: in RAM + spilled
+    double sum_score = 0;
+    double max_bound = -std::numeric_limits<double>::infinity();
+    uint32_t in_flight = 0;
+    uint64_t admitted = 0;
+    TimePoint next_start{};
+    double min_delay_s = 0;
+    int backoff_level = 0;
+    bool held = false;
+    uint32_t top_slot = kNotInHeap;
+    uint32_t mean_slot = kNotInHeap;
+    uint32_t timer_slot = kNotInHeap;
+    uint32_t size_slot = kNotInHeap;
+    std::vector<SpilledSegment> segments;
+    size_t spilled = 0;
+  };
+  // Host orders over the ready hosts, the waiting hosts and all non-empty
+  // hosts (the latter picks the victim when the global RAM cap is hit).
+  struct ByTop {
+    Frontier* f;
+    bool Before(uint32_t a, uint32_t b) const;
+    uint32_t& Slot(uint32_t h) { return f->hosts_[h].top_slot; }
+  };
+  struct ByMean {
+    Frontier* f;
+    bool Before(uint32_t a, uint32_t b) const;
+    uint32_t& Slot(uint32_t h) { return f->hosts_[h].mean_slot; }
+  };
+  struct ByWakeup {
+    Frontier* f;
+    bool Before(uint32_t a, uint32_t b) const;
+    uint32_t& Slot(uint32_t h) { return f->hosts_[h].timer_slot; }
+  };
+  struct ByRamSize {
+    Frontier* f;
+    bool Before(uint32_t a, uint32_t b) const;
+    uint32_t& Slot(uint32_t h) { return f->hosts_[h].size_slot; }
+  };
+  class View;
+  // The spilled-link index: current score (float) and host.
+  struct SpilledLink {
+    float score;
+    HostId host;
+  };
+
+  Frontier(const FrontierOptions& options, Clock* clock,
+           std::unique_ptr<LinkSelector> selector);
+
+  // NaN -> 0, clamped to [-1e12, 1e12].
+  static double SanitizeScore(double s);
+  // Queue mechanics (frontier.cc).
+  uint32_t NewEntry();
+  void FreeEntry(uint32_t id);
+  // Puts an entry in its host heap and the RAM index (no queue counters).
+  void LinkEntry(uint32_t id);
+  // LinkEntry plus the host/queue counters: a newly queued link.
+  void PushEntry(uint32_t id);
+  CrawlTask TakeEntry(LinkRef ref);
+  void QueueTask(const CrawlTask& task, uint64_t seq);
+  double ExactMax(const Host& host) const;
+  // Politeness state (frontier.cc).
+  void Refresh(HostId h);
+  void PromoteDue();
+  double HostDelay(const Host& host) const;
+  void RebuildHostIndexes();
+  // Spill (frontier_spill.cc).
+  void MaybeSpill(HostId h);
+  bool SpillHost(HostId h);
+  void MaybeReload(HostId h);
+  void Reload(HostId h);
+  bool BestSpilledBeats(const Host& host) const;
+  void ForEachSpilled(HostId h,
+                      const std::function<void(const SpillRecord&)>& fn);
+  void RewriteSpill(const std::function<double(const QueuedLinkView&)>& fn);
+  void MaybeTruncateSpill();
+
+  FrontierOptions options_;
+  Clock* clock_;
+  std::unique_ptr<LinkSelector> selector_;
+  std::unique_ptr<View> view_;
+  std::unique_ptr<SpillFile> spill_;
+  Status spill_status_;
+
+  SeenSet seen_;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_entries_;
+  absl::flat_hash_map<UrlId, uint32_t> in_ram_;  // queued url_id -> entry
+  absl::flat_hash_map<UrlId, SpilledLink> spilled_;
+  absl::flat_hash_map<UrlId, uint64_t> in_flight_;  // url_id -> seq
+  absl::flat_hash_map<std::string, HostId> host_ids_;
+  std::vector<Host> hosts_;
+
+  LinkOrder link_order_{this};
+  ByTop by_top_{this};
+  ByMean by_mean_{this};
+  ByWakeup by_wakeup_{this};
+  ByRamSize by_ram_size_order_{this};
+  IndexedHeap<ByTop> ready_by_top_;
+  IndexedHeap<ByMean> ready_by_mean_;
+  IndexedHeap<ByWakeup> timers_;
+  IndexedHeap<ByRamSize> by_ram_size_;
+
+  uint64_t next_seq_ = 0;
+  size_t queued_ = 0;
+  size_t in_ram_total_ = 0;
+  uint64_t selector_errors_ = 0;
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_FRONTIER_FRONTIER_H_

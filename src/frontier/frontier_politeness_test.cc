@@ -1,0 +1,291 @@
+// Politeness timing with a FakeClock: delay between request starts, per-host
+// connection cap, Crawl-delay floor, Retry-After, back-off growth and reset,
+// hold/release, the global in-flight limit.
+#include <gtest/gtest.h>
+
+#include "frontier/frontier_test_util.h"
+
+namespace topicrawl {
+namespace {
+
+using testing::Link;
+using testing::MakeFrontier;
+
+class FrontierPolitenessTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Frontier> Make(FrontierOptions options) {
+    return MakeFrontier(options, &clock_, "best-first");
+  }
+  void Advance(double seconds) { clock_.Advance(Seconds(seconds)); }
+  double SecondsUntilWakeup(const Frontier& f) const {
+    return std::chrono::duration<double>(f.NextWakeup() - clock_.Now()).count();
+  }
+  FakeClock clock_;
+};
+
+TEST_F(FrontierPolitenessTest, SpacesRequestStartsByTheDelay) {
+  FrontierOptions o;
+  o.min_delay_s = 1.0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.8));
+  auto first = f->Next();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->url, "http://a.com/1");
+  // The second connection is free, but the delay is not over.
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
+  Advance(0.999);
+  EXPECT_FALSE(f->Next());
+  Advance(0.001);
+  auto second = f->Next();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->url, "http://a.com/2");
+}
+
+TEST_F(FrontierPolitenessTest, ZeroDelayIsAllowed) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  f->Add(Link("http://a.com/2"));
+  EXPECT_TRUE(f->Next());
+  EXPECT_TRUE(f->Next());
+}
+
+TEST_F(FrontierPolitenessTest, CapsConnectionsPerHost) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.max_connections_per_host = 2;
+  auto f = Make(o);
+  for (int i = 0; i < 3; ++i) f->Add(Link("http://a.com/" + std::to_string(i)));
+  auto t1 = f->Next();
+  auto t2 = f->Next();
+  ASSERT_TRUE(t1 && t2);
+  EXPECT_FALSE(f->Next());
+  // Only a Complete can free the host: no timed wakeup.
+  EXPECT_EQ(f->NextWakeup(), TimePoint::max());
+  EXPECT_EQ(f->Complete(*t1, HostFeedback{}), CompleteResult::kFinal);
+  EXPECT_TRUE(f->Next());
+  EXPECT_EQ(f->InFlight(), 2u);
+}
+
+TEST_F(FrontierPolitenessTest, OtherHostsAreServedWhileOneWaits) {
+  FrontierOptions o;
+  o.min_delay_s = 10;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.8));
+  f->Add(Link("http://b.com/1", 0.1));
+  EXPECT_EQ(f->Next()->url, "http://a.com/1");
+  EXPECT_EQ(f->Next()->url, "http://b.com/1");
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 10.0);
+}
+
+TEST_F(FrontierPolitenessTest, CrawlDelayFloorRaisesTheDelay) {
+  FrontierOptions o;
+  o.min_delay_s = 1;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.8));
+  HostId a = *f->InternHost("http://a.com/");
+  f->SetHostMinDelay(a, 5);
+  ASSERT_TRUE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 5.0);
+  Advance(4.5);
+  EXPECT_FALSE(f->Next());
+  Advance(0.5);
+  EXPECT_TRUE(f->Next());
+}
+
+TEST_F(FrontierPolitenessTest, CrawlDelayBelowTheDefaultDoesNotLowerIt) {
+  FrontierOptions o;
+  o.min_delay_s = 2;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  f->Add(Link("http://a.com/2"));
+  f->SetHostMinDelay(*f->InternHost("http://a.com/"), 0.5);
+  ASSERT_TRUE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 2.0);
+}
+
+TEST_F(FrontierPolitenessTest, RetryAfterHoldsTheHost) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.8));
+  auto t = f->Next();
+  ASSERT_TRUE(t);
+  HostFeedback fb{FetchStatus::kHttpError, 429, 30};
+  EXPECT_EQ(f->Complete(*t, fb), CompleteResult::kRetryQueued);
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 30.0);
+  Advance(30);
+  auto retry = f->Next();
+  ASSERT_TRUE(retry);
+  EXPECT_EQ(retry->url, "http://a.com/1");  // same score, kept its place
+  EXPECT_EQ(retry->attempt, 1u);
+}
+
+TEST_F(FrontierPolitenessTest, RetryAfterIsCapped) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.max_retry_after_s = 100;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  auto t = f->Next();
+  f->Complete(*t, HostFeedback{FetchStatus::kHttpError, 503, 1e9});
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 100.0);
+}
+
+TEST_F(FrontierPolitenessTest, BackOffDoublesToACapAndResetsOnSuccess) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.max_connections_per_host = 1;
+  o.backoff_base_s = 1;
+  o.backoff_max_s = 10;
+  o.max_retries = 100;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  const double expected[] = {1, 2, 4, 8, 10, 10};
+  for (double wait : expected) {
+    auto t = f->Next();
+    ASSERT_TRUE(t);
+    EXPECT_EQ(f->Complete(*t, HostFeedback{FetchStatus::kTimeout, 0, -1}),
+              CompleteResult::kRetryQueued);
+    EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), wait);
+    Advance(wait);
+  }
+  auto t = f->Next();
+  f->Add(Link("http://a.com/2"));
+  f->Complete(*t, HostFeedback{FetchStatus::kOk, 200, -1});
+  // Success: no back-off, next request at once.
+  EXPECT_EQ(f->NextWakeup(), clock_.Now());
+  t = f->Next();
+  ASSERT_TRUE(t);
+  f->Complete(*t, HostFeedback{FetchStatus::kHttpError, 503, -1});
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
+}
+
+TEST_F(FrontierPolitenessTest, TransientFailuresRetryThenBecomeFinal) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.backoff_base_s = 0;
+  o.max_retries = 2;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  HostFeedback timeout{FetchStatus::kTimeout, 0, -1};
+  for (uint32_t attempt = 0; attempt < 2; ++attempt) {
+    auto t = f->Next();
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->attempt, attempt);
+    EXPECT_EQ(f->Complete(*t, timeout), CompleteResult::kRetryQueued);
+  }
+  auto last = f->Next();
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->attempt, 2u);
+  EXPECT_EQ(f->Complete(*last, timeout), CompleteResult::kFinal);
+  EXPECT_EQ(f->Queued(), 0u);
+  EXPECT_FALSE(f->Next());
+}
+
+TEST_F(FrontierPolitenessTest, PermanentErrorsAreFinalAtOnce) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  auto t = f->Next();
+  EXPECT_EQ(f->Complete(*t, HostFeedback{FetchStatus::kHttpError, 404, -1}),
+            CompleteResult::kFinal);
+  EXPECT_EQ(f->NextWakeup(), TimePoint::max());
+}
+
+TEST_F(FrontierPolitenessTest, HeldHostHandsOutNothingUntilReleased) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  HostId a = *f->InternHost("http://a.com/x");
+  f->HoldHost(a);
+  EXPECT_FALSE(f->Next());
+  EXPECT_EQ(f->NextWakeup(), TimePoint::max());
+  f->Add(Link("http://a.com/2"));
+  EXPECT_FALSE(f->Next());
+  f->ReleaseHost(a);
+  EXPECT_EQ(f->NextWakeup(), clock_.Now());
+  EXPECT_TRUE(f->Next());
+}
+
+TEST_F(FrontierPolitenessTest, RequeueWhileRobotsPendingKeepsTheTask) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.1));
+  auto t = f->Next();
+  ASSERT_TRUE(t);
+  f->HoldHost(t->host_id);
+  EXPECT_TRUE(f->Requeue(*t));
+  EXPECT_FALSE(f->Requeue(*t));  // no longer in flight
+  EXPECT_EQ(f->InFlight(), 0u);
+  EXPECT_EQ(f->Queued(), 2u);
+  EXPECT_FALSE(f->Next());
+  f->ReleaseHost(t->host_id);
+  auto again = f->Next();
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->url, "http://a.com/1");
+  EXPECT_EQ(again->attempt, 0u);
+}
+
+TEST_F(FrontierPolitenessTest, GlobalInFlightLimit) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.max_in_flight = 2;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  f->Add(Link("http://b.com/1"));
+  f->Add(Link("http://c.com/1"));
+  auto t1 = f->Next();
+  ASSERT_TRUE(t1);
+  ASSERT_TRUE(f->Next());
+  EXPECT_FALSE(f->Next());
+  EXPECT_EQ(f->NextWakeup(), TimePoint::max());
+  f->Complete(*t1, HostFeedback{});
+  EXPECT_TRUE(f->Next());
+}
+
+TEST_F(FrontierPolitenessTest, UnknownTaskIsReportedNotApplied) {
+  FrontierOptions o;
+  auto f = Make(o);
+  CrawlTask bogus;
+  bogus.url_id = 12345;
+  bogus.host_id = 99;
+  EXPECT_EQ(f->Complete(bogus, HostFeedback{}), CompleteResult::kUnknownTask);
+  EXPECT_FALSE(f->Requeue(bogus));
+  f->HoldHost(99);  // unknown hosts are ignored
+  f->SetHostMinDelay(99, 3);
+  EXPECT_EQ(f->Hosts(), 0u);
+}
+
+TEST_F(FrontierPolitenessTest, WakeupIsTheEarliestHost) {
+  FrontierOptions o;
+  o.min_delay_s = 3;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.9));
+  f->Add(Link("http://b.com/1", 0.5));
+  f->Add(Link("http://b.com/2", 0.5));
+  ASSERT_TRUE(f->Next());  // a
+  Advance(1);
+  ASSERT_TRUE(f->Next());  // b, ready at t=4
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 2.0);  // a at t=3
+  Advance(2);
+  EXPECT_EQ(f->Next()->url, "http://a.com/2");
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
+}
+
+}  // namespace
+}  // namespace topicrawl

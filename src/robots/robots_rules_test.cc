@@ -1,0 +1,181 @@
+// RobotsRules against RFC 9309; each test names the section it checks.
+#include "robots/robots_rules.h"
+
+#include <gtest/gtest.h>
+
+namespace topicrawl {
+namespace {
+
+constexpr char kAgent[] = "topicrawl/0.1 (+http://example.com/bot)";
+
+bool Allowed(std::string_view robots, std::string_view url,
+             std::string_view agent = kAgent) {
+  return RobotsRules::Parse(robots).Allowed(agent, url);
+}
+
+// §2.2.1: the product token of a full User-Agent is matched
+// case-insensitively.
+TEST(RobotsRulesTest, Rfc9309_2_2_1_MatchesProductTokenOfUserAgent) {
+  EXPECT_EQ(RobotsProductToken(kAgent), "topicrawl");
+  EXPECT_EQ(RobotsProductToken("Mozilla/5.0"), "Mozilla");
+  const char* robots = "User-agent: TopiCrawl\nDisallow: /\n";
+  EXPECT_FALSE(Allowed(robots, "http://h/a"));
+  EXPECT_TRUE(Allowed(robots, "http://h/a", "otherbot/1.0"));
+}
+
+// §2.2.1: without a matching group the "*" group applies; a matching group
+// replaces "*" entirely.
+TEST(RobotsRulesTest, Rfc9309_2_2_1_FallsBackToStarGroup) {
+  const char* robots =
+      "User-agent: *\nDisallow: /private\n\n"
+      "User-agent: otherbot\nDisallow: /public\n";
+  EXPECT_FALSE(Allowed(robots, "http://h/private/x"));
+  EXPECT_TRUE(Allowed(robots, "http://h/public"));
+  EXPECT_TRUE(Allowed(robots, "http://h/private/x", "otherbot"));
+  EXPECT_FALSE(Allowed(robots, "http://h/public", "otherbot"));
+}
+
+// §2.2.1: "If there is more than one group matching the user-agent, the
+// matching groups' rules MUST be combined into one group".
+TEST(RobotsRulesTest, Rfc9309_2_2_1_MergesGroupsForSameAgent) {
+  const char* robots =
+      "User-agent: topicrawl\nDisallow: /a\n\n"
+      "User-agent: *\nDisallow: /c\n\n"
+      "user-agent: TOPICRAWL\nDisallow: /b\n";
+  EXPECT_FALSE(Allowed(robots, "http://h/a"));
+  EXPECT_FALSE(Allowed(robots, "http://h/b"));
+  EXPECT_TRUE(Allowed(robots, "http://h/c"));
+}
+
+// §2.1: consecutive user-agent lines share the following rules.
+TEST(RobotsRulesTest, Rfc9309_2_1_ConsecutiveUserAgentsShareGroup) {
+  const char* robots =
+      "User-agent: a\nUser-agent: topicrawl\nDisallow: /x\n"
+      "User-agent: b\nDisallow: /y\n";
+  EXPECT_FALSE(Allowed(robots, "http://h/x"));
+  EXPECT_TRUE(Allowed(robots, "http://h/y"));
+  EXPECT_EQ(RobotsRules::Parse(robots).group_count(), 2u);
+}
+
+// §2.2.2: longest match wins; on equal length allow wins.
+TEST(RobotsRulesTest, Rfc9309_2_2_2_LongestMatchAllowWinsTie) {
+  const char* robots =
+      "User-agent: *\nAllow: /folder/page\nDisallow: /folder\n"
+      "Allow: /same\nDisallow: /same\n";
+  EXPECT_TRUE(Allowed(robots, "http://h/folder/page.html"));
+  EXPECT_FALSE(Allowed(robots, "http://h/folder/other"));
+  EXPECT_TRUE(Allowed(robots, "http://h/same"));
+}
+
+// §2.2.2: "The /robots.txt URI is implicitly allowed."
+TEST(RobotsRulesTest, Rfc9309_2_2_2_RobotsTxtAlwaysAllowed) {
+  EXPECT_TRUE(Allowed("User-agent: *\nDisallow: /\n", "http://h/robots.txt"));
+  EXPECT_TRUE(RobotsRules::DisallowAll().Allowed(kAgent, "http://h/robots.txt"));
+  EXPECT_FALSE(RobotsRules::DisallowAll().Allowed(kAgent, "http://h/robots.txt2"));
+}
+
+// §2.2.2: empty Disallow value means nothing is disallowed.
+TEST(RobotsRulesTest, Rfc9309_2_2_2_EmptyDisallowAllowsEverything) {
+  EXPECT_TRUE(Allowed("User-agent: *\nDisallow:\n", "http://h/anything"));
+}
+
+// §2.2.2 percent-encoding table: non-ASCII in patterns matches the
+// percent-encoded URL; hex case does not matter.
+TEST(RobotsRulesTest, Rfc9309_2_2_2_PercentEncodingEquivalence) {
+  const char* robots =
+      "User-agent: *\nDisallow: /\xE6\x90\x9C\xE7\xB4\xA2\n"
+      "Disallow: /a%3cb\nAllow: /foo/bar?baz=https://foo.bar\n";
+  EXPECT_FALSE(Allowed(robots, "http://h/%E6%90%9C%E7%B4%A2?q=1"));
+  EXPECT_FALSE(Allowed(robots, "http://h/a%3Cb"));
+  EXPECT_FALSE(Allowed(robots, "http://h/a%3cb"));
+  EXPECT_TRUE(Allowed(robots, "http://h/foo/bar?baz=https://foo.bar"));
+}
+
+// §2.2.3: '*' matches any sequence, '$' anchors the end (RFC examples).
+TEST(RobotsRulesTest, Rfc9309_2_2_3_SpecialCharacters) {
+  const char* robots =
+      "User-agent: *\nDisallow: /*.gif$\nDisallow: /private*/\n"
+      "Disallow: /path$x\n";
+  EXPECT_FALSE(Allowed(robots, "http://h/a/b.gif"));
+  EXPECT_TRUE(Allowed(robots, "http://h/a/b.gif?x"));
+  EXPECT_FALSE(Allowed(robots, "http://h/private-stuff/x"));
+  EXPECT_TRUE(Allowed(robots, "http://h/privatestuff"));
+  EXPECT_FALSE(Allowed(robots, "http://h/path$x"));  // '$' inside is literal
+}
+
+// §2.1: keys are case-insensitive, comments and blank lines ignored, any of
+// CR, LF, CRLF ends a line, a BOM is skipped.
+TEST(RobotsRulesTest, Rfc9309_2_1_LineSyntax) {
+  const char* robots =
+      "\xEF\xBB\xBFUSER-AGENT: *  # everyone\r\n\r\n"
+      "# Disallow: /comment\rDISALLOW: /x # trailing\n";
+  EXPECT_FALSE(Allowed(robots, "http://h/x"));
+  EXPECT_TRUE(Allowed(robots, "http://h/comment"));
+}
+
+// §2.1: malformed lines are reported as data, never an error.
+TEST(RobotsRulesTest, Rfc9309_2_1_ReportsMalformedLinesAsIssues) {
+  RobotsRules rules = RobotsRules::Parse(
+      "Disallow: /early\nUser-agent: *\nnoindex: /x\nthis line has words\n"
+      "Crawl-delay: soon\nDisallow /y\n");
+  ASSERT_EQ(rules.issues().size(), 5u);
+  EXPECT_EQ(rules.issues()[0].line, 1);
+  EXPECT_EQ(rules.issues()[0].problem, "rule before any user-agent line ignored");
+  EXPECT_EQ(rules.issues()[1].problem, "unknown key 'noindex'");
+  EXPECT_EQ(rules.issues()[2].problem, "no ':' separator; line ignored");
+  EXPECT_EQ(rules.issues()[3].problem, "invalid crawl-delay 'soon'");
+  EXPECT_EQ(rules.issues()[4].problem, "no ':' separator; whitespace accepted");
+  EXPECT_FALSE(rules.Allowed(kAgent, "http://h/y"));
+  EXPECT_TRUE(rules.Allowed(kAgent, "http://h/early"));
+}
+
+// §2.5: parsers must handle at least 500 KiB; content after it is ignored,
+// and a line cut by the limit is dropped rather than shortened.
+TEST(RobotsRulesTest, Rfc9309_2_5_ParsesOnlyFirst500KiB) {
+  std::string robots = "User-agent: *\nDisallow: /early\n";
+  while (robots.size() < kMaxRobotsBytes - 10) robots += "# padding padding padding\n";
+  robots += "Disallow: /cut-by-the-limit-here\nDisallow: /late\n";
+  RobotsRules rules = RobotsRules::Parse(robots);
+  EXPECT_TRUE(rules.truncated());
+  EXPECT_FALSE(rules.Allowed(kAgent, "http://h/early"));
+  EXPECT_TRUE(rules.Allowed(kAgent, "http://h/cut"));
+  EXPECT_TRUE(rules.Allowed(kAgent, "http://h/late"));
+}
+
+// §2.2.4 other records: sitemaps collected; Crawl-delay per group.
+TEST(RobotsRulesTest, Rfc9309_2_2_4_SitemapsAndCrawlDelay) {
+  RobotsRules rules = RobotsRules::Parse(
+      "Sitemap: http://h/s1.xml\nUser-agent: *\nCrawl-delay: 2.5\n"
+      "User-agent: topicrawl\nCrawl-delay: 7\nDisallow: /x\n"
+      "Sitemap: http://h/s2.xml\n");
+  EXPECT_EQ(rules.sitemaps(), (std::vector<std::string>{"http://h/s1.xml", "http://h/s2.xml"}));
+  // "*" and topicrawl share one group (crawl-delay does not end the run).
+  EXPECT_EQ(rules.CrawlDelay(kAgent), 7.0);
+  EXPECT_EQ(RobotsRules::Parse("User-agent: *\nCrawl-delay: 3\n").CrawlDelay(kAgent), 3.0);
+  EXPECT_EQ(RobotsRules::Parse("User-agent: *\nDisallow: /\n").CrawlDelay(kAgent), std::nullopt);
+}
+
+TEST(RobotsRulesTest, MatchPathKeepsQueryDropsFragment) {
+  EXPECT_EQ(RobotsMatchPath("http://h:8/a;p?q=1#f"), "/a;p?q=1");
+  EXPECT_EQ(RobotsMatchPath("http://h"), "/");
+  EXPECT_EQ(RobotsMatchPath("http://h?x"), "/?x");
+  EXPECT_EQ(RobotsMatchPath("http://h/%e3%83"), "/%E3%83");
+  EXPECT_EQ(RobotsMatchPath(""), "/");
+}
+
+TEST(RobotsRulesTest, EmptyFileAllowsAll) {
+  EXPECT_TRUE(Allowed("", "http://h/x"));
+  EXPECT_TRUE(RobotsRules().Allowed(kAgent, "http://h/x"));
+  EXPECT_TRUE(RobotsRules::AllowAll().Allowed(kAgent, "http://h/x"));
+}
+
+TEST(RobotsRulesTest, PathologicalWildcardsStayFast) {
+  std::string pattern = "User-agent: *\nDisallow: /";
+  for (int i = 0; i < 200; ++i) pattern += "*a";
+  pattern += "$\n";
+  std::string url = "http://h/" + std::string(2000, 'a') + "b";
+  EXPECT_TRUE(Allowed(pattern, url));
+}
+
+}  // namespace
+}  // namespace topicrawl

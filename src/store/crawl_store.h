@@ -1,0 +1,260 @@
+// CrawlStore: the crawl output directory. One directory per crawl:
+//
+//   DIR/crawl.db      SQLite (WAL, synchronous=NORMAL): pages, links,
+//                     frontier, events, meta (schema in docs/ARCHITECTURE.md)
+//   DIR/warc/         topicrawl-<YYYYmmddHHMMSS>-<seq>.warc.gz (WARC/1.1)
+//   DIR/config.toml   snapshot of the effective configuration
+//   DIR/LOCK          flock()ed while a process has the store open
+//
+// Writes are batched: AddPage() etc. join an open transaction that is
+// committed when it is older than `commit_interval` or holds
+// `commit_max_pages` pages, on Flush(), and when the store is destroyed.
+//
+// Crash safety (kill -9 at any moment loses no committed page and never
+// stores one twice): a page's WARC records are appended first, and the WARC
+// bytes are written to the OS before the transaction that records their
+// offsets commits. On Open(kResume) every WARC file is truncated to the
+// end of the last record the database knows of (warc_files.length), which
+// drops the records of pages whose transaction never committed; files the
+// database has never seen are deleted. Pages committed in the database are
+// exactly the pages the crawler must not fetch again (their frontier rows
+// have state = 1); uncommitted pages are simply fetched again. With
+// synchronous=NORMAL a power failure may lose the last transactions (never
+// corrupt the store); CrawlStoreOptions::sync makes every commit durable.
+//
+// Thread-safety: none. A CrawlStore is used by one thread (the crawl thread).
+// Measured (bench/store_bench.cc) fast enough that a writer thread buys
+// nothing but latency jitter; see the report in that file.
+//
+// Paths: the store only creates or modifies files inside DIR (crawl.db and
+// its -wal/-shm, LOCK, config.toml, warc/*). WARC names read from the
+// database are validated before use, and symlinks inside DIR are refused.
+#ifndef TOPICRAWL_STORE_CRAWL_STORE_H_
+#define TOPICRAWL_STORE_CRAWL_STORE_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/crawl_task.h"
+#include "core/fetch_status.h"
+#include "core/status.h"
+#include "store/warc_writer.h"
+
+namespace topicrawl {
+
+enum class OpenMode {
+  kCreate,  // DIR must not hold a crawl; created (with parents) if missing
+  kResume,  // DIR must hold a crawl created by kCreate
+};
+
+// One outgoing link of a stored page (a `links` row).
+struct LinkRecord {
+  std::string to_url;
+  std::string anchor;
+  std::string context;
+  double score = 0.0;
+  std::string explanation;
+};
+
+// One `frontier` row: a URL admitted to the crawl.
+struct FrontierRecord {
+  UrlId url_id = 0;  // stored as the int64 with the same bits
+  std::string url;
+  uint32_t depth = 0;
+  PageId parent_id = 0;  // 0 for seeds
+  std::string anchor;
+  double score = 0.0;
+  std::string explanation;
+  int state = 0;  // 0 queued, 1 done (ignored by AddSeeds/AddPage admitted)
+};
+
+// Everything stored for one URL's fate: a `pages` row, its WARC records, its
+// outlinks and the frontier rows it admitted.
+struct PageRecord {
+  // Frontier identity of the URL; its frontier row is set to state = 1
+  // (created with state = 1 if absent, e.g. for a URL never queued).
+  UrlId url_id = 0;
+  std::string url;        // as scheduled (canonical)
+  std::string final_url;  // after redirects; "" when none
+  FetchStatus status = FetchStatus::kOtherError;  // pages.status = its name
+  int http_code = 0;       // 0 when no response
+  std::string content_type;
+  std::string charset;     // detected charset of the body
+  int64_t fetched_at = 0;  // unix ms
+  uint32_t depth = 0;
+  PageId parent_id = 0;    // 0 for seeds
+  std::string anchor;
+  std::string content_hash;  // "" -> Hash64Hex(body) when body is non-empty
+  int64_t size = -1;         // -1 -> body.size()
+  std::optional<double> relevance;  // NULL when the page was not scored
+  double link_score = 0.0;          // score of the link when selected
+  std::string title;
+  std::string error;
+  std::string explanation;
+
+  // Raw transfer for WARC. A response record is written iff response_head is
+  // non-empty (HTTP errors with a body included); a request record iff
+  // request_head is non-empty; a metadata record with any response. The body
+  // is the *decoded* entity (content-encoding undone): the response head is
+  // rewritten to match it, see RewriteResponseHead().
+  std::string request_head;
+  std::string response_head;
+  std::string body;
+  std::string remote_ip;
+
+  std::vector<LinkRecord> links;
+  // New frontier rows discovered by this page. A url_id already in the
+  // frontier is ignored (the first admission wins).
+  std::vector<FrontierRecord> admitted;
+};
+
+struct CrawlStoreOptions {
+  // Commit the open batch when it is this old (checked on every write).
+  std::chrono::milliseconds commit_interval{200};
+  // ... or when it holds this many pages.
+  size_t commit_max_pages = 5000;
+  // fdatasync WARC files and use synchronous=FULL on every commit (survives
+  // power loss, much slower).
+  bool sync = false;
+  WarcOptions warc;
+  // Time source for WARC dates, events and batch age. Must outlive the store.
+  Clock* clock = SystemClock();
+};
+
+// Counts for budgets and progress after a resume.
+struct PageStats {
+  int64_t pages = 0;          // rows in pages
+  int64_t ok_pages = 0;       // status = 'ok'
+  PageId max_page_id = 0;
+  int64_t frontier_rows = 0;  // every admitted URL (the seen set)
+  int64_t frontier_queued = 0;  // state = 0
+  double relevance_sum = 0;   // over ok pages
+  std::map<std::string, int64_t> by_status;  // status name -> rows
+};
+
+// A compact view of one stored page (for rebuilding crawler state).
+struct PageSummary {
+  PageId id = 0;
+  std::string url;
+  std::string final_url;
+  std::string status;
+  int http_code = 0;
+  uint32_t depth = 0;
+  PageId parent_id = 0;
+  std::optional<double> relevance;
+  double link_score = 0.0;
+};
+
+class CrawlStore {
+ public:
+  // Opens (kCreate: creates) the crawl directory `dir`. Errors: dir is a
+  // file, kCreate on a directory holding a crawl (a committed crawl.db or a
+  // non-empty warc/), kResume without a crawl, a foreign or newer schema,
+  // crawl.db or warc/ being symlinks, another process holding the lock, I/O
+  // errors. kCreate after a creation interrupted by a crash (crawl.db
+  // without a committed schema) starts afresh. On kResume the WARC files are repaired
+  // (see above), a "resumed" event is recorded and a new WARC file will be
+  // started for this session.
+  static StatusOr<std::unique_ptr<CrawlStore>> Open(
+      const std::string& dir, OpenMode mode,
+      const CrawlStoreOptions& options = {});
+
+  // Commits the open batch (errors are lost; call Close() to see them).
+  ~CrawlStore();
+
+  CrawlStore(const CrawlStore&) = delete;
+  CrawlStore& operator=(const CrawlStore&) = delete;
+
+  // Stores one URL's fate: WARC records, the pages row (ids are assigned in
+  // call order: 1, 2, ...), its links, the admitted frontier rows and its
+  // own frontier row's state = 1, all in the current batch transaction.
+  // Returns the new page id. After an error the store is unusable (every
+  // later call returns the same error); the directory stays resumable.
+  StatusOr<PageId> AddPage(PageRecord&& page);
+
+  // Inserts frontier rows (state 0); url_ids already present are ignored.
+  Status AddSeeds(const std::vector<FrontierRecord>& rows);
+  // Appends an events row (at = clock time).
+  Status AddEvent(const std::string& kind, const std::string& detail);
+  // Sets a meta key (insert or replace).
+  Status SetMeta(const std::string& key, const std::string& value);
+  // Reads a meta key; nullopt when absent.
+  StatusOr<std::optional<std::string>> GetMeta(const std::string& key);
+  // Writes DIR/config.toml atomically (temp file + rename); replaces any
+  // previous snapshot.
+  Status SaveConfigSnapshot(const std::string& toml_text);
+
+  // Commits the current batch (WARC bytes first). Cheap when nothing is
+  // pending.
+  Status Flush();
+  // Commits the open batch if it is older than commit_interval. Batches are
+  // otherwise only checked on writes, so the crawl loop calls this when idle.
+  Status CommitIfDue();
+  // Flush() + closes the database and WARC file; the store is unusable
+  // afterwards. Idempotent.
+  Status Close();
+
+  // Streams every frontier row (state 0 and 1), in url_id order, including
+  // rows of the open batch. Stops early when `visit` returns false.
+  Status LoadFrontier(const std::function<bool(const FrontierRecord&)>& visit);
+  // Streams every page in id order (see PageSummary).
+  Status LoadPages(const std::function<bool(const PageSummary&)>& visit);
+  StatusOr<PageStats> LoadPageStats();
+
+  const std::string& dir() const { return dir_; }
+  // True when this session resumed an existing crawl.
+  bool resumed() const { return resumed_; }
+  // Pages added in this session and not yet committed.
+  size_t pending_pages() const { return batch_pages_; }
+
+ private:
+  class Db;
+  CrawlStore(std::string dir, const CrawlStoreOptions& options);
+  Status Init(OpenMode mode);
+  Status AcquireLock();
+  Status ClearInterruptedCreate();
+  Status OpenDatabase(bool create);
+  Status CreateSchema();
+  Status CheckSchema();
+  Status RepairWarcFiles();
+  Status BeginIfNeeded();
+  Status MaybeCommit();
+  Status Commit();
+  Status Fail(Status s);
+  Status WritePageRows(const PageRecord& page, PageId id, const WarcSpan* span);
+
+  const std::string dir_;
+  const CrawlStoreOptions options_;
+  std::unique_ptr<Db> db_;
+  std::unique_ptr<WarcWriter> warc_;
+  int lock_fd_ = -1;
+  bool resumed_ = false;
+  bool in_batch_ = false;
+  bool closed_ = false;
+  size_t batch_pages_ = 0;
+  TimePoint batch_started_{};
+  PageId next_page_id_ = 1;
+  // WARC file name -> end offset of the last group written this batch.
+  std::map<std::string, uint64_t> pending_warc_ends_;
+  Status error_;  // sticky
+};
+
+// Rewrites a raw HTTP response head for a WARC response record whose body is
+// stored decoded: drops Content-Encoding, Transfer-Encoding and
+// Content-Length and appends "Content-Length: <body_size>", so a WARC reader
+// sees a self-consistent HTTP message. Line endings become CRLF and the head
+// ends with an empty line. The dropped values are appended to *dropped as
+// ("original-content-encoding", value) ... for the metadata record.
+std::string RewriteResponseHead(std::string_view head, size_t body_size,
+                                std::vector<WarcField>* dropped);
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_STORE_CRAWL_STORE_H_

@@ -1,0 +1,519 @@
+#include "store/crawl_store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/hash.h"
+#include "store/store_test_util.h"
+#include "store/warc_reader.h"
+
+namespace topicrawl {
+namespace {
+
+using testing::CheckCrawlDir;
+using testing::CrawlDirReport;
+using testing::MakeTempDir;
+using testing::MakeTestPage;
+using testing::RemoveTree;
+
+namespace fs = std::filesystem;
+
+// A second, read-only connection: sees only committed data.
+class Reader {
+ public:
+  explicit Reader(const std::string& dir) {
+    sqlite3_open_v2((dir + "/crawl.db").c_str(), &db_, SQLITE_OPEN_READONLY,
+                    nullptr);
+  }
+  ~Reader() { sqlite3_close(db_); }
+  // All rows of `sql` as strings ("NULL" for NULL), columns joined by '|'.
+  std::vector<std::string> Rows(const std::string& sql) {
+    std::vector<std::string> rows;
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+      ADD_FAILURE() << sqlite3_errmsg(db_) << " in " << sql;
+      return rows;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      std::string row;
+      for (int c = 0; c < sqlite3_column_count(st); ++c) {
+        if (c) row += "|";
+        const auto* t = sqlite3_column_text(st, c);
+        row += t ? reinterpret_cast<const char*>(t) : "NULL";
+      }
+      rows.push_back(row);
+    }
+    sqlite3_finalize(st);
+    return rows;
+  }
+  std::string One(const std::string& sql) {
+    auto rows = Rows(sql);
+    return rows.empty() ? "<none>" : rows[0];
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class CrawlStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = MakeTempDir();
+    dir_ = root_ + "/crawl";
+    options_.clock = &clock_;
+  }
+  void TearDown() override { RemoveTree(root_); }
+
+  std::unique_ptr<CrawlStore> OpenOrDie(OpenMode mode) {
+    auto store = CrawlStore::Open(dir_, mode, options_);
+    EXPECT_TRUE(store.ok()) << store.status().message();
+    return store.ok() ? std::move(store).value() : nullptr;
+  }
+  void ExpectConsistent() {
+    CrawlDirReport report;
+    Status s = CheckCrawlDir(dir_, &report);
+    EXPECT_TRUE(s.ok()) << s.message();
+  }
+
+  std::string root_, dir_;
+  FakeClock clock_;
+  CrawlStoreOptions options_;
+};
+
+// docs/ARCHITECTURE.md "store/": eval reads these exact tables and columns.
+TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  ASSERT_TRUE(store);
+  Reader r(dir_);
+  auto columns = [&](const std::string& table) {
+    std::string out;
+    for (const std::string& row :
+         r.Rows("SELECT name, type, pk FROM pragma_table_info('" + table + "')")) {
+      out += row + ",";
+    }
+    return out;
+  };
+  EXPECT_EQ(columns("pages"),
+            "id|INTEGER|1,url|TEXT|0,final_url|TEXT|0,status|TEXT|0,"
+            "http_code|INTEGER|0,content_type|TEXT|0,charset|TEXT|0,"
+            "fetched_at|INTEGER|0,depth|INTEGER|0,parent_id|INTEGER|0,"
+            "anchor|TEXT|0,content_hash|TEXT|0,size|INTEGER|0,relevance|REAL|0,"
+            "link_score|REAL|0,title|TEXT|0,error|TEXT|0,explanation|TEXT|0,"
+            "warc_file|TEXT|0,warc_offset|INTEGER|0,warc_length|INTEGER|0,");
+  EXPECT_EQ(columns("links"),
+            "from_id|INTEGER|0,to_url|TEXT|0,anchor|TEXT|0,context|TEXT|0,"
+            "score|REAL|0,explanation|TEXT|0,");
+  EXPECT_EQ(columns("frontier"),
+            "url_id|INTEGER|1,url|TEXT|0,depth|INTEGER|0,parent_id|INTEGER|0,"
+            "anchor|TEXT|0,score|REAL|0,explanation|TEXT|0,state|INTEGER|0,");
+  EXPECT_EQ(columns("events"), "id|INTEGER|1,at|INTEGER|0,kind|TEXT|0,detail|TEXT|0,");
+  EXPECT_EQ(columns("meta"), "key|TEXT|1,value|TEXT|0,");
+  EXPECT_EQ(r.One("PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "1");
+  EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
+  EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
+                  "name IN ('pages_url','links_from_id')"),
+            "2");
+  EXPECT_TRUE(fs::is_directory(dir_ + "/warc"));
+}
+
+TEST_F(CrawlStoreTest, RoundTripsEveryColumn) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  PageRecord p;
+  p.url_id = 0xFEDCBA9876543210ull;  // high bit set: stored as negative int64
+  p.url = "http://a.test/x?q=1";
+  p.final_url = "http://a.test/y";
+  p.status = FetchStatus::kOk;
+  p.http_code = 200;
+  p.content_type = "text/html; charset=gbk";
+  p.charset = "GB18030";
+  p.fetched_at = 1'700'000'123'456;
+  p.depth = 3;
+  p.parent_id = 0;  // -> NULL
+  p.anchor = "锚 text";
+  p.content_hash = "abcd";
+  p.size = 77;
+  p.relevance = 0.125;
+  p.link_score = 0.625;
+  p.title = "标题";
+  p.error = "";
+  p.explanation = "bm25=1.5";
+  p.request_head = "GET /y HTTP/1.1\r\nHost: a.test\r\n\r\n";
+  p.response_head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+  p.body = "<html>body</html>";
+  p.remote_ip = "127.0.0.1";
+  p.links.push_back({"http://b.test/", "b anchor", "ctx words", 0.5, "why"});
+  p.links.push_back({"http://c.test/", "", "", -1.5, ""});
+  p.admitted.push_back({0x8000000000000001ull, "http://b.test/", 4, 1, "b anchor",
+                        0.5, "admitted: 0.5 > 0.3", 1 /*ignored*/});
+  StatusOr<PageId> id = store->AddPage(std::move(p));
+  ASSERT_TRUE(id.ok()) << id.status().message();
+  EXPECT_EQ(*id, 1);
+  ASSERT_TRUE(store->Flush().ok());
+
+  Reader r(dir_);
+  EXPECT_EQ(r.One("SELECT id,url,final_url,status,http_code,content_type,charset,"
+                  "fetched_at,depth,parent_id,anchor,content_hash,size,relevance,"
+                  "link_score,title,error,explanation,warc_file FROM pages"),
+            "1|http://a.test/x?q=1|http://a.test/y|ok|200|text/html; charset=gbk|"
+            "GB18030|1700000123456|3|NULL|锚 text|abcd|77|0.125|0.625|标题||"
+            "bm25=1.5|warc/" +
+                fs::directory_iterator(dir_ + "/warc")->path().filename().string());
+  EXPECT_EQ(r.Rows("SELECT from_id,to_url,anchor,context,score,explanation FROM "
+                   "links ORDER BY rowid"),
+            (std::vector<std::string>{"1|http://b.test/|b anchor|ctx words|0.5|why",
+                                      "1|http://c.test/|||-1.5|"}));
+  EXPECT_EQ(r.Rows("SELECT url_id,url,depth,parent_id,anchor,score,explanation,"
+                   "state FROM frontier ORDER BY url"),
+            (std::vector<std::string>{
+                std::to_string(int64_t(0xFEDCBA9876543210ull)) +
+                    "|http://a.test/x?q=1|3|NULL|锚 text|0.625||1",
+                std::to_string(int64_t(0x8000000000000001ull)) +
+                    "|http://b.test/|4|1|b anchor|0.5|admitted: 0.5 > 0.3|0"}));
+
+  std::map<UrlId, FrontierRecord> rows;
+  ASSERT_TRUE(store->LoadFrontier([&](const FrontierRecord& f) {
+                rows[f.url_id] = f;
+                return true;
+              }).ok());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0xFEDCBA9876543210ull].state, 1);
+  const FrontierRecord& b = rows[0x8000000000000001ull];
+  EXPECT_EQ(b.url, "http://b.test/");
+  EXPECT_EQ(b.depth, 4u);
+  EXPECT_EQ(b.parent_id, 1);
+  EXPECT_EQ(b.anchor, "b anchor");
+  EXPECT_EQ(b.score, 0.5);
+  EXPECT_EQ(b.explanation, "admitted: 0.5 > 0.3");
+  EXPECT_EQ(b.state, 0);
+
+  std::vector<PageSummary> pages;
+  ASSERT_TRUE(store->LoadPages([&](const PageSummary& s) {
+                pages.push_back(s);
+                return true;
+              }).ok());
+  ASSERT_EQ(pages.size(), 1u);
+  EXPECT_EQ(pages[0].final_url, "http://a.test/y");
+  EXPECT_EQ(pages[0].relevance, 0.125);
+  EXPECT_EQ(pages[0].parent_id, 0);
+  ASSERT_TRUE(store->Close().ok());
+  ExpectConsistent();
+}
+
+TEST_F(CrawlStoreTest, FailuresArePagesWithoutWarcRecordsUnlessTheyHaveABody) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  PageRecord denied;
+  denied.url = "http://a.test/private";
+  denied.url_id = Hash64(denied.url);
+  denied.status = FetchStatus::kRobotsDenied;
+  denied.error = "robots.txt";
+  ASSERT_TRUE(store->AddPage(std::move(denied)).ok());
+  PageRecord missing = MakeTestPage(11);  // a 404 with a body
+  ASSERT_EQ(missing.status, FetchStatus::kHttpError);
+  ASSERT_TRUE(store->AddPage(std::move(missing)).ok());
+  ASSERT_TRUE(store->Close().ok());
+  Reader r(dir_);
+  EXPECT_EQ(r.Rows("SELECT status, http_code, relevance, warc_file IS NULL, "
+                   "content_hash = '' FROM pages ORDER BY id"),
+            (std::vector<std::string>{"robots_denied|0|NULL|1|1",
+                                      "http_error|404|NULL|0|0"}));
+  ExpectConsistent();
+}
+
+TEST_F(CrawlStoreTest, BatchesUntilTheIntervalPassesOrFlush) {
+  options_.commit_interval = std::chrono::milliseconds(200);
+  auto store = OpenOrDie(OpenMode::kCreate);
+  Reader r(dir_);
+  ASSERT_TRUE(store->AddPage(MakeTestPage(1)).ok());
+  ASSERT_TRUE(store->AddPage(MakeTestPage(2)).ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "0");
+  EXPECT_EQ(store->pending_pages(), 2u);
+  clock_.Advance(std::chrono::milliseconds(150));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "0");
+  clock_.Advance(std::chrono::milliseconds(60));
+  ASSERT_TRUE(store->AddPage(MakeTestPage(3)).ok());  // batch now 210 ms old
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "3");
+  EXPECT_EQ(store->pending_pages(), 0u);
+  ASSERT_TRUE(store->AddPage(MakeTestPage(4)).ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "3");
+  ASSERT_TRUE(store->Flush().ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "4");
+  ASSERT_TRUE(store->AddPage(MakeTestPage(5)).ok());
+  clock_.Advance(std::chrono::milliseconds(300));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "5");
+}
+
+TEST_F(CrawlStoreTest, CommitsWhenTheBatchHoldsMaxPages) {
+  options_.commit_max_pages = 3;
+  auto store = OpenOrDie(OpenMode::kCreate);
+  Reader r(dir_);
+  for (int k = 1; k <= 7; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k)).ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "6");
+  store.reset();  // the destructor commits the rest
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "7");
+  ExpectConsistent();
+}
+
+TEST_F(CrawlStoreTest, WarcBytesReachTheFileBeforeTheirRowsCommit) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  ASSERT_TRUE(store->AddPage(MakeTestPage(1)).ok());
+  ASSERT_TRUE(store->Flush().ok());
+  Reader r(dir_);
+  const std::string file = r.One("SELECT warc_file FROM pages");
+  const std::string end = r.One("SELECT warc_offset + warc_length FROM pages");
+  EXPECT_EQ(std::to_string(fs::file_size(dir_ + "/" + file)), end);
+  EXPECT_EQ(r.One("SELECT length FROM warc_files"), end);
+}
+
+TEST_F(CrawlStoreTest, EventsMetaAndConfigSnapshot) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  ASSERT_TRUE(store->SetMeta("strategy", "bfs").ok());
+  ASSERT_TRUE(store->SetMeta("strategy", "jlse").ok());
+  ASSERT_TRUE(store->AddEvent("seed_error", "bad url").ok());
+  ASSERT_TRUE(store->SaveConfigSnapshot("[crawl]\nmax_pages = 10\n").ok());
+  ASSERT_TRUE(store->SaveConfigSnapshot("[crawl]\nmax_pages = 20\n").ok());
+  StatusOr<std::optional<std::string>> v = store->GetMeta("strategy");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->value_or(""), "jlse");
+  EXPECT_FALSE(store->GetMeta("nope")->has_value());
+  ASSERT_TRUE(store->Flush().ok());
+  Reader r(dir_);
+  EXPECT_EQ(r.Rows("SELECT kind, detail, at FROM events ORDER BY id"),
+            (std::vector<std::string>{"created|" + dir_ + "|1700000000000",
+                                      "seed_error|bad url|1700000000000"}));
+  std::ifstream in(dir_ + "/config.toml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(ss.str(), "[crawl]\nmax_pages = 20\n");
+  EXPECT_FALSE(fs::exists(dir_ + "/config.toml.tmp"));
+}
+
+TEST_F(CrawlStoreTest, SeedsAreQueuedOnceAndLoadPageStatsCounts) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  std::vector<FrontierRecord> seeds;
+  for (int k = 1; k <= 6; ++k) {
+    seeds.push_back({Hash64(testing::TestPageUrl(k)), testing::TestPageUrl(k), 0,
+                     0, "", 1.0, "seed", 0});
+  }
+  ASSERT_TRUE(store->AddSeeds(seeds).ok());
+  ASSERT_TRUE(store->AddSeeds(seeds).ok());  // duplicates ignored
+  for (int k = 1; k <= 3; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k, 5, 0)).ok());
+  StatusOr<PageStats> stats = store->LoadPageStats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->pages, 3);
+  EXPECT_EQ(stats->ok_pages, 3);
+  EXPECT_EQ(stats->max_page_id, 3);
+  EXPECT_EQ(stats->frontier_rows, 6);
+  EXPECT_EQ(stats->frontier_queued, 3);
+  EXPECT_DOUBLE_EQ(stats->relevance_sum, 0.1 + 0.2 + 0.3);
+  EXPECT_EQ(stats->by_status["ok"], 3);
+}
+
+TEST_F(CrawlStoreTest, ResumeTruncatesUncommittedWarcBytesAndContinuesIds) {
+  {
+    auto store = OpenOrDie(OpenMode::kCreate);
+    for (int k = 1; k <= 5; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k)).ok());
+    ASSERT_TRUE(store->Close().ok());
+  }
+  const std::string file = fs::directory_iterator(dir_ + "/warc")->path().string();
+  const auto committed = fs::file_size(file);
+  // What a crash leaves behind: bytes past the committed end (a page whose
+  // transaction never committed, maybe half-written), and a file created by
+  // a session that never committed anything into it.
+  std::ofstream(file, std::ios::app | std::ios::binary) << "\x1f\x8b partial member";
+  const auto garbage = fs::file_size(file) - committed;
+  const std::string orphan = dir_ + "/warc/" + WarcFileName(1'800'000'000'000, 9);
+  std::ofstream(orphan) << "orphan";
+  std::ofstream(dir_ + "/warc/notes.txt") << "not ours";
+
+  clock_.Advance(std::chrono::hours(1));
+  auto store = OpenOrDie(OpenMode::kResume);
+  ASSERT_TRUE(store);
+  EXPECT_TRUE(store->resumed());
+  EXPECT_EQ(fs::file_size(file), committed);
+  EXPECT_FALSE(fs::exists(orphan));
+  EXPECT_TRUE(fs::exists(dir_ + "/warc/notes.txt"));  // not ours: untouched
+  StatusOr<PageId> id = store->AddPage(MakeTestPage(6));
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(*id, 6);
+  ASSERT_TRUE(store->Close().ok());
+  Reader r(dir_);
+  EXPECT_EQ(r.One("SELECT kind, detail FROM events ORDER BY id DESC LIMIT 1"),
+            "resumed|truncated 1 WARC file(s), deleted 1, dropped " +
+                std::to_string(6 + garbage) + " uncommitted bytes; next page id 6");
+  // A new session writes a new file, numbered after every file seen.
+  EXPECT_EQ(r.Rows("SELECT DISTINCT warc_file FROM pages").size(), 2u);
+  uint32_t seq = 0;
+  ASSERT_TRUE(ParseWarcFileName(
+      fs::path(r.One("SELECT warc_file FROM pages WHERE id = 6")).filename().string(),
+      &seq));
+  EXPECT_EQ(seq, 10u);
+  fs::remove(dir_ + "/warc/notes.txt");
+  ExpectConsistent();
+}
+
+TEST_F(CrawlStoreTest, CreateRefusesADirectoryHoldingACrawl) {
+  ASSERT_TRUE(OpenOrDie(OpenMode::kCreate));
+  auto again = CrawlStore::Open(dir_, OpenMode::kCreate, options_);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.status().message().find("already holds a crawl"), std::string::npos);
+}
+
+TEST_F(CrawlStoreTest, CreateStartsAfreshAfterAnInterruptedCreation) {
+  // What kill -9 during kCreate can leave: a database with no committed
+  // schema (here: an empty file) and an empty warc/.
+  fs::create_directories(dir_ + "/warc");
+  std::ofstream(dir_ + "/crawl.db") << "";
+  auto resume = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(resume.ok());
+  EXPECT_NE(resume.status().message().find("creation was interrupted"),
+            std::string::npos)
+      << resume.status().message();
+  auto store = OpenOrDie(OpenMode::kCreate);
+  ASSERT_TRUE(store);
+  ASSERT_TRUE(store->AddPage(MakeTestPage(1)).ok());
+  ASSERT_TRUE(store->Close().ok());
+  ExpectConsistent();
+}
+
+TEST_F(CrawlStoreTest, CreateRefusesANonEmptyWarcDirectory) {
+  fs::create_directories(dir_ + "/warc");
+  std::ofstream(dir_ + "/warc/" + WarcFileName(1'700'000'000'000, 1)) << "x";
+  auto store = CrawlStore::Open(dir_, OpenMode::kCreate, options_);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.status().message().find("not empty"), std::string::npos);
+}
+
+TEST_F(CrawlStoreTest, ResumeRefusesADirectoryWithoutACrawl) {
+  auto missing = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no crawl directory"), std::string::npos);
+  fs::create_directories(dir_);
+  auto empty = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.status().message().find("holds no crawl"), std::string::npos);
+}
+
+TEST_F(CrawlStoreTest, BadDirectoriesAreClearErrors) {
+  std::ofstream(root_ + "/file") << "x";
+  auto file = CrawlStore::Open(root_ + "/file", OpenMode::kCreate, options_);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.status().message().find("file"), std::string::npos);
+  auto under_file = CrawlStore::Open(root_ + "/file/sub", OpenMode::kCreate, options_);
+  ASSERT_FALSE(under_file.ok());
+  EXPECT_FALSE(CrawlStore::Open("", OpenMode::kCreate, options_).ok());
+  if (::geteuid() != 0) {  // root ignores permissions
+    fs::create_directories(root_ + "/ro");
+    ::chmod((root_ + "/ro").c_str(), 0555);
+    auto ro = CrawlStore::Open(root_ + "/ro/crawl", OpenMode::kCreate, options_);
+    ASSERT_FALSE(ro.ok());
+    EXPECT_NE(ro.status().message().find("cannot create directory"), std::string::npos);
+  }
+}
+
+TEST_F(CrawlStoreTest, NotADatabaseIsAClearError) {
+  fs::create_directories(dir_ + "/warc");
+  std::ofstream(dir_ + "/crawl.db") << std::string(5000, 'x');
+  auto store = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.status().message().find("crawl.db"), std::string::npos)
+      << store.status().message();
+}
+
+TEST_F(CrawlStoreTest, OneProcessAtATime) {
+  auto first = OpenOrDie(OpenMode::kCreate);
+  auto second = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.status().message().find("in use"), std::string::npos);
+  first.reset();
+  EXPECT_TRUE(CrawlStore::Open(dir_, OpenMode::kResume, options_).ok());
+}
+
+TEST_F(CrawlStoreTest, RefusesWarcNamesFromTheDatabaseThatLeaveTheDirectory) {
+  ASSERT_TRUE(OpenOrDie(OpenMode::kCreate));
+  std::ofstream(root_ + "/victim.warc.gz") << "precious";
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "INSERT INTO warc_files VALUES('../victim.warc.gz',0,0)",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto store = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.status().message().find("refusing"), std::string::npos);
+  EXPECT_EQ(fs::file_size(root_ + "/victim.warc.gz"), 8u);
+}
+
+TEST_F(CrawlStoreTest, RefusesSymlinksInsideTheDirectory) {
+  ASSERT_TRUE(OpenOrDie(OpenMode::kCreate));
+  // A symlinked WARC file pointing outside is neither truncated nor deleted.
+  fs::create_directories(root_ + "/outside");
+  std::ofstream(root_ + "/outside/target") << "precious";
+  const std::string link = dir_ + "/warc/" + WarcFileName(1'700'000'000'000, 5);
+  fs::create_symlink(root_ + "/outside/target", link);
+  auto store = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.status().message().find("not a regular file"), std::string::npos);
+  EXPECT_EQ(fs::file_size(root_ + "/outside/target"), 8u);
+  fs::remove(link);
+  // A symlinked warc/ directory.
+  fs::rename(dir_ + "/warc", root_ + "/outside/warc");
+  fs::create_directory_symlink(root_ + "/outside/warc", dir_ + "/warc");
+  store = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.status().message().find("not a directory"), std::string::npos);
+  // A symlinked database.
+  fs::remove(dir_ + "/warc");
+  fs::rename(root_ + "/outside/warc", dir_ + "/warc");
+  fs::rename(dir_ + "/crawl.db", root_ + "/outside/crawl.db");
+  fs::create_symlink(root_ + "/outside/crawl.db", dir_ + "/crawl.db");
+  store = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+  ASSERT_FALSE(store.ok());
+}
+
+TEST_F(CrawlStoreTest, RotatesWarcFilesAndPagesPointIntoTheRightFile) {
+  options_.warc.max_file_bytes = 20000;
+  auto store = OpenOrDie(OpenMode::kCreate);
+  for (int k = 1; k <= 60; ++k) {
+    ASSERT_TRUE(store->AddPage(MakeTestPage(k, 3, 2, 4000)).ok());
+  }
+  ASSERT_TRUE(store->Close().ok());
+  CrawlDirReport report;
+  Status s = CheckCrawlDir(dir_, &report);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_GT(report.warc_files, 3);
+  EXPECT_EQ(report.pages, 60);
+  Reader r(dir_);
+  EXPECT_EQ(r.One("SELECT count(DISTINCT warc_file) FROM pages"),
+            std::to_string(report.warc_files));
+  EXPECT_EQ(r.One("SELECT count(*) FROM warc_files"), std::to_string(report.warc_files));
+}
+
+TEST_F(CrawlStoreTest, WrittenWarcPassesTheIndependentChecker) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  for (int k = 1; k <= 30; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k)).ok());
+  ASSERT_TRUE(store->Close().ok());
+  if (testing::RunCommand("command -v python3 >/dev/null") != 0) {
+    GTEST_SKIP() << "python3 not installed";
+  }
+  const std::string script =
+      std::string(TOPICRAWL_SOURCE_DIR) + "/src/store/warc_verify.py";
+  EXPECT_EQ(testing::RunCommand("python3 " + script + " " + dir_ +
+                                "/warc/*.warc.gz >/dev/null"),
+            0);
+}
+
+}  // namespace
+}  // namespace topicrawl

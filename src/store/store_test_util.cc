@@ -1,0 +1,255 @@
+#include "store/store_test_util.h"
+
+#include <dirent.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "core/hash.h"
+#include "store/warc_reader.h"
+
+namespace topicrawl::testing {
+
+std::string MakeTempDir() {
+  const char* base = std::getenv("TMPDIR");
+  std::string templ = std::string(base && *base ? base : "/tmp") +
+                      "/topicrawl_store_XXXXXX";
+  char* made = ::mkdtemp(templ.data());
+  return made ? std::string(made) : std::string();
+}
+
+void RemoveTree(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+std::string TestPageUrl(int64_t k) {
+  return "http://h" + std::to_string(k % 5) + ".test/p" + std::to_string(k);
+}
+
+PageRecord MakeTestPage(int64_t k, int links, int admitted, size_t body_bytes) {
+  PageRecord p;
+  p.url = TestPageUrl(k);
+  p.url_id = Hash64(p.url);
+  p.fetched_at = 1'700'000'000'000 + k;
+  p.depth = static_cast<uint32_t>(k % 4);
+  p.parent_id = k > 1 ? k / 2 : 0;
+  p.anchor = "anchor " + std::to_string(k);
+  p.link_score = 0.25;
+  p.remote_ip = "127.0.0.1";
+  p.request_head = "GET /p" + std::to_string(k) + " HTTP/1.1\r\nHost: h" +
+                   std::to_string(k % 5) + ".test\r\nUser-Agent: t\r\n\r\n";
+  if (k % 7 == 0) {
+    p.status = FetchStatus::kRobotsDenied;
+    p.error = "disallowed by robots.txt";
+    p.request_head.clear();
+    return p;
+  }
+  std::string html = "<html><title>Page " + std::to_string(k) + "</title>";
+  while (html.size() < body_bytes) {
+    html += "<p>focused crawling text " + std::to_string(k) + " " +
+            std::to_string(html.size() * 2654435761u) + "</p>\n";
+  }
+  p.body = html + "</html>";
+  p.content_type = "text/html; charset=utf-8";
+  p.charset = "UTF-8";
+  if (k % 11 == 0) {
+    p.status = FetchStatus::kHttpError;
+    p.http_code = 404;
+    p.response_head = "HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n"
+                      "Content-Length: 999\r\n\r\n";
+    return p;
+  }
+  p.status = FetchStatus::kOk;
+  p.http_code = 200;
+  p.final_url = p.url;
+  p.title = "Page " + std::to_string(k);
+  p.relevance = (k % 10) / 10.0;
+  p.response_head =
+      "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+      "Content-Encoding: gzip\r\nContent-Length: 123\r\nServer: test\r\n\r\n";
+  for (int i = 0; i < links; ++i) {
+    p.links.push_back({"http://h" + std::to_string(i % 5) + ".test/l" +
+                           std::to_string(k) + "_" + std::to_string(i),
+                       "link " + std::to_string(i),
+                       "context words around link " + std::to_string(i),
+                       i / 10.0, "bm25=0.1"});
+  }
+  for (int i = 0; i < admitted; ++i) {
+    FrontierRecord row;
+    // The first two admit later pages (p2k, p2k+1), so storing those pages
+    // flips an existing frontier row to done.
+    row.url = i < 2 ? TestPageUrl(2 * k + i)
+              : p.links.empty() ? p.url + "/a" + std::to_string(i)
+                                : p.links[i % p.links.size()].to_url;
+    row.url_id = Hash64(row.url);
+    row.depth = p.depth + 1;
+    row.parent_id = 0;  // filled with the page id by callers that know it
+    row.anchor = "link";
+    row.score = 0.5;
+    row.explanation = "admitted";
+    p.admitted.push_back(std::move(row));
+  }
+  return p;
+}
+
+namespace {
+
+struct Db {
+  sqlite3* db = nullptr;
+  ~Db() { sqlite3_close(db); }
+};
+
+struct Group {
+  std::string type;
+  std::string page_id;  // from the metadata record
+  uint64_t end = 0;     // end offset of the last member of the group
+  int members = 0;
+  std::string target;
+  std::string outlinks;
+};
+
+Status Fail(const std::string& what) { return Status::Error(what); }
+
+}  // namespace
+
+Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report) {
+  *report = {};
+  // 1. Every WARC file parses; group records by their response record.
+  std::map<std::pair<std::string, uint64_t>, Group> groups;  // by response
+  std::map<std::string, std::pair<std::string, uint64_t>> by_id;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir + "/warc")) {
+    files.push_back(e.path().filename().string());
+  }
+  for (const std::string& file : files) {
+    ++report->warc_files;
+    bool first = true;
+    Status inner;
+    Status s = ReadWarcFile(dir + "/warc/" + file, [&](ParsedWarcRecord& r) {
+      ++report->warc_records;
+      std::string type(r.Header("WARC-Type"));
+      if (first && type != "warcinfo") {
+        inner = Fail(file + " does not start with warcinfo");
+        return false;
+      }
+      if (!first && type == "warcinfo") {
+        inner = Fail(file + " has a second warcinfo");
+        return false;
+      }
+      if (r.version != "WARC/1.1") {
+        inner = Fail(file + " record version " + r.version);
+        return false;
+      }
+      first = false;
+      if (type == "response") {
+        Group& g = groups[{file, r.offset}];
+        g.type = type;
+        g.end = r.offset + r.length;
+        g.members = 1;
+        g.target = std::string(r.Header("WARC-Target-URI"));
+        by_id[std::string(r.Header("WARC-Record-ID"))] = {file, r.offset};
+      } else if (type == "request" || type == "metadata") {
+        auto it = by_id.find(std::string(r.Header("WARC-Concurrent-To")));
+        if (it == by_id.end()) {
+          inner = Fail(file + ": " + type + " not concurrent to a response");
+          return false;
+        }
+        Group& g = groups[it->second];
+        if (g.end != r.offset) {
+          inner = Fail(file + ": group of response at " +
+                       std::to_string(it->second.second) + " not contiguous");
+          return false;
+        }
+        g.end = r.offset + r.length;
+        ++g.members;
+        if (type == "metadata") {
+          for (size_t pos = 0; pos < r.block.size();) {
+            size_t eol = r.block.find("\r\n", pos);
+            std::string line = r.block.substr(pos, eol - pos);
+            pos = eol + 2;
+            if (line.rfind("topicrawl-page-id: ", 0) == 0) g.page_id = line.substr(19);
+            if (line.rfind("outlinks: ", 0) == 0) g.outlinks = line.substr(10);
+          }
+        }
+      }
+      return true;
+    });
+    if (!s.ok()) return s;
+    if (!inner.ok()) return inner;
+  }
+  // 2. The database agrees with the WARC files.
+  Db db;
+  if (sqlite3_open_v2((dir + "/crawl.db").c_str(), &db.db, SQLITE_OPEN_READONLY,
+                      nullptr) != SQLITE_OK) {
+    return Fail("cannot open crawl.db");
+  }
+  sqlite3_stmt* q = nullptr;
+  sqlite3_prepare_v2(db.db,
+                     "SELECT p.id, p.url, p.final_url, p.warc_file, "
+                     "p.warc_offset, p.warc_length, f.state, "
+                     "(SELECT count(*) FROM links l WHERE l.from_id = p.id) "
+                     "FROM pages p LEFT JOIN frontier f ON f.url = p.url "
+                     "ORDER BY p.id",
+                     -1, &q, nullptr);
+  if (q == nullptr) return Fail(sqlite3_errmsg(db.db));
+  std::set<std::string> urls;
+  int64_t expected_id = 1;
+  Status result;
+  while (sqlite3_step(q) == SQLITE_ROW && result.ok()) {
+    auto text = [&](int c) {
+      const auto* t = sqlite3_column_text(q, c);
+      return t ? std::string(reinterpret_cast<const char*>(t)) : std::string();
+    };
+    const int64_t id = sqlite3_column_int64(q, 0);
+    const std::string url = text(1);
+    ++report->pages;
+    if (id != expected_id++) result = Fail("page ids not contiguous at " + std::to_string(id));
+    if (!urls.insert(url).second) result = Fail("url stored twice: " + url);
+    if (sqlite3_column_type(q, 6) == SQLITE_NULL || sqlite3_column_int(q, 6) != 1) {
+      result = Fail("frontier state of stored page " + url + " is not 1");
+    }
+    if (sqlite3_column_type(q, 3) == SQLITE_NULL) continue;
+    ++report->pages_with_warc;
+    std::string file = text(3);
+    if (file.rfind("warc/", 0) != 0) result = Fail("bad warc_file " + file);
+    file = file.substr(5);
+    const uint64_t offset = sqlite3_column_int64(q, 4);
+    const uint64_t length = sqlite3_column_int64(q, 5);
+    auto it = groups.find({file, offset});
+    if (it == groups.end()) {
+      result = Fail("page " + std::to_string(id) + " has no response record");
+      continue;
+    }
+    Group& g = it->second;
+    const std::string target = text(2).empty() ? url : text(2);
+    if (g.page_id != std::to_string(id) || g.end - offset != length ||
+        g.target != target || g.members < 2 ||
+        g.outlinks != std::to_string(sqlite3_column_int64(q, 7))) {
+      result = Fail("WARC group of page " + std::to_string(id) +
+                    " disagrees with the database");
+    }
+    g.type = "seen";
+  }
+  sqlite3_finalize(q);
+  if (!result.ok()) return result;
+  for (const auto& [key, g] : groups) {
+    if (g.type != "seen") {
+      return Fail("response record in " + key.first + " at " +
+                  std::to_string(key.second) + " belongs to no page");
+    }
+  }
+  return Status::Ok();
+}
+
+int RunCommand(const std::string& command) {
+  int rc = std::system(command.c_str());
+  if (rc == -1 || !WIFEXITED(rc)) return -1;
+  return WEXITSTATUS(rc);
+}
+
+}  // namespace topicrawl::testing

@@ -1,0 +1,47 @@
+// Test helpers for store/: temporary directories, generated pages and a
+// full consistency check of a crawl directory (database <-> WARC files).
+#ifndef TOPICRAWL_STORE_STORE_TEST_UTIL_H_
+#define TOPICRAWL_STORE_STORE_TEST_UTIL_H_
+
+#include <cstdint>
+#include <string>
+
+#include "core/status.h"
+#include "store/crawl_store.h"
+
+namespace topicrawl::testing {
+
+// A fresh empty directory under $TMPDIR (or /tmp); removed by the caller.
+std::string MakeTempDir();
+void RemoveTree(const std::string& path);
+
+// "http://h<k % 5>.test/p<k>".
+std::string TestPageUrl(int64_t k);
+// A deterministic page number `k` (1-based) with `links` outlinks, `admitted`
+// new frontier rows and an HTML body of about `body_bytes` bytes. Every 7th
+// page is a robots denial (no response), every 11th a 404 with a body.
+PageRecord MakeTestPage(int64_t k, int links = 5, int admitted = 2,
+                        size_t body_bytes = 2000);
+
+// What CheckCrawlDir found.
+struct CrawlDirReport {
+  int64_t pages = 0;
+  int64_t pages_with_warc = 0;
+  int64_t warc_files = 0;
+  int64_t warc_records = 0;
+};
+
+// Verifies everything the store promises about a closed crawl directory:
+// page ids are 1..N, urls unique, each page with a response has exactly one
+// response+request+metadata group at (warc_file, warc_offset) spanning
+// warc_length bytes whose metadata names the page id; every WARC file parses
+// fully, starts with warcinfo, and holds no record not referenced by a page;
+// every page's frontier row has state 1; link counts match the metadata.
+Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report);
+
+// Runs a shell command; returns its exit status (-1 when it did not run).
+int RunCommand(const std::string& command);
+
+}  // namespace topicrawl::testing
+
+#endif  // TOPICRAWL_STORE_STORE_TEST_UTIL_H_

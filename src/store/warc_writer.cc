@@ -1,0 +1,299 @@
+#include "store/warc_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "store/sha1.h"
+
+namespace topicrawl {
+namespace {
+
+constexpr char kConformsTo[] =
+    "http://iipc.github.io/warc-specifications/specifications/warc-format/"
+    "warc-1.1/";
+
+z_stream* Z(void* p) { return static_cast<z_stream*>(p); }
+
+// Header values must stay on one line (section 4: CRLF ends a field).
+void AppendField(std::string* out, std::string_view name,
+                 std::string_view value) {
+  out->append(name);
+  out->append(": ");
+  for (char c : value) out->push_back(c == '\r' || c == '\n' ? ' ' : c);
+  out->append("\r\n");
+}
+
+std::string ErrnoText(const std::string& what, const std::string& path) {
+  return what + " " + path + ": " + std::strerror(errno);
+}
+
+}  // namespace
+
+std::string NewWarcRecordId(std::mt19937_64& rng) {
+  uint64_t hi = rng(), lo = rng();
+  hi = (hi & ~uint64_t{0xF000}) | 0x4000;                     // version 4
+  lo = (lo & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);  // variant 10
+  char buf[64];
+  std::snprintf(buf, sizeof(buf),
+                "<urn:uuid:%08x-%04x-%04x-%04x-%012llx>",
+                unsigned(hi >> 32), unsigned((hi >> 16) & 0xFFFF),
+                unsigned(hi & 0xFFFF), unsigned(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFull));
+  return buf;
+}
+
+std::string WarcDate(int64_t unix_ms) {
+  int64_t secs = unix_ms / 1000, ms = unix_ms % 1000;
+  if (ms < 0) {
+    ms += 1000;
+    --secs;
+  }
+  time_t t = static_cast<time_t>(secs);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                tm.tm_min, tm.tm_sec, int(ms));
+  return buf;
+}
+
+std::string WarcFileName(int64_t unix_ms, uint32_t seq) {
+  time_t t = static_cast<time_t>(unix_ms / 1000);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  char buf[128];
+  std::snprintf(buf, sizeof(buf),
+                "topicrawl-%04d%02d%02d%02d%02d%02d-%05u.warc.gz",
+                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                tm.tm_min, tm.tm_sec, seq);
+  return buf;
+}
+
+bool ParseWarcFileName(std::string_view name, uint32_t* seq) {
+  constexpr std::string_view kPrefix = "topicrawl-", kSuffix = ".warc.gz";
+  if (name.size() < kPrefix.size() + 14 + 1 + 5 + kSuffix.size() ||
+      name.substr(0, kPrefix.size()) != kPrefix ||
+      name.substr(name.size() - kSuffix.size()) != kSuffix) {
+    return false;
+  }
+  std::string_view mid = name.substr(
+      kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  if (mid.size() < 20 || mid[14] != '-') return false;
+  uint64_t value = 0;
+  for (size_t i = 0; i < mid.size(); ++i) {
+    if (i == 14) continue;
+    if (mid[i] < '0' || mid[i] > '9') return false;
+    if (i > 14) value = value * 10 + (mid[i] - '0');
+    if (value > 0xFFFFFFFFull) return false;
+  }
+  if (seq != nullptr) *seq = static_cast<uint32_t>(value);
+  return true;
+}
+
+std::unique_ptr<WarcWriter> WarcWriter::New(std::string dir,
+                                            uint32_t first_seq,
+                                            const WarcOptions& options,
+                                            Clock* clock) {
+  return std::unique_ptr<WarcWriter>(
+      new WarcWriter(std::move(dir), first_seq, options, clock));
+}
+
+WarcWriter::WarcWriter(std::string dir, uint32_t first_seq,
+                       const WarcOptions& options, Clock* clock)
+    : dir_(std::move(dir)),
+      options_(options),
+      clock_(clock),
+      next_seq_(first_seq),
+      rng_(std::random_device{}() ^
+           (uint64_t(::getpid()) << 32) ^
+           static_cast<uint64_t>(clock->UnixMillis())) {
+  auto* z = new z_stream;
+  std::memset(z, 0, sizeof(*z));
+  // windowBits 15 + 16: a gzip wrapper (RFC 1952) around each member.
+  if (deflateInit2(z, options_.compression_level, Z_DEFLATED, 15 + 16, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    error_ = Status::Error("zlib deflateInit2 failed");
+    delete z;
+    z = nullptr;
+  }
+  zstream_ = z;
+}
+
+WarcWriter::~WarcWriter() {
+  (void)CloseFile();
+  if (zstream_ != nullptr) {
+    deflateEnd(Z(zstream_));
+    delete Z(zstream_);
+  }
+}
+
+Status WarcWriter::OpenNextFile() {
+  if (Status s = CloseFile(); !s.ok()) return s;
+  const int64_t now = clock_->UnixMillis();
+  std::string name = WarcFileName(now, next_seq_);
+  std::string path = dir_ + "/" + name;
+  // O_EXCL: never reuse or clobber a file; O_NOFOLLOW: never write through a
+  // symlink planted in the directory.
+  int fd = ::open(path.c_str(),
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return Status::Error(ErrnoText("cannot create WARC file", path));
+  ++next_seq_;
+  fd_ = fd;
+  file_name_ = std::move(name);
+  file_size_ = 0;
+
+  WarcRecord info;
+  info.type = "warcinfo";
+  info.date_unix_ms = now;
+  info.content_type = "application/warc-fields";
+  info.headers.push_back({"WARC-Filename", file_name_});
+  AppendField(&info.block, "software", options_.software);
+  AppendField(&info.block, "format", "WARC File Format 1.1");
+  AppendField(&info.block, "conformsTo", kConformsTo);
+  if (!options_.is_part_of.empty()) {
+    AppendField(&info.block, "isPartOf", options_.is_part_of);
+  }
+  if (!options_.description.empty()) {
+    AppendField(&info.block, "description", options_.description);
+  }
+  warcinfo_id_.clear();  // the warcinfo record does not refer to itself
+  info.record_id = NewWarcRecordId(rng_);
+  std::string member;
+  if (Status s = Compress(info, &member); !s.ok()) return s;
+  warcinfo_id_ = info.record_id;
+  buffer_ += member;
+  file_size_ += member.size();
+  return Status::Ok();
+}
+
+Status WarcWriter::CloseFile() {
+  if (fd_ < 0) return Status::Ok();
+  Status s = Flush();
+  if (::close(fd_) != 0 && s.ok()) {
+    s = Status::Error(ErrnoText("close failed for", dir_ + "/" + file_name_));
+  }
+  fd_ = -1;
+  return s;
+}
+
+StatusOr<WarcSpan> WarcWriter::Append(const std::vector<WarcRecord>& records) {
+  if (!error_.ok()) return error_;
+  if (fd_ < 0 || file_size_ >= options_.max_file_bytes) {
+    if (Status s = OpenNextFile(); !s.ok()) {
+      error_ = s;
+      return s;
+    }
+  }
+  WarcSpan span{file_name_, file_size_, 0};
+  const size_t buffer_start = buffer_.size();
+  for (const WarcRecord& record : records) {
+    if (Status s = Compress(record, &buffer_); !s.ok()) {
+      buffer_.resize(buffer_start);
+      error_ = s;
+      return s;
+    }
+  }
+  span.length = buffer_.size() - buffer_start;
+  file_size_ += span.length;
+  if (buffer_.size() >= options_.buffer_bytes) {
+    if (Status s = Flush(); !s.ok()) return s;
+  }
+  return span;
+}
+
+Status WarcWriter::Compress(const WarcRecord& record, std::string* out) {
+  std::string head = "WARC/1.1\r\n";
+  head.reserve(512 + record.block.size());
+  AppendField(&head, "WARC-Type", record.type);
+  AppendField(&head, "WARC-Record-ID", record.record_id.empty()
+                                           ? NewWarcRecordId(rng_)
+                                           : record.record_id);
+  AppendField(&head, "WARC-Date", WarcDate(record.date_unix_ms));
+  if (!record.target_uri.empty()) {
+    AppendField(&head, "WARC-Target-URI", record.target_uri);
+  }
+  if (!warcinfo_id_.empty()) AppendField(&head, "WARC-Warcinfo-ID", warcinfo_id_);
+  for (const WarcField& f : record.headers) AppendField(&head, f.name, f.value);
+  const size_t block_length = record.block.size() + record.block_suffix.size();
+  if (options_.digests && block_length > 0) {
+    AppendField(&head, "WARC-Block-Digest",
+                WarcSha1Digest(record.block, record.block_suffix));
+    if (record.suffix_is_payload) {
+      AppendField(&head, "WARC-Payload-Digest",
+                  WarcSha1Digest(record.block_suffix));
+    }
+  }
+  if (!record.content_type.empty()) {
+    AppendField(&head, "Content-Type", record.content_type);
+  }
+  AppendField(&head, "Content-Length", std::to_string(block_length));
+  head.append("\r\n");
+
+  // Section 4: the block is followed by two CRLFs.
+  const std::string_view pieces[] = {head, record.block, record.block_suffix,
+                                     "\r\n\r\n"};
+  z_stream* z = Z(zstream_);
+  if (z == nullptr || deflateReset(z) != Z_OK) {
+    return Status::Error("zlib deflateReset failed");
+  }
+  const size_t start = out->size();
+  size_t total_in = 0;
+  for (std::string_view p : pieces) total_in += p.size();
+  out->resize(start + deflateBound(z, total_in) + 64);
+  z->next_out = reinterpret_cast<Bytef*>(out->data() + start);
+  z->avail_out = static_cast<uInt>(out->size() - start);
+  for (size_t i = 0; i < 4; ++i) {
+    z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(pieces[i].data()));
+    z->avail_in = static_cast<uInt>(pieces[i].size());
+    int flush = (i == 3) ? Z_FINISH : Z_NO_FLUSH;
+    int rc = deflate(z, flush);
+    if ((flush == Z_FINISH && rc != Z_STREAM_END) ||
+        (flush != Z_FINISH && rc != Z_OK && rc != Z_BUF_ERROR) ||
+        z->avail_in != 0) {
+      out->resize(start);
+      return Status::Error("zlib deflate failed");
+    }
+  }
+  out->resize(out->size() - z->avail_out);
+  return Status::Ok();
+}
+
+Status WarcWriter::WriteAll(const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::write(fd_, data, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return Status::Error(ErrnoText("write failed for", dir_ + "/" + file_name_));
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return Status::Ok();
+}
+
+Status WarcWriter::Flush(bool sync) {
+  if (!error_.ok()) return error_;
+  if (fd_ < 0) return Status::Ok();
+  if (!buffer_.empty()) {
+    Status s = WriteAll(buffer_.data(), buffer_.size());
+    buffer_.clear();
+    if (!s.ok()) {
+      error_ = s;
+      return s;
+    }
+  }
+  if (sync && ::fdatasync(fd_) != 0) {
+    error_ = Status::Error(ErrnoText("fdatasync failed for", file_name_));
+    return error_;
+  }
+  return Status::Ok();
+}
+
+}  // namespace topicrawl

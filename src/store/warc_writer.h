@@ -1,0 +1,149 @@
+// WARC/1.1 writer: one gzip member per record, files rotated at a size limit.
+//
+// Follows "The WARC Format 1.1" (IIPC, ISO 28500:2017). Every record is
+// written as its own gzip member (Annex D.2, "record-at-time compression"),
+// so a reader can seek to a record's offset and inflate just that member.
+// Records that belong together (one page's response, request and metadata)
+// are appended as one group that never straddles two files.
+//
+// Files are named `topicrawl-<YYYYmmddHHMMSS>-<seq>.warc.gz` (UTC time of
+// creation, 5-digit sequence number) and start with a warcinfo record
+// (section 6.2). A file is created lazily on the first Append(), so a session
+// that writes nothing leaves no file behind.
+//
+// Durability: Append() only buffers; bytes reach the OS on Flush(), on
+// rotation, when the buffer exceeds WarcOptions::buffer_bytes, and in the
+// destructor. A caller that records offsets elsewhere (the CrawlStore) must
+// Flush() before it commits those offsets.
+//
+// Thread-safety: none; one thread owns a writer.
+#ifndef TOPICRAWL_STORE_WARC_WRITER_H_
+#define TOPICRAWL_STORE_WARC_WRITER_H_
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/status.h"
+
+namespace topicrawl {
+
+struct WarcOptions {
+  // zlib deflate level per record (1 = fastest; 0 = stored, no compression).
+  int compression_level = 1;
+  // A new file is started before a group that would begin at or beyond this
+  // many bytes (so files end up slightly above it).
+  uint64_t max_file_bytes = uint64_t{1} << 30;
+  // Compute WARC-Block-Digest / WARC-Payload-Digest (sha1, base32). Costs
+  // about 2-3 ms per MB of content.
+  bool digests = true;
+  // Bytes buffered in memory before they are written to the file.
+  size_t buffer_bytes = size_t{4} << 20;
+  // warcinfo fields (section 6.2; field names from Annex C of the spec).
+  std::string software = "topicrawl/0.1.0";
+  std::string is_part_of;   // "isPartOf": crawl name; omitted when empty
+  std::string description;  // "description"; omitted when empty
+};
+
+// One named header or warc-fields line.
+struct WarcField {
+  std::string name;
+  std::string value;
+};
+
+// A record to write. The writer fills WARC/1.1, WARC-Record-ID (unless set),
+// WARC-Date, Content-Length and the digests; CR/LF in values become spaces.
+struct WarcRecord {
+  std::string type;          // "response", "request", "metadata", ...
+  std::string record_id;     // "<urn:uuid:...>"; generated when empty
+  int64_t date_unix_ms = 0;  // WARC-Date
+  std::string target_uri;    // WARC-Target-URI; omitted when empty
+  std::string content_type;  // Content-Type; omitted when empty
+  std::vector<WarcField> headers;  // extra WARC headers, in order
+  // The record block is `block` followed by `block_suffix`. The suffix is not
+  // owned (avoids copying large bodies) and must stay valid during Append().
+  std::string block;
+  std::string_view block_suffix;
+  // When true and digests are on, WARC-Payload-Digest is the digest of
+  // block_suffix (the HTTP entity of a response record).
+  bool suffix_is_payload = false;
+};
+
+// Where a group of records landed: file name (no directory), the offset of
+// its first gzip member and the total bytes of its members.
+struct WarcSpan {
+  std::string file;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
+// "<urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx>" from a random generator.
+std::string NewWarcRecordId(std::mt19937_64& rng);
+// W3C-DTF UTC timestamp with milliseconds, e.g. "2024-05-01T12:00:00.123Z"
+// (section 5.4 allows a precision finer than seconds).
+std::string WarcDate(int64_t unix_ms);
+// "topicrawl-<YYYYmmddHHMMSS>-<seq, 5 digits>.warc.gz".
+std::string WarcFileName(int64_t unix_ms, uint32_t seq);
+// True for names WarcFileName() produces; *seq receives the sequence number.
+bool ParseWarcFileName(std::string_view name, uint32_t* seq);
+
+class WarcWriter {
+ public:
+  // A writer for files in `dir` (which must exist), numbering files from
+  // `first_seq`. Files are created with O_EXCL|O_NOFOLLOW: an existing file
+  // or symlink of the same name is an error, never overwritten or followed.
+  // `clock` must outlive the writer.
+  static std::unique_ptr<WarcWriter> New(std::string dir, uint32_t first_seq,
+                                         const WarcOptions& options,
+                                         Clock* clock);
+  ~WarcWriter();  // flushes; errors at this point are lost (call Flush()).
+
+  WarcWriter(const WarcWriter&) = delete;
+  WarcWriter& operator=(const WarcWriter&) = delete;
+
+  // Appends `records` as consecutive gzip members of one file, rotating to a
+  // new file first when the current one is full. On error nothing is
+  // appended and the writer is unusable (later calls fail).
+  StatusOr<WarcSpan> Append(const std::vector<WarcRecord>& records);
+
+  // Writes buffered bytes to the OS (write(2); no fsync unless `sync`).
+  Status Flush(bool sync = false);
+
+  // Current file name ("" before the first Append) and its size in bytes,
+  // including buffered bytes.
+  const std::string& current_file() const { return file_name_; }
+  uint64_t current_size() const { return file_size_; }
+  uint32_t next_seq() const { return next_seq_; }
+  // Random generator for record ids (callers creating ids for
+  // WARC-Concurrent-To share it).
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  WarcWriter(std::string dir, uint32_t first_seq, const WarcOptions& options,
+             Clock* clock);
+  Status OpenNextFile();
+  Status CloseFile();
+  Status Compress(const WarcRecord& record, std::string* out);
+  Status WriteAll(const char* data, size_t n);
+
+  const std::string dir_;
+  const WarcOptions options_;
+  Clock* const clock_;
+  uint32_t next_seq_;
+  std::mt19937_64 rng_;
+  int fd_ = -1;
+  std::string file_name_;
+  std::string warcinfo_id_;
+  uint64_t file_size_ = 0;  // bytes in the file plus buffer_
+  std::string buffer_;
+  void* zstream_ = nullptr;  // z_stream*, reused across records
+  Status error_;             // sticky
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_STORE_WARC_WRITER_H_
