@@ -141,14 +141,14 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--max-pages-per-host", c.max_pages_per_host, "Per-host budget (0 = unlimited)");
   cmd->add_option("--user-agent", c.user_agent, "User-Agent header (include a contact URL)");
   cmd->add_flag("--allow-private", c.allow_private, "Allow private/loopback targets");
-  cmd->add_flag("--no-robots", "Ignore robots.txt (only for your own sites)");
+  cmd->add_flag("--no-robots")->description("Ignore robots.txt (only for your own sites)");
   cmd->add_option("--include-host", c.include_hosts, "Only crawl these hosts (and subdomains)");
   cmd->add_option("--exclude-host", c.exclude_hosts, "Never crawl these hosts");
   cmd->add_option("--include-regex", c.include_regex, "Only URLs matching one of these");
   cmd->add_option("--exclude-regex", c.exclude_regex, "Never URLs matching these");
   cmd->add_option("--parse-threads", c.parse_threads, "Parse/score threads (default 2)");
   cmd->add_option("--timeout", c.total_timeout_s, "Total seconds per fetch (default 60)");
-  cmd->add_flag("--no-links-table", "Do not store every outlink in the links table");
+  cmd->add_flag("--no-links-table")->description("Do not store every outlink in the links table");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");
   cmd->callback([cmd, flags, exit_code] { *exit_code = RunCrawl(cmd, flags.get()); });
 }

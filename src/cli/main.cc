@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddCrawlCommand(app, &exit_code);
   topicrawl::cli::AddUrlCommand(app, &exit_code);
   topicrawl::cli::AddRobotsCommand(app, &exit_code);
+  topicrawl::cli::AddFetchCommand(app, &exit_code);
+  topicrawl::cli::AddParseCommand(app, &exit_code);
   topicrawl::cli::AddEvalCommand(app, &exit_code);
   topicrawl::cli::AddCompareCommand(app, &exit_code);
   try {

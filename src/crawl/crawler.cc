@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -132,6 +133,11 @@ Status Crawler::Impl::Setup() {
   if (!strategy.ok()) return strategy.status();
   strategy_ = std::move(strategy).value();
 
+  // Queued links beyond the in-RAM cap spill here; rebuilt from crawl.db on
+  // resume, so the file is scratch space.
+  std::error_code ec;
+  std::filesystem::create_directories(config_.out_dir + "/spill", ec);
+  if (ec) return Status::Error("cannot create " + config_.out_dir + "/spill: " + ec.message());
   auto frontier = Frontier::Create(MakeFrontierOptions(config_), clock_,
                                    strategy_->MakeSelector());
   if (!frontier.ok()) return frontier.status();
@@ -216,7 +222,10 @@ Status Crawler::Impl::SeedOrResume() {
   }
   if (rows.empty()) return Status::Error("no crawlable seed URL");
   store_->SetMeta("started_at", std::to_string(clock_->UnixMillis()));
-  return store_->AddSeeds(rows);
+  Status s = store_->AddSeeds(rows);
+  if (!s.ok()) return s;
+  // Commit the seeds now: from here on the directory is resumable.
+  return store_->Flush();
 }
 
 bool Crawler::Impl::CheckRobots(const CrawlTask& task) {

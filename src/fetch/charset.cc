@@ -592,7 +592,7 @@ std::string PrescanMetaCharset(std::string_view head) {
 std::string DetectEncoding(std::string_view body) {
   // uchardet reaches its answer on the first few KB of real pages; a bounded
   // prefix keeps the cost flat for 10 MiB bodies.
-  constexpr size_t kMaxDetectBytes = 256 * 1024;
+  constexpr size_t kMaxDetectBytes = 64 * 1024;
   struct Detector {
     uchardet_t ud = uchardet_new();
     ~Detector() { uchardet_delete(ud); }

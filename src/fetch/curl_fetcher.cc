@@ -252,7 +252,8 @@ void CurlFetcher::StartHop(Transfer* t) {
 }
 
 std::vector<FetchResult> CurlFetcher::Poll(Duration max_wait) {
-  auto deadline = SteadyClock::now() + max_wait;
+  // Clamped so that Duration::max() cannot overflow the deadline.
+  auto deadline = SteadyClock::now() + std::min<Duration>(max_wait, std::chrono::hours(24));
   for (;;) {
     int running = 0;
     curl_multi_perform(multi_, &running);

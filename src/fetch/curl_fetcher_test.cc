@@ -1,4 +1,9 @@
 // CurlFetcher against the loopback TestHttpServer (and nginx for HTTPS).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -284,6 +289,37 @@ TEST_F(CurlFetcherTest, RobotsFetchAcceptsAnyContentType) {
             FetchStatus::kContentTypeRejected);
 }
 
+// RFC 9309 section 2.3.1: the robots cache needs the status code of
+// unavailable (4xx) and unreachable (5xx) robots.txt, and redirects followed
+// (at least five hops).
+TEST_F(CurlFetcherTest, RobotsStatusesAndRedirectsReachTheCaller) {
+  server_.Set("/a/robots.txt", ErrorResponse(404));
+  server_.Set("/b/robots.txt", ErrorResponse(503, "30"));
+  server_.Set("/c/robots.txt", RedirectResponse(301, "/c/real-robots.txt"));
+  server_.Set("/c/real-robots.txt", TextResponse("User-agent: *\nDisallow: /\n"));
+  FetchResult a = Fetch(server_.Url("/a/robots.txt"), FetchKind::kRobots);
+  EXPECT_EQ(a.status, FetchStatus::kHttpError);
+  EXPECT_EQ(a.http_code, 404);
+  FetchResult b = Fetch(server_.Url("/b/robots.txt"), FetchKind::kRobots);
+  EXPECT_EQ(b.http_code, 503);
+  EXPECT_EQ(b.retry_after_s, 30);
+  FetchResult c = Fetch(server_.Url("/c/robots.txt"), FetchKind::kRobots);
+  EXPECT_EQ(c.status, FetchStatus::kOk);
+  EXPECT_EQ(c.body, "User-agent: *\nDisallow: /\n");
+  EXPECT_EQ(c.final_url, server_.Url("/c/real-robots.txt"));
+}
+
+// Charset decoding happens later (DecodeToUtf8): the fetcher passes the raw
+// label and bytes through, even when the label is wrong.
+TEST_F(CurlFetcherTest, KeepsWrongCharsetLabelAndRawBytes) {
+  const std::string gbk = "<p>\xD6\xD0\xCE\xC4</p>";  // "Chinese" in GBK
+  server_.Set("/gbk", HtmlResponse(gbk, "text/html; charset=utf-8"));
+  FetchResult r = Fetch(server_.Url("/gbk"));
+  EXPECT_EQ(r.status, FetchStatus::kOk);
+  EXPECT_EQ(r.content_type, "text/html; charset=utf-8");
+  EXPECT_EQ(r.body, gbk);
+}
+
 TEST_F(CurlFetcherTest, TimesOutOnSlowServer) {
   options_.total_timeout_s = 0.2;
   TestResponse slow = HtmlResponse("late");
@@ -327,6 +363,47 @@ TEST_F(CurlFetcherTest, ConnectionRefusedIsConnectError) {
   FetchResult r = Fetch("http://127.0.0.1:" + std::to_string(closed) + "/");
   EXPECT_EQ(r.status, FetchStatus::kConnectError);
   EXPECT_FALSE(r.error.empty());
+}
+
+// A listener whose accept queue is full drops further SYNs, so connect()
+// hangs: a hermetic stand-in for an unreachable host.
+TEST_F(CurlFetcherTest, ConnectTimeoutIsTimeout) {
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(listener, 0), 0);
+  socklen_t len = sizeof(addr);
+  getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::vector<int> fillers;
+  for (int i = 0; i < 4; ++i) {  // fill the accept queue (never accepted)
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+    fillers.push_back(fd);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  options_.connect_timeout_s = 0.2;
+  FetchResult r = Fetch("http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/");
+  EXPECT_EQ(r.status, FetchStatus::kTimeout) << r.error;
+  EXPECT_LT(r.fetch_seconds, 2);
+  for (int fd : fillers) close(fd);
+  close(listener);
+}
+
+TEST_F(CurlFetcherTest, DestroyingFetcherWithTransfersInFlightIsSafe) {
+  TestResponse slow = HtmlResponse("x");
+  slow.delay = Millis(2000);
+  server_.Set("/slow", slow);
+  auto fetcher = MakeFetcher();
+  for (int i = 0; i < 10; ++i) {
+    CrawlTask task;
+    task.url = server_.Url("/slow");
+    fetcher->Submit(task, FetchKind::kPage);
+  }
+  EXPECT_TRUE(fetcher->Poll(std::chrono::milliseconds(50)).empty());
+  EXPECT_EQ(fetcher->InFlight(), 10u);
+  fetcher.reset();  // ASan/LSan check the cleanup
 }
 
 TEST_F(CurlFetcherTest, ResetIsConnectError) {
@@ -382,6 +459,14 @@ TEST_F(CurlFetcherTest, RefusesPrivateAddressByDefault) {
   EXPECT_THAT(r.error, HasSubstr("127.0.0.1"));
   EXPECT_TRUE(r.body.empty());
   EXPECT_EQ(server_.Connections(), 0);
+}
+
+TEST_F(CurlFetcherTest, RefusesHostnameResolvingToLoopback) {
+  options_.allow_private = false;
+  server_.Set("/", HtmlResponse("local"));
+  FetchResult r = Fetch("http://localhost:" + std::to_string(server_.port()) + "/");
+  EXPECT_EQ(r.status, FetchStatus::kPrivateAddress) << r.error;
+  EXPECT_EQ(server_.TotalRequests(), 0);
 }
 
 TEST_F(CurlFetcherTest, ConnectToMapsFakeHostnameWithoutAllowPrivate) {
@@ -566,6 +651,8 @@ TEST_F(CurlFetcherTlsTest, FetchesHttpsOverHttp2WithLocalCa) {
   EXPECT_EQ(r.status, FetchStatus::kOk) << r.error;
   EXPECT_EQ(r.body, "<p>secure</p>");
   EXPECT_TRUE(r.response_head.starts_with("HTTP/2 200")) << r.response_head;
+  EXPECT_THAT(r.request_head, HasSubstr("GET /index.html HTTP/2"));
+  EXPECT_THAT(r.request_head, HasSubstr("Host: site.test"));
 }
 
 TEST_F(CurlFetcherTlsTest, FollowsHttpToHttpsRedirectWithBothPortsMapped) {

@@ -10,6 +10,26 @@
 //
 // Every submitted task comes back from Poll() exactly once, also on failure:
 // failures are values (FetchResult::status + error), never exceptions.
+//
+// What a FetchResult holds:
+//   redirect_chain  every URL requested, in order: task.url first, then each
+//                   followed Location resolved with ResolveLink() (canonical);
+//                   size() == 1 without redirects. final_url is the last one.
+//   status          kOk (2xx, body accepted), kNotModified (304),
+//                   kHttpError (other 3xx/4xx/5xx; body kept up to the size
+//                   cap), kContentTypeRejected, kTooLarge, kRedirectLoop (a
+//                   Location already in the chain), kTooManyRedirects,
+//                   kFilteredOut (non-http(s) URL or redirect target),
+//                   kTimeout (connect, total or low-speed), kConnectError
+//                   (refused, reset, truncated), kDnsError, kTlsError,
+//                   kPrivateAddress, kOtherError. `error` carries the reason
+//                   (libcurl's message for transport failures).
+//   http_code, content_type, etag, last_modified, retry_after_s,
+//   response_head   from the last response received.
+//   request_head    the last request sent (HTTP/2 requests rendered as
+//                   HTTP/1-style text by libcurl).
+//   fetched_at_unix_ms  Clock::UnixMillis() at Submit(); fetch_seconds
+//                   spans Submit() to completion, all hops included.
 #ifndef TOPICRAWL_FETCH_FETCHER_H_
 #define TOPICRAWL_FETCH_FETCHER_H_
 
@@ -42,8 +62,10 @@ struct FetcherOptions {
   // Hosts mapped here are exempt from the private-address rule.
   std::vector<std::string> connect_to;
   std::string cacert;  // PEM CA bundle file; empty: the system store
-  std::string proxy;   // e.g. "http://127.0.0.1:3128"; empty: no proxy
-                       // (environment proxy variables are ignored)
+  // e.g. "http://127.0.0.1:3128"; empty: no proxy (environment proxy
+  // variables are ignored). Through a proxy the fetcher only sees the proxy's
+  // address, so the private-address rule is the proxy's job.
+  std::string proxy;
 
   double connect_timeout_s = 10;
   // Whole fetch including all redirect hops.

@@ -1,6 +1,7 @@
 #include "parse/depth_limiter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -20,32 +21,62 @@ char Lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-bool OneOf(std::string_view s, std::initializer_list<std::string_view> set) {
-  return std::find(set.begin(), set.end(), s) != set.end();
+// Tag names are compared as 64-bit keys: names of up to 8 characters are
+// packed (lower-cased) into the key, longer ones hashed with the top bit set.
+// The model runs over every tag of every page, so integer compares matter.
+using TagKey = uint64_t;
+
+constexpr TagKey KeyOf(std::string_view lower_name) {
+  if (lower_name.size() <= 8) {
+    TagKey k = 0;
+    for (char c : lower_name) k = (k << 8) | static_cast<unsigned char>(c);
+    return k;
+  }
+  TagKey h = 1469598103934665603ULL;  // FNV-1a
+  for (char c : lower_name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return h | (1ULL << 63);
 }
+
+template <size_t N>
+constexpr bool In(TagKey k, const TagKey (&set)[N]) {
+  for (TagKey s : set) {
+    if (s == k) return true;
+  }
+  return false;
+}
+
+constexpr TagKey kA = KeyOf("a"), kP = KeyOf("p"), kLi = KeyOf("li"),
+                 kDt = KeyOf("dt"), kDd = KeyOf("dd"), kOption = KeyOf("option"),
+                 kOptgroup = KeyOf("optgroup"), kTr = KeyOf("tr"), kTd = KeyOf("td"),
+                 kTh = KeyOf("th"), kTbody = KeyOf("tbody"), kThead = KeyOf("thead"),
+                 kTfoot = KeyOf("tfoot"), kTable = KeyOf("table"), kHtml = KeyOf("html"),
+                 kHead = KeyOf("head"), kBody = KeyOf("body"),
+                 kPlaintext = KeyOf("plaintext"), kBase = KeyOf("base");
 
 // Elements that never hold children (HTML §13.1.2 void elements, plus frame).
-bool IsVoid(std::string_view n) {
-  return OneOf(n, {"area", "base", "br", "col", "embed", "hr", "img", "input",
-                   "link", "meta", "param", "source", "track", "wbr", "keygen",
-                   "frame", "basefont", "bgsound", "image"});
-}
+constexpr TagKey kVoid[] = {
+    KeyOf("area"), KeyOf("base"), KeyOf("br"), KeyOf("col"), KeyOf("embed"),
+    KeyOf("hr"), KeyOf("img"), KeyOf("input"), KeyOf("link"), KeyOf("meta"),
+    KeyOf("param"), KeyOf("source"), KeyOf("track"), KeyOf("wbr"),
+    KeyOf("keygen"), KeyOf("frame"), KeyOf("basefont"), KeyOf("bgsound"),
+    KeyOf("image")};
 
 // Elements whose content the tokenizer reads as text up to their end tag.
-bool IsRawText(std::string_view n) {
-  return OneOf(n, {"script", "style", "xmp", "iframe", "noembed", "noframes",
-                   "textarea", "title"});
-}
+constexpr TagKey kRawText[] = {KeyOf("script"), KeyOf("style"), KeyOf("xmp"),
+                               KeyOf("iframe"), KeyOf("noembed"), KeyOf("noframes"),
+                               KeyOf("textarea"), KeyOf("title")};
 
 // Start tags that close an open <p> (HTML §13.2.6.4.7, "in body").
-bool ClosesP(std::string_view n) {
-  return OneOf(n, {"address", "article", "aside", "blockquote", "center",
-                   "details", "dialog", "dir", "div", "dl", "fieldset",
-                   "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
-                   "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu",
-                   "nav", "ol", "p", "pre", "section", "summary", "table", "ul",
-                   "li", "dd", "dt", "listing", "plaintext"});
-}
+constexpr TagKey kClosesP[] = {
+    KeyOf("address"), KeyOf("article"), KeyOf("aside"), KeyOf("blockquote"),
+    KeyOf("center"), KeyOf("details"), KeyOf("dialog"), KeyOf("dir"),
+    KeyOf("div"), KeyOf("dl"), KeyOf("fieldset"), KeyOf("figcaption"),
+    KeyOf("figure"), KeyOf("footer"), KeyOf("form"), KeyOf("h1"), KeyOf("h2"),
+    KeyOf("h3"), KeyOf("h4"), KeyOf("h5"), KeyOf("h6"), KeyOf("header"),
+    KeyOf("hgroup"), KeyOf("hr"), KeyOf("main"), KeyOf("menu"), KeyOf("nav"),
+    KeyOf("ol"), KeyOf("p"), KeyOf("pre"), KeyOf("section"), KeyOf("summary"),
+    KeyOf("table"), KeyOf("ul"), KeyOf("li"), KeyOf("dd"), KeyOf("dt"),
+    KeyOf("listing"), KeyOf("plaintext")};
 
 // Moves past a tag's attributes following the tokenizer's attribute states
 // (quoted values may contain '>'). Returns the index just past '>', or
@@ -112,90 +143,89 @@ class DepthModel {
   explicit DepthModel(int max_depth) : max_depth_(max_depth) {}
 
   // Returns false when the start tag must be dropped.
-  bool Start(const std::string& name) {
-    if (name == "html" || name == "head" || name == "body") return true;
-    ApplyImpliedEndTags(name);
+  bool Start(TagKey tag) {
+    if (tag == kHtml || tag == kHead || tag == kBody) return true;
+    ApplyImpliedEndTags(tag);
     // Links are what the crawler is after: an <a> past the cap is kept
     // (within a small slack) so a deep link survives flattening. A new <a>
     // closes an open one, so <a> chains cannot deepen the tree.
-    const int limit = name == "a" ? max_depth_ + kLinkSlack : max_depth_;
+    const int limit = tag == kA ? max_depth_ + kLinkSlack : max_depth_;
     if (static_cast<int>(stack_.size()) >= limit) {
-      ++dropped_open_[name];
+      ++dropped_open_[tag];
       ++dropped_total_;
       max_seen_ = std::max<int>(max_seen_, static_cast<int>(stack_.size()) + 1);
       return false;
     }
-    stack_.push_back(name);
+    stack_.push_back(tag);
     max_seen_ = std::max<int>(max_seen_, static_cast<int>(stack_.size()));
     return true;
   }
 
   // Returns false when the end tag belongs to a dropped start tag.
-  bool End(const std::string& name) {
+  bool End(TagKey tag) {
     if (dropped_total_ > 0) {
-      auto it = dropped_open_.find(name);
+      auto it = dropped_open_.find(tag);
       if (it != dropped_open_.end() && it->second > 0) {
         --it->second;
         --dropped_total_;
         return false;
       }
     }
-    PopThrough(name, stack_.size());
+    PopThrough(tag, stack_.size());
     return true;
   }
 
   int max_seen() const { return max_seen_; }
 
  private:
-  // Pops up to and including the topmost `name` found within `limit` entries
+  // Pops up to and including the topmost `tag` found within `limit` entries
   // from the top, unless a `barrier` element is met first.
-  bool PopThrough(std::string_view name, size_t limit,
-                  std::initializer_list<std::string_view> barrier = {}) {
+  template <size_t N = 1>
+  bool PopThrough(TagKey tag, size_t limit, const TagKey (&barrier)[N] = {0}) {
     size_t lo = stack_.size() > limit ? stack_.size() - limit : 0;
     for (size_t i = stack_.size(); i > lo; --i) {
-      const std::string& open = stack_[i - 1];
-      if (open == name) {
+      TagKey open = stack_[i - 1];
+      if (open == tag) {
         stack_.resize(i - 1);
         return true;
       }
-      if (OneOf(open, barrier)) return false;
+      if (In(open, barrier)) return false;
     }
     return false;
   }
 
-  void ApplyImpliedEndTags(const std::string& n) {
-    if (ClosesP(n) && !stack_.empty() && stack_.back() == "p") stack_.pop_back();
-    if (n == "li") {
-      PopThrough("li", stack_.size(), {"ul", "ol", "menu", "table"});
-    } else if (n == "dt" || n == "dd") {
-      if (!PopThrough("dd", stack_.size(), {"dl", "table"})) {
-        PopThrough("dt", stack_.size(), {"dl", "table"});
-      }
-    } else if (n == "option" || n == "optgroup") {
-      if (!stack_.empty() && stack_.back() == "option") stack_.pop_back();
-      if (n == "optgroup" && !stack_.empty() && stack_.back() == "optgroup") {
-        stack_.pop_back();
-      }
-    } else if (n == "tr") {
-      PopThrough("tr", stack_.size(), {"table", "tbody", "thead", "tfoot"});
-    } else if (n == "td" || n == "th") {
-      if (!PopThrough("td", stack_.size(), {"tr", "table"})) {
-        PopThrough("th", stack_.size(), {"tr", "table"});
-      }
-    } else if (n == "tbody" || n == "thead" || n == "tfoot") {
-      PopThrough("tbody", stack_.size(), {"table"});
-      PopThrough("thead", stack_.size(), {"table"});
-      PopThrough("tfoot", stack_.size(), {"table"});
-    } else if (n == "a") {
+  void ApplyImpliedEndTags(TagKey n) {
+    static constexpr TagKey kListScope[] = {KeyOf("ul"), KeyOf("ol"), KeyOf("menu"), kTable};
+    static constexpr TagKey kDlScope[] = {KeyOf("dl"), kTable};
+    static constexpr TagKey kTableScope[] = {kTable, kTbody, kThead, kTfoot};
+    static constexpr TagKey kRowScope[] = {kTr, kTable};
+    static constexpr TagKey kTableOnly[] = {kTable};
+    if (!stack_.empty() && stack_.back() == kP && In(n, kClosesP)) stack_.pop_back();
+    if (n == kLi) {
+      PopThrough(kLi, stack_.size(), kListScope);
+    } else if (n == kDt || n == kDd) {
+      if (!PopThrough(kDd, stack_.size(), kDlScope)) PopThrough(kDt, stack_.size(), kDlScope);
+    } else if (n == kOption || n == kOptgroup) {
+      if (!stack_.empty() && stack_.back() == kOption) stack_.pop_back();
+      if (n == kOptgroup && !stack_.empty() && stack_.back() == kOptgroup) stack_.pop_back();
+    } else if (n == kTr) {
+      PopThrough(kTr, stack_.size(), kTableScope);
+    } else if (n == kTd || n == kTh) {
+      if (!PopThrough(kTd, stack_.size(), kRowScope)) PopThrough(kTh, stack_.size(), kRowScope);
+    } else if (n == kTbody || n == kThead || n == kTfoot) {
+      PopThrough(kTbody, stack_.size(), kTableOnly);
+      PopThrough(kThead, stack_.size(), kTableOnly);
+      PopThrough(kTfoot, stack_.size(), kTableOnly);
+    } else if (n == kA) {
       // The adoption agency closes an open <a> before opening a new one.
-      PopThrough("a", 4);
+      PopThrough(kA, 4);
     }
   }
 
   int max_depth_;
   int max_seen_ = 0;
-  std::vector<std::string> stack_;
-  std::unordered_map<std::string, size_t> dropped_open_;
+  std::vector<TagKey> stack_;
+  std::unordered_map<TagKey, size_t> dropped_open_;
   size_t dropped_total_ = 0;
 };
 
@@ -245,20 +275,24 @@ DepthLimitResult LimitNestingDepth(std::string_view html, int max_depth,
       name.push_back(Lower(html[q]));
       ++q;
     }
+    const TagKey tag = KeyOf(name);
     p = SkipAttributes(html, q);
     if (is_end) {
-      if (!model.End(name)) drops.emplace_back(tag_begin, p);
+      if (!model.End(tag)) drops.emplace_back(tag_begin, p);
       continue;
     }
-    if (name == "plaintext") break;  // the rest of the document is text
-    if (IsVoid(name)) continue;
-    if (IsRawText(name)) {
+    if (tag == kPlaintext) break;  // the rest of the document is text
+    if (In(tag, kVoid)) {
+      if (tag == kBase) result.has_base_tag = true;
+      continue;
+    }
+    if (In(tag, kRawText)) {
       size_t end = FindEndTag(html, p, name);
       if (end == std::string_view::npos) break;
       p = end;  // the end tag is processed (and ignored) on the next turn
       continue;
     }
-    if (!model.Start(name)) drops.emplace_back(tag_begin, p);
+    if (!model.Start(tag)) drops.emplace_back(tag_begin, p);
   }
   result.max_depth_seen = model.max_seen();
   if (drops.empty()) return result;

@@ -26,6 +26,7 @@ struct DepthLimitResult {
   bool changed = false;       // true when *out holds a rewritten document
   size_t dropped_tags = 0;    // start + end tags removed
   int max_depth_seen = 0;     // deepest modelled depth before limiting
+  bool has_base_tag = false;  // a <base> start tag occurs (outside raw text)
 };
 
 // Scans `html`; when some element would nest deeper than `max_depth`, writes

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -82,16 +83,17 @@ class ThreadParser {
   size_t last_size_ = 0;
 };
 
-std::string_view AttrValue(myhtml_tree_node_t* node, std::string_view key) {
+// The value of attribute `key` (lower case), nullopt when absent.
+std::optional<std::string_view> Attr(myhtml_tree_node_t* node, std::string_view key) {
   myhtml_tree_attr_t* attr = myhtml_attribute_by_key(node, key.data(), key.size());
-  if (attr == nullptr) return {};
+  if (attr == nullptr) return std::nullopt;
   size_t len = 0;
   const char* v = myhtml_attribute_value(attr, &len);
   return v == nullptr ? std::string_view() : std::string_view(v, len);
 }
 
-bool HasAttr(myhtml_tree_node_t* node, std::string_view key) {
-  return myhtml_attribute_by_key(node, key.data(), key.size()) != nullptr;
+std::string_view AttrValue(myhtml_tree_node_t* node, std::string_view key) {
+  return Attr(node, key).value_or(std::string_view());
 }
 
 bool EqualsNoCase(std::string_view a, std::string_view lower) {
@@ -157,24 +159,87 @@ bool IsHeading(myhtml_tag_id_t t) {
          t == MyHTML_TAG_H4 || t == MyHTML_TAG_H5 || t == MyHTML_TAG_H6;
 }
 
+// The part of the DOM that the seed-004 context needs, copied during the walk
+// into a flat array: elements that were descended into (visible content),
+// link elements, and non-blank visible text nodes. Hidden subtrees and
+// whitespace-only text are left out: they hold no context text, and text
+// nodes are leaves, so tree distances between the remaining nodes are
+// unchanged. Walking this array is several times faster than following
+// myhtml's pointers through its API, and skips the blank text nodes.
+struct CompactNode {
+  int32_t parent = -1;
+  int32_t first_child = -1;
+  int32_t last_child = -1;
+  int32_t prev = -1;
+  int32_t next = -1;
+  int32_t piece = -1;  // index into the visible text pieces, -1: element
+};
+
 // A link found during the walk, before contexts are attached.
 struct LinkRecord {
   Outlink link;
   myhtml_tree_node_t* node = nullptr;  // the element (null for meta/canonical)
+  int32_t cnode = -1;                  // its CompactNode
   size_t text_begin = 0;               // anchor range in the text stream
   size_t text_end = 0;
   bool has_position = false;           // false: no textual position (meta)
 };
 
+// Per-thread buffers reused across pages: allocating them afresh for every
+// page made the kernel zero new pages for ~20% of the parse time.
+struct Scratch {
+  FoldedText stream;
+  std::vector<std::pair<uint32_t, uint32_t>> pieces;
+  std::vector<WordSpan> words;
+  std::vector<LinkRecord> links;
+  std::vector<CompactNode> cnodes;
+  std::vector<std::pair<size_t, size_t>> dom_taken;
+  std::vector<std::pair<int32_t, int>> dom_stack;
+
+  void Reset() {
+    stream.Clear();
+    pieces.clear();
+    words.clear();
+    links.clear();
+    cnodes.clear();
+  }
+  // After a huge page, give the memory back rather than pin it per thread.
+  void Trim() {
+    constexpr size_t kKeep = 8 * 1024 * 1024;
+    stream.ShrinkIfAbove(kKeep);
+    if (pieces.capacity() * sizeof(pieces[0]) > kKeep) decltype(pieces)().swap(pieces);
+    if (words.capacity() * sizeof(words[0]) > kKeep) decltype(words)().swap(words);
+    if (links.capacity() > 65536) decltype(links)().swap(links);
+    if (cnodes.capacity() * sizeof(cnodes[0]) > kKeep) decltype(cnodes)().swap(cnodes);
+  }
+};
+
+Scratch& ThreadScratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
 class Extractor {
  public:
   Extractor(const ParseOptions& options, std::string_view page_url,
-            SteadyClock::time_point start, ParsedPage* page, ParseStats* stats)
-      : options_(options),
+            bool has_base_tag, SteadyClock::time_point start, ParsedPage* page,
+            ParseStats* stats)
+      : scratch_(ThreadScratch()),
+        stream_(scratch_.stream),
+        pieces_(scratch_.pieces),
+        links_(scratch_.links),
+        cnodes_(scratch_.cnodes),
+        options_(options),
+        options_has_base_(has_base_tag),
         page_url_(page_url),
         start_(start),
         page_(page),
-        stats_(stats) {}
+        stats_(stats) {
+    scratch_.Reset();
+  }
+  ~Extractor() { scratch_.Trim(); }
+  Extractor(const Extractor&) = delete;
+  Extractor& operator=(const Extractor&) = delete;
 
   void Run(myhtml_tree_t* tree);
 
@@ -194,32 +259,24 @@ class Extractor {
   bool OutOfTime();
   void AttachTextContexts();
   void AttachDomContexts();
-  std::string DomContext(myhtml_tree_node_t* a) const;
-  // Node user data: (parse generation << 32) | (piece index + 1). myhtml
-  // recycles node memory across parses without promising to clear the data
-  // field, so a tag from an earlier parse must not be mistaken for ours.
-  static constexpr size_t kNoPiece = ~size_t{0};
-  uintptr_t PieceTag(size_t piece) const {
-    return (static_cast<uintptr_t>(generation_) << 32) | (piece + 1);
-  }
-  size_t PieceOf(myhtml_tree_node_t* n) const {
-    auto v = reinterpret_cast<uintptr_t>(myhtml_node_get_data(n));
-    if ((v >> 32) != generation_ || (v & 0xFFFFFFFFu) == 0) return kNoPiece;
-    size_t piece = (v & 0xFFFFFFFFu) - 1;
-    return piece < pieces_.size() ? piece : kNoPiece;
-  }
+  std::string DomContext(int32_t a) const;
+  // Appends a CompactNode under the innermost open element; returns its index.
+  int32_t AddCompactNode(int32_t piece);
 
+  Scratch& scratch_;
+  FoldedText& stream_;                                  // all visible text, blocks space-separated
+  std::vector<std::pair<uint32_t, uint32_t>>& pieces_;  // visible text nodes
+  std::vector<LinkRecord>& links_;
+  std::vector<CompactNode>& cnodes_;
   const ParseOptions& options_;
+  bool options_has_base_;
   std::string_view page_url_;
   SteadyClock::time_point start_;
   ParsedPage* page_;
   ParseStats* stats_;
 
   std::string base_;             // effective base URL
-  FoldedText stream_;            // all visible text, blocks space-separated
   size_t block_begin_ = 0;       // stream offset where the open block began
-  std::vector<std::pair<uint32_t, uint32_t>> pieces_;  // visible text nodes
-  std::vector<LinkRecord> links_;
   std::vector<int> open_anchors_;   // links_ index per open <a> (-1: none)
   std::vector<size_t> open_headings_;
   int head_depth_ = 0;
@@ -227,14 +284,28 @@ class Extractor {
   bool stopped_ = false;
   bool link_cap_warned_ = false;
   size_t nodes_ = 0;
-  uint32_t generation_ = NextGeneration();
-
-  static uint32_t NextGeneration() {
-    thread_local uint32_t counter = 0;
-    if (++counter == 0) counter = 1;
-    return counter;
-  }
+  // Open elements that have a CompactNode: (myhtml node, index).
+  std::vector<std::pair<myhtml_tree_node_t*, int32_t>> open_cnodes_;
 };
+
+int32_t Extractor::AddCompactNode(int32_t piece) {
+  const auto idx = static_cast<int32_t>(cnodes_.size());
+  CompactNode& c = cnodes_.emplace_back();
+  c.piece = piece;
+  if (!open_cnodes_.empty()) {
+    int32_t parent = open_cnodes_.back().second;
+    c.parent = parent;
+    CompactNode& p = cnodes_[parent];
+    if (p.last_child >= 0) {
+      cnodes_[p.last_child].next = idx;
+      c.prev = p.last_child;
+    } else {
+      p.first_child = idx;
+    }
+    p.last_child = idx;
+  }
+  return idx;
+}
 
 void Extractor::Warn(const std::string& why) {
   page_->truncated = true;
@@ -251,6 +322,7 @@ bool Extractor::OutOfTime() {
 
 void Extractor::FindBase(myhtml_tree_t* tree) {
   base_ = std::string(page_url_);
+  if (!options_has_base_) return;  // the tokenizer pass saw no <base> tag
   mystatus_t status = MyHTML_STATUS_OK;
   myhtml_collection_t* bases =
       myhtml_get_nodes_by_tag_id(tree, nullptr, MyHTML_TAG_BASE, &status);
@@ -259,10 +331,9 @@ void Extractor::FindBase(myhtml_tree_t* tree) {
   // the document URL, is the document base URL.
   for (size_t i = 0; i < bases->length; ++i) {
     myhtml_tree_node_t* b = bases->list[i];
-    if (myhtml_node_namespace(b) != MyHTML_NAMESPACE_HTML || !HasAttr(b, "href")) {
-      continue;
-    }
-    std::optional<std::string> resolved = ResolveLink(page_url_, AttrValue(b, "href"));
+    auto href = Attr(b, "href");
+    if (myhtml_node_namespace(b) != MyHTML_NAMESPACE_HTML || !href) continue;
+    std::optional<std::string> resolved = ResolveLink(page_url_, *href);
     if (resolved) base_ = std::move(*resolved);
     break;
   }
@@ -349,8 +420,7 @@ void Extractor::OnText(myhtml_tree_node_t* node) {
       TrimSpaces(std::string_view(stream_.str()).substr(before));
   uint32_t begin = static_cast<uint32_t>(stream_.size() - added.size());
   pieces_.emplace_back(begin, static_cast<uint32_t>(stream_.size()));
-  // Remember the piece on the node: DomContext() finds visible text by it.
-  myhtml_node_set_data(node, reinterpret_cast<void*>(PieceTag(pieces_.size() - 1)));
+  AddCompactNode(static_cast<int32_t>(pieces_.size() - 1));
 }
 
 void Extractor::OnTitle(myhtml_tree_node_t* node) {
@@ -391,10 +461,9 @@ void Extractor::OnMeta(myhtml_tree_node_t* node) {
 }
 
 void Extractor::OnLinkElement(myhtml_tree_node_t* node) {
-  if (!HasToken(AttrValue(node, "rel"), "canonical") || !HasAttr(node, "href")) {
-    return;
-  }
-  int idx = AddLink(AttrValue(node, "href"), LinkKind::kCanonical, nullptr);
+  auto href = Attr(node, "href");
+  if (!href || !HasToken(AttrValue(node, "rel"), "canonical")) return;
+  int idx = AddLink(*href, LinkKind::kCanonical, nullptr);
   if (idx >= 0 && page_->canonical.empty()) {
     page_->canonical = links_[idx].link.url;
   }
@@ -419,6 +488,7 @@ int Extractor::AddLink(std::string_view href, LinkKind kind,
   r.link.kind = kind;
   r.node = node;
   r.has_position = node != nullptr;
+  if (node != nullptr) r.cnode = AddCompactNode(-1);
   r.text_begin = r.text_end = stream_.size();
   links_.push_back(std::move(r));
   return static_cast<int>(links_.size()) - 1;
@@ -431,8 +501,8 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
     return false;
   }
   if (IsHidden(tag)) {
-    if (tag == MyHTML_TAG_IFRAME && HasAttr(node, "src")) {
-      AddLink(AttrValue(node, "src"), LinkKind::kFrame, node);
+    if (tag == MyHTML_TAG_IFRAME) {
+      if (auto src = Attr(node, "src")) AddLink(*src, LinkKind::kFrame, node);
     }
     return false;
   }
@@ -453,8 +523,8 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
     case MyHTML_TAG_A: {
       int idx = -1;
-      if (HasAttr(node, "href")) {
-        idx = AddLink(AttrValue(node, "href"), LinkKind::kAnchor, node);
+      if (auto href = Attr(node, "href")) {
+        idx = AddLink(*href, LinkKind::kAnchor, node);
         if (idx >= 0) {
           links_[idx].link.nofollow = HasToken(AttrValue(node, "rel"), "nofollow");
         }
@@ -463,8 +533,8 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
     }
     case MyHTML_TAG_AREA:
-      if (HasAttr(node, "href")) {
-        int idx = AddLink(AttrValue(node, "href"), LinkKind::kArea, node);
+      if (auto href = Attr(node, "href")) {
+        int idx = AddLink(*href, LinkKind::kArea, node);
         if (idx >= 0) {
           links_[idx].link.anchor = FoldWhitespace(AttrValue(node, "alt"));
           links_[idx].link.nofollow = HasToken(AttrValue(node, "rel"), "nofollow");
@@ -472,7 +542,7 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       }
       break;
     case MyHTML_TAG_FRAME:
-      if (HasAttr(node, "src")) AddLink(AttrValue(node, "src"), LinkKind::kFrame, node);
+      if (auto src = Attr(node, "src")) AddLink(*src, LinkKind::kFrame, node);
       break;
     case MyHTML_TAG_IMG:
       // Inside a link the alt text is the anchor (as text browsers show it).
@@ -486,10 +556,21 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
   }
   if (IsHeading(tag)) open_headings_.push_back(stream_.size());
+  if (head_depth_ == 0) {
+    int32_t idx = -1;
+    // An <a> already got its node in AddLink.
+    if (tag == MyHTML_TAG_A && !links_.empty() && links_.back().node == node) {
+      idx = links_.back().cnode;
+    } else {
+      idx = AddCompactNode(-1);
+    }
+    open_cnodes_.emplace_back(node, idx);
+  }
   return true;
 }
 
 void Extractor::Leave(myhtml_tree_node_t* node) {
+  if (!open_cnodes_.empty() && open_cnodes_.back().first == node) open_cnodes_.pop_back();
   const myhtml_tag_id_t tag = myhtml_node_tag_id(node);
   if (tag == MyHTML_TAG__TEXT || IsHidden(tag) ||
       myhtml_node_namespace(node) != MyHTML_NAMESPACE_HTML) {
@@ -515,7 +596,9 @@ void Extractor::Leave(myhtml_tree_node_t* node) {
 // after as the context; otherwise take a stretch of nearby text".
 void Extractor::AttachTextContexts() {
   const std::string& text = stream_.str();
-  const std::vector<WordSpan> words = SplitWords(text);
+  if (options_.context_window_words <= 0) return;
+  std::vector<WordSpan>& words = scratch_.words;
+  SplitWords(text, &words);
   const size_t window = static_cast<size_t>(std::max(0, options_.context_window_words));
   auto word_at = [&](size_t offset) {  // first word starting at/after offset
     return static_cast<size_t>(
@@ -538,8 +621,9 @@ void Extractor::AttachTextContexts() {
     if (last > first) spans.push_back({first, last, i});
   }
   auto anchor_of = [&](const Span& s) {
-    return std::string_view(text).substr(words[s.first].begin,
-                                         words[s.last - 1].end - words[s.first].begin);
+    const LinkRecord& r = links_[s.link];
+    return TrimSpaces(
+        std::string_view(text).substr(r.text_begin, r.text_end - r.text_begin));
   };
   auto words_text = [&](size_t a, size_t b) -> std::string_view {  // [a, b)
     if (a >= b) return {};
@@ -589,56 +673,72 @@ void Extractor::AttachTextContexts() {
 }
 
 // Seed 004 (§3.2.1): "the text of all DOM tree nodes whose distance to link
-// u is at most delta". Tree distance counts edges; the link's own subtree
-// (its anchor text) is excluded. Nodes are taken nearest first: for each
-// ancestor level k = 1..delta, the siblings of the path node, alternating
-// outwards (previous, next, previous, ...), each searched down to depth
-// delta - k - 1. Only text nodes the walk saw as visible carry a piece index.
-std::string Extractor::DomContext(myhtml_tree_node_t* a) const {
+// u is at most delta". Tree distance counts edges, and the text of an element
+// is its text content (all descendant text): with a strict text-node reading
+// a link in a typical <li><a><code><span> list would get no context at all.
+// The ancestors within delta are such nodes, so the context is the text of
+// the delta-th ancestor's subtree without the link's own (anchor) text,
+// taken nearest first under the byte cap: for each ancestor level
+// k = 1..delta, the subtrees of the siblings of the path node, alternating
+// outwards (previous, next, previous, ...). Output is in document order.
+std::string Extractor::DomContext(int32_t a) const {
   const int delta = options_.dom_delta;
   const size_t cap = options_.max_context_bytes;
-  constexpr size_t kMaxVisits = 512;
-  std::vector<std::pair<size_t, size_t>> taken;  // (piece index, bytes)
+  // Bounds the cost on link lists with thousands of siblings.
+  constexpr size_t kMaxVisits = 256;
+  auto& taken = scratch_.dom_taken;  // (piece index, bytes)
+  auto& stack = scratch_.dom_stack;
+  taken.clear();
   size_t bytes = 0;
   size_t visits = 0;
-  std::vector<std::pair<myhtml_tree_node_t*, int>> stack;
-  auto visit_subtree = [&](myhtml_tree_node_t* root, int max_depth) {
+  const CompactNode* nodes = cnodes_.data();
+  auto visit_subtree = [&](int32_t root) {
     stack.clear();
     stack.emplace_back(root, 0);
     while (!stack.empty() && bytes < cap && visits < kMaxVisits) {
       auto [n, d] = stack.back();
       stack.pop_back();
       ++visits;
-      if (size_t piece = PieceOf(n); piece != kNoPiece) {
+      if (int32_t piece = nodes[n].piece; piece >= 0) {
         const auto& [b, e] = pieces_[piece];
-        size_t len = std::min<size_t>(e - b, cap - bytes);
+        size_t len = e - b;
+        if (bytes + len > cap) {
+          // Whole pieces only, so the output has no cut words in the middle;
+          // a first piece longer than the cap is cut at a space.
+          if (taken.empty()) {
+            std::string_view head = Utf8Prefix(
+                std::string_view(stream_.str()).substr(b, e - b), cap);
+            size_t space = head.rfind(' ');
+            len = space != std::string_view::npos && space > 0 ? space : head.size();
+            taken.emplace_back(piece, len);
+          }
+          bytes = cap;
+          break;
+        }
         taken.emplace_back(piece, len);
         bytes += len + 1;
         continue;
       }
-      if (d >= max_depth) continue;
       // Push children last-to-first so they pop in document order.
-      for (auto* c = myhtml_node_last_child(n); c != nullptr; c = myhtml_node_prev(c)) {
+      for (int32_t c = nodes[n].last_child; c >= 0; c = nodes[c].prev) {
         stack.emplace_back(c, d + 1);
       }
     }
   };
-  myhtml_tree_node_t* path = a;
-  for (int k = 1; k < delta && bytes < cap && visits < kMaxVisits; ++k) {
-    myhtml_tree_node_t* parent = myhtml_node_parent(path);
-    if (parent == nullptr) break;
-    myhtml_tag_id_t pt = myhtml_node_tag_id(parent);
-    if (pt == MyHTML_TAG_HTML || pt == MyHTML_TAG__UNDEF) break;
-    myhtml_tree_node_t* prev = myhtml_node_prev(path);
-    myhtml_tree_node_t* next = myhtml_node_next(path);
-    while ((prev != nullptr || next != nullptr) && bytes < cap && visits < kMaxVisits) {
-      if (prev != nullptr) {
-        visit_subtree(prev, delta - k - 1);
-        prev = myhtml_node_prev(prev);
+  int32_t path = a;
+  for (int k = 1; k <= delta && bytes < cap && visits < kMaxVisits; ++k) {
+    int32_t parent = nodes[path].parent;
+    if (parent < 0) break;
+    int32_t prev = nodes[path].prev;
+    int32_t next = nodes[path].next;
+    while ((prev >= 0 || next >= 0) && bytes < cap && visits < kMaxVisits) {
+      if (prev >= 0) {
+        visit_subtree(prev);
+        prev = nodes[prev].prev;
       }
-      if (next != nullptr && bytes < cap) {
-        visit_subtree(next, delta - k - 1);
-        next = myhtml_node_next(next);
+      if (next >= 0 && bytes < cap) {
+        visit_subtree(next);
+        next = nodes[next].next;
       }
     }
     path = parent;
@@ -659,9 +759,9 @@ std::string Extractor::DomContext(myhtml_tree_node_t* a) const {
 void Extractor::AttachDomContexts() {
   for (size_t i = 0; i < links_.size(); ++i) {
     LinkRecord& r = links_[i];
-    if (r.node == nullptr) continue;
+    if (r.cnode < 0) continue;
     if ((i & 255) == 255 && OutOfTime()) return;
-    r.link.dom_context = DomContext(r.node);
+    r.link.dom_context = DomContext(r.cnode);
   }
 }
 
@@ -701,7 +801,7 @@ ParsedPage ParseHtml(std::string_view utf8_html, std::string_view page_url,
     page.warning += "HTML parser failed";
     return page;
   }
-  Extractor extractor(options, page_url, start, &page, stats);
+  Extractor extractor(options, page_url, depth.has_base_tag, start, &page, stats);
   extractor.Run(tree);
   parser.Release();
   stats->extract_seconds = SecondsSince(start) - stats->parse_seconds;

@@ -31,10 +31,11 @@
 //    after (those inside the window); otherwise the window's words. A word is
 //    a run of non-space characters, except that each CJK character counts as
 //    one word (Chinese has no spaces; one character ~ one short word).
-//  * dom_context (seed 004 §3.2.1): the text of the DOM text nodes whose tree
-//    distance to the <a> element is at most `dom_delta` (the link's own
-//    subtree excluded), nearest first, at most `max_context_bytes`, output in
-//    document order.
+//  * dom_context (seed 004 §3.2.1): the text of the DOM nodes within tree
+//    distance `dom_delta` of the link element, an element's text being its
+//    text content; i.e. the text under the dom_delta-th ancestor minus the
+//    link's own anchor text, nearest first (by ancestor level, then sibling
+//    order outwards), at most `max_context_bytes`, output in document order.
 //  * text blocks: the visible text of the body split at block-level element
 //    boundaries (and <br>); script/style/template/noscript/head/iframe/svg
 //    content is not visible. headings: h1..h6 text in order.
@@ -62,7 +63,8 @@ struct ParseOptions {
   double time_budget_s = 2.0;           // wall-clock budget for the walk
   int context_window_words = 10;        // seed 001 window, words per side
   int dom_delta = 5;                    // seed 004 tree distance (4..6)
-  size_t max_context_bytes = 400;       // cap for context and dom_context
+  size_t max_context_bytes = 256;       // cap for context and dom_context
+                                        // (~85 CJK characters, ~40 words)
   size_t max_links = 50000;             // links kept per page
 };
 

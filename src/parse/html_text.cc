@@ -1,5 +1,7 @@
 #include "parse/html_text.h"
 
+#include <array>
+
 namespace topicrawl {
 namespace {
 
@@ -65,21 +67,30 @@ char AsciiLower(char c) {
 }  // namespace
 
 void FoldedText::Append(std::string_view text) {
-  size_t i = 0;
+  // Bytes that may start a whitespace character: ASCII whitespace, and the
+  // lead bytes of U+00A0 (C2) and U+3000 (E3), confirmed by SpaceLength().
+  static constexpr auto kMaybeSpace = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : {' ', '\t', '\n', '\f', '\r', '\xC2', '\xE3'}) t[c] = true;
+    return t;
+  }();
+  const char* p = text.data();
   const size_t n = text.size();
+  size_t i = 0;
   while (i < n) {
-    size_t sp = SpaceLength(text, i);
-    if (sp > 0) {
-      pending_space_ = true;
-      i += sp;
-      continue;
+    if (kMaybeSpace[static_cast<unsigned char>(p[i])]) {
+      if (size_t sp = SpaceLength(text, i)) {
+        pending_space_ = true;
+        i += sp;
+        continue;
+      }
     }
     // A run of non-space bytes, copied at once.
     size_t j = i + 1;
-    while (j < n && SpaceLength(text, j) == 0) ++j;
+    while (j < n && !(kMaybeSpace[static_cast<unsigned char>(p[j])] && SpaceLength(text, j))) ++j;
     if (pending_space_ && !s_.empty()) s_.push_back(' ');
     pending_space_ = false;
-    s_.append(text.data() + i, j - i);
+    s_.append(p + i, j - i);
     i = j;
   }
 }
@@ -105,7 +116,13 @@ std::string_view Utf8Prefix(std::string_view s, size_t max_bytes) {
 
 std::vector<WordSpan> SplitWords(std::string_view s) {
   std::vector<WordSpan> words;
-  words.reserve(s.size() / 6 + 1);
+  SplitWords(s, &words);
+  return words;
+}
+
+void SplitWords(std::string_view s, std::vector<WordSpan>* out) {
+  std::vector<WordSpan>& words = *out;
+  words.clear();
   size_t i = 0;
   const size_t n = s.size();
   bool in_word = false;
@@ -139,7 +156,6 @@ std::vector<WordSpan> SplitWords(std::string_view s) {
     i += len;
   }
   if (in_word) words.push_back({start, static_cast<uint32_t>(n)});
-  return words;
 }
 
 bool HasToken(std::string_view list, std::string_view token) {

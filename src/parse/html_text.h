@@ -26,6 +26,10 @@ class FoldedText {
     s_.clear();
     pending_space_ = false;
   }
+  // Frees the buffer when it grew beyond `max_capacity` bytes.
+  void ShrinkIfAbove(size_t max_capacity) {
+    if (s_.capacity() > max_capacity) std::string().swap(s_);
+  }
 
  private:
   std::string s_;
@@ -50,6 +54,8 @@ struct WordSpan {
   uint32_t end;
 };
 std::vector<WordSpan> SplitWords(std::string_view s);
+// Same, into *out (cleared first; its capacity is reused).
+void SplitWords(std::string_view s, std::vector<WordSpan>* out);
 
 // True when the space-separated token list `list` (HTML §2.3.8, ASCII
 // case-insensitive) contains `token` (lower case).

@@ -1,6 +1,8 @@
 // RobotsRules against RFC 9309; each test names the section it checks.
 #include "robots/robots_rules.h"
 
+#include <random>
+
 #include <gtest/gtest.h>
 
 namespace topicrawl {
@@ -155,6 +157,70 @@ TEST(RobotsRulesTest, Rfc9309_2_2_4_SitemapsAndCrawlDelay) {
   EXPECT_EQ(RobotsRules::Parse("User-agent: *\nDisallow: /\n").CrawlDelay(kAgent), std::nullopt);
 }
 
+// §5.1 "Simple Example", verbatim from the RFC.
+TEST(RobotsRulesTest, Rfc9309_5_1_SimpleExample) {
+  const char* robots =
+      "User-Agent: *\n"
+      "Disallow: *.gif$\n"
+      "Disallow: /example/\n"
+      "Allow: /publications/\n"
+      "\n"
+      "User-Agent: foobot\n"
+      "Disallow:/\n"
+      "Allow:/example/page.html\n"
+      "Allow:/example/allowed.gif\n"
+      "\n"
+      "User-Agent: barbot\n"
+      "User-Agent: bazbot\n"
+      "Disallow: /example/page.html\n"
+      "\n"
+      "User-Agent: quxbot\n"
+      "\n"
+      "EOF\n";
+  RobotsRules rules = RobotsRules::Parse(robots);
+  // Other crawlers: the "*" group.
+  EXPECT_FALSE(rules.Allowed("otherbot", "http://h/a/b.gif"));
+  EXPECT_FALSE(rules.Allowed("otherbot", "http://h/example/x"));
+  EXPECT_TRUE(rules.Allowed("otherbot", "http://h/publications/x"));
+  EXPECT_TRUE(rules.Allowed("otherbot", "http://h/other"));
+  // foobot: everything disallowed except two files.
+  EXPECT_FALSE(rules.Allowed("foobot", "http://h/other"));
+  EXPECT_TRUE(rules.Allowed("foobot", "http://h/example/page.html"));
+  EXPECT_TRUE(rules.Allowed("foobot", "http://h/example/allowed.gif"));
+  EXPECT_FALSE(rules.Allowed("foobot", "http://h/example/other.gif"));
+  // barbot and bazbot share a group.
+  for (const char* agent : {"barbot", "bazbot"}) {
+    EXPECT_FALSE(rules.Allowed(agent, "http://h/example/page.html")) << agent;
+    EXPECT_TRUE(rules.Allowed(agent, "http://h/example/other.gif")) << agent;
+  }
+  // quxbot has an empty group of its own: everything allowed.
+  EXPECT_TRUE(rules.Allowed("quxbot", "http://h/example/x.gif"));
+  // "EOF" is an unknown line, reported.
+  ASSERT_FALSE(rules.issues().empty());
+  EXPECT_EQ(rules.issues().back().line, 17);
+}
+
+// §5.2 "Longest Match", verbatim from the RFC.
+TEST(RobotsRulesTest, Rfc9309_5_2_LongestMatchExample) {
+  const char* robots =
+      "User-Agent: foobot\n"
+      "Allow: /example/page/\n"
+      "Disallow: /example/page/disallowed.gif\n";
+  EXPECT_TRUE(Allowed(robots, "http://h/example/page/", "foobot"));
+  EXPECT_TRUE(Allowed(robots, "http://h/example/page/x.html", "foobot"));
+  EXPECT_FALSE(Allowed(robots, "http://h/example/page/disallowed.gif", "foobot"));
+}
+
+// §2.2.3 table: "$" and "*" examples.
+TEST(RobotsRulesTest, Rfc9309_2_2_3_TableExamples) {
+  const char* dollar = "User-agent: *\nDisallow: /\nAllow: /this/path/exactly$\n";
+  EXPECT_TRUE(Allowed(dollar, "http://h/this/path/exactly"));
+  EXPECT_FALSE(Allowed(dollar, "http://h/this/path/exactly/not"));
+  const char* star = "User-agent: *\nDisallow: /\nAllow: /this/*/exactly\n";
+  EXPECT_TRUE(Allowed(star, "http://h/this/any/thing/exactly"));
+  EXPECT_FALSE(Allowed(star, "http://h/this/exact"));
+}
+
 TEST(RobotsRulesTest, MatchPathKeepsQueryDropsFragment) {
   EXPECT_EQ(RobotsMatchPath("http://h:8/a;p?q=1#f"), "/a;p?q=1");
   EXPECT_EQ(RobotsMatchPath("http://h"), "/");
@@ -175,6 +241,27 @@ TEST(RobotsRulesTest, PathologicalWildcardsStayFast) {
   pattern += "$\n";
   std::string url = "http://h/" + std::string(2000, 'a') + "b";
   EXPECT_TRUE(Allowed(pattern, url));
+}
+
+// Random robots.txt bodies: parsing and matching never crash (ASan/UBSan)
+// and "Disallow: /" for everyone always wins over nothing.
+TEST(RobotsRulesTest, RandomBodiesNeverCrash) {
+  static const char* kPieces[] = {
+      "User-agent: ", "Disallow: ", "Allow: ", "Sitemap: ", "Crawl-delay: ",
+      "*", "$", "/", "a", "%", "%4", "%e3", "#", ":", " ", "\t", "\n", "\r",
+      "\r\n", "\xef\xbb\xbf", "\xff", "topicrawl", "1.5", "-1"};
+  std::mt19937 rng(9309);
+  std::uniform_int_distribution<size_t> pick(0, std::size(kPieces) - 1);
+  for (int i = 0; i < 3000; ++i) {
+    std::string body;
+    for (int n = 0; n < 40; ++n) body += kPieces[pick(rng)];
+    RobotsRules rules = RobotsRules::Parse(body);
+    rules.Allowed(kAgent, "http://h/a*b$%E3/");
+    rules.CrawlDelay(kAgent);
+    RobotsRules all = RobotsRules::Parse(body + "\nUser-agent: *\nDisallow: /\n");
+    (void)all;
+  }
+  EXPECT_FALSE(Allowed("User-agent: *\nDisallow: /\n", "http://h/x"));
 }
 
 }  // namespace

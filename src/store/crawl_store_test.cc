@@ -156,6 +156,22 @@ TEST_F(CrawlStoreTest, RoundTripsEveryColumn) {
   StatusOr<PageId> id = store->AddPage(std::move(p));
   ASSERT_TRUE(id.ok()) << id.status().message();
   EXPECT_EQ(*id, 1);
+
+  std::map<UrlId, FrontierRecord> rows;
+  ASSERT_TRUE(store->LoadFrontier([&](const FrontierRecord& f) {
+                rows[f.url_id] = f;
+                return true;
+              }).ok());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0xFEDCBA9876543210ull].state, 1);
+  const FrontierRecord& b = rows[0x8000000000000001ull];
+  EXPECT_EQ(b.url, "http://b.test/");
+  EXPECT_EQ(b.depth, 4u);
+  EXPECT_EQ(b.parent_id, 1);
+  EXPECT_EQ(b.anchor, "b anchor");
+  EXPECT_EQ(b.score, 0.5);
+  EXPECT_EQ(b.explanation, "admitted: 0.5 > 0.3");
+  EXPECT_EQ(b.state, 0);
   ASSERT_TRUE(store->Flush().ok());
 
   Reader r(dir_);
@@ -177,22 +193,6 @@ TEST_F(CrawlStoreTest, RoundTripsEveryColumn) {
                     "|http://a.test/x?q=1|3|NULL|锚 text|0.625||1",
                 std::to_string(int64_t(0x8000000000000001ull)) +
                     "|http://b.test/|4|1|b anchor|0.5|admitted: 0.5 > 0.3|0"}));
-
-  std::map<UrlId, FrontierRecord> rows;
-  ASSERT_TRUE(store->LoadFrontier([&](const FrontierRecord& f) {
-                rows[f.url_id] = f;
-                return true;
-              }).ok());
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0xFEDCBA9876543210ull].state, 1);
-  const FrontierRecord& b = rows[0x8000000000000001ull];
-  EXPECT_EQ(b.url, "http://b.test/");
-  EXPECT_EQ(b.depth, 4u);
-  EXPECT_EQ(b.parent_id, 1);
-  EXPECT_EQ(b.anchor, "b anchor");
-  EXPECT_EQ(b.score, 0.5);
-  EXPECT_EQ(b.explanation, "admitted: 0.5 > 0.3");
-  EXPECT_EQ(b.state, 0);
 
   std::vector<PageSummary> pages;
   ASSERT_TRUE(store->LoadPages([&](const PageSummary& s) {
@@ -250,6 +250,44 @@ TEST_F(CrawlStoreTest, BatchesUntilTheIntervalPassesOrFlush) {
   clock_.Advance(std::chrono::milliseconds(300));
   ASSERT_TRUE(store->CommitIfDue().ok());
   EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "5");
+}
+
+TEST_F(CrawlStoreTest, FrontierLogMergesFirstAdmissionWinsAndStateOnlyGrows) {
+  options_.frontier_merge_rows = 1000000;
+  auto store = OpenOrDie(OpenMode::kCreate);
+  const UrlId a = Hash64("http://a.test/"), b = Hash64("http://b.test/");
+  ASSERT_TRUE(store->AddSeeds({{a, "http://a.test/", 0, 0, "", 1.0, "seed", 0}}).ok());
+  PageRecord page = MakeTestPage(1, 0, 0);
+  page.url_id = a;
+  page.url = "http://a.test/";
+  page.admitted.push_back({b, "http://b.test/", 1, 1, "first", 0.5, "x", 0});
+  ASSERT_TRUE(store->AddPage(std::move(page)).ok());
+  PageRecord again = MakeTestPage(2, 0, 0);
+  again.admitted.push_back({b, "http://b.test/", 9, 2, "second", 0.9, "y", 0});
+  again.admitted.push_back({a, "http://a.test/", 9, 2, "again", 0.9, "y", 0});
+  ASSERT_TRUE(store->AddPage(std::move(again)).ok());
+  ASSERT_TRUE(store->Flush().ok());
+  Reader r(dir_);
+  // Committed, not yet merged: the log holds the rows.
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier"), "0");
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "6");
+  ASSERT_TRUE(store->Close().ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "0");
+  EXPECT_EQ(r.Rows("SELECT url, depth, parent_id, anchor, state FROM frontier "
+                   "ORDER BY url"),
+            (std::vector<std::string>{"http://a.test/|0|NULL||1",
+                                      "http://b.test/|1|1|first|0",
+                                      testing::TestPageUrl(2) + "|2|1|anchor 2|1"}));
+}
+
+TEST_F(CrawlStoreTest, FrontierLogMergesAtCommitOnceLarge) {
+  options_.frontier_merge_rows = 10;
+  auto store = OpenOrDie(OpenMode::kCreate);
+  Reader r(dir_);
+  for (int k = 1; k <= 3; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k, 5, 5)).ok());
+  ASSERT_TRUE(store->Flush().ok());  // 18 log rows >= 10: merged
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "0");
+  EXPECT_EQ(r.One("SELECT count(*), sum(state) FROM frontier"), "16|3");  // p1..p7 and 9 link URLs
 }
 
 TEST_F(CrawlStoreTest, CommitsWhenTheBatchHoldsMaxPages) {

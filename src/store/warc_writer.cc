@@ -222,13 +222,13 @@ Status WarcWriter::Compress(const WarcRecord& record, std::string* out) {
   if (!warcinfo_id_.empty()) AppendField(&head, "WARC-Warcinfo-ID", warcinfo_id_);
   for (const WarcField& f : record.headers) AppendField(&head, f.name, f.value);
   const size_t block_length = record.block.size() + record.block_suffix.size();
-  if (options_.digests && block_length > 0) {
+  if (options_.block_digest) {
     AppendField(&head, "WARC-Block-Digest",
                 WarcSha1Digest(record.block, record.block_suffix));
-    if (record.suffix_is_payload) {
-      AppendField(&head, "WARC-Payload-Digest",
-                  WarcSha1Digest(record.block_suffix));
-    }
+  }
+  if (options_.payload_digest && record.suffix_is_payload) {
+    AppendField(&head, "WARC-Payload-Digest",
+                WarcSha1Digest(record.block_suffix));
   }
   if (!record.content_type.empty()) {
     AppendField(&head, "Content-Type", record.content_type);

@@ -96,7 +96,9 @@ TEST(WarcNamingTest, RecordIdsAreDistinctUuidV4Urns) {
 }
 
 TEST_F(WarcWriterTest, EachRecordIsItsOwnGzipMemberStartingWithWarcinfo) {
-  auto w = WarcWriter::New(dir_, 1, {}, &clock_);
+  WarcOptions options;
+  options.block_digest = true;
+  auto w = WarcWriter::New(dir_, 1, options, &clock_);
   std::string body(5000, 'x');
   WarcRecord resp = Record("response", "HTTP/1.1 200 OK\r\n\r\n");
   resp.block_suffix = body;
@@ -107,6 +109,7 @@ TEST_F(WarcWriterTest, EachRecordIsItsOwnGzipMemberStartingWithWarcinfo) {
   ASSERT_TRUE(b.ok());
   ASSERT_TRUE(w->Flush().ok());
   EXPECT_EQ(a->file, w->current_file());
+  EXPECT_EQ(w->current_size(), std::filesystem::file_size(dir_ + "/" + a->file));
   EXPECT_EQ(b->offset, a->offset + a->length);
 
   std::string data = ReadFile(dir_ + "/" + a->file);
@@ -268,7 +271,9 @@ TEST(ParseWarcRecordTest, RejectsWrongContentLengthAndMissingTerminator) {
 // An independent reader: zcat (gzip's multi-member support) and the Python
 // checker (zlib member by member, hashlib digests).
 TEST_F(WarcWriterTest, StandardToolsReadTheFile) {
-  auto w = WarcWriter::New(dir_, 1, {}, &clock_);
+  WarcOptions options;
+  options.block_digest = true;
+  auto w = WarcWriter::New(dir_, 1, options, &clock_);
   std::string body = "<html>" + std::string(10000, 'q') + "</html>";
   for (int i = 0; i < 5; ++i) {
     WarcRecord r = Record("response", "HTTP/1.1 200 OK\r\nContent-Length: " +
@@ -304,7 +309,7 @@ TEST_F(WarcWriterTest, StandardToolsReadTheFile) {
   WarcRecord bad = Record("resource", "abc");
   bad.headers.push_back({"WARC-Block-Digest", "sha1:AAAA"});
   WarcOptions no_digest;
-  no_digest.digests = false;
+  no_digest.block_digest = false;
   auto w2 = WarcWriter::New(dir_, 9, no_digest, &clock_);
   ASSERT_TRUE(w2->Append({bad}).ok());
   ASSERT_TRUE(w2->Flush().ok());

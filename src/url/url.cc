@@ -412,7 +412,8 @@ bool IsUnreserved(unsigned char c) {
          (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
-// RFC 3986 §6.2.2.1-2: upper-case hex in escapes, decode unreserved.
+// RFC 3986 §6.2.2.1-2: upper-case hex in escapes, decode unreserved,
+// encode a '%' that starts no escape.
 void AppendNormalizedEscapes(std::string_view in, std::string* out) {
   for (size_t i = 0; i < in.size(); ++i) {
     int hi, lo;
@@ -427,6 +428,10 @@ void AppendNormalizedEscapes(std::string_view in, std::string* out) {
         out->push_back(kHexUpper[lo]);
       }
       i += 2;
+    } else if (in[i] == '%') {
+      // A stray '%' becomes "%25"; left bare it could join a decoded hex
+      // digit into a new escape ("%3%37" -> "%37") and break idempotence.
+      out->append("%25");
     } else {
       out->push_back(in[i]);
     }

@@ -41,8 +41,9 @@ UrlParseResult ParseUrl(std::string_view input, std::string_view base = {});
 
 // Canonical form for de-duplication of a parsed absolute http(s) href:
 // lowercase scheme/host, IDNA (punycode), default port dropped, dot segments
-// removed, percent-encoding normalised (upper-case hex, unreserved decoded),
-// fragment dropped, empty path -> "/". The input is re-parsed, so any
+// removed, percent-encoding normalised (upper-case hex, unreserved decoded,
+// a '%' not starting an escape written "%25"), fragment dropped, empty
+// path -> "/". The input is re-parsed, so any
 // absolute http(s) URL string is accepted; returns "" when it does not parse.
 // Idempotent: CanonicalizeUrl(CanonicalizeUrl(u)) == CanonicalizeUrl(u).
 std::string CanonicalizeUrl(std::string_view href);

@@ -1,6 +1,12 @@
 #include "url/url_filter.h"
 
+// GCC 12's <regex> trips -Wmaybe-uninitialized inside libstdc++ when built
+// with sanitizers (a false positive in std::function); silence it for the
+// header only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <regex>
+#pragma GCC diagnostic pop
 
 #include "url/url.h"
 
@@ -43,9 +49,12 @@ class HostUrlFilter : public UrlFilter {
                 bool match_subdomains)
       : on_match_(on_match), match_subdomains_(match_subdomains) {
     for (std::string& h : hosts) {
-      // Accept "https://Example.com/x" as well as "example.com".
-      std::string host = h.find("://") != std::string::npos ? UrlHost(h)
-                                                             : Lower(h);
+      // Accept "https://Example.com/x" as well as "example.com"; the URL
+      // parser gives the same host form as canonical URLs (punycode IDN,
+      // dotted IPv4).
+      std::string host =
+          UrlHost(h.find("://") != std::string::npos ? h : "http://" + h);
+      if (host.empty()) host = Lower(h);
       while (!host.empty() && host.back() == '.') host.pop_back();
       if (!host.empty()) hosts_.push_back(std::move(host));
     }

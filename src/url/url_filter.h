@@ -39,8 +39,9 @@ class UrlFilter {
 // Answers `on_match` when the URL's host (port ignored) equals one of
 // `hosts`, or — with match_subdomains — ends with "." + one of them
 // ("www.example.com" matches "example.com"; "badexample.com" does not);
-// otherwise kNoOpinion. Hosts are compared case-insensitively; entries may be
-// given as bare hosts or URLs (their host is used). Empty entries are ignored.
+// otherwise kNoOpinion. Entries may be bare hosts or URLs (their host is
+// used) and are normalised like URL hosts (lower case, IDN to punycode).
+// Empty entries are ignored.
 std::unique_ptr<UrlFilter> NewHostUrlFilter(std::vector<std::string> hosts,
                                             FilterDecision on_match,
                                             bool match_subdomains);

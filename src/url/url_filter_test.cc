@@ -22,6 +22,12 @@ TEST(HostUrlFilterTest, SuffixMatchRespectsLabelBoundary) {
   EXPECT_EQ(f->Decide("http://badexample.com/"), FilterDecision::kNoOpinion);
 }
 
+TEST(HostUrlFilterTest, NormalisesIdnEntries) {
+  auto f = NewHostUrlFilter({"\xE4\xB8\xAD\xE6\x96\x87.COM"}, FilterDecision::kAccept, true);
+  EXPECT_EQ(f->Decide(*ResolveLink("", "http://www.\xE4\xB8\xAD\xE6\x96\x87.com/")),
+            FilterDecision::kAccept);
+}
+
 TEST(RegexUrlFilterTest, SearchesAnywhereAndReportsBadPatterns) {
   auto f = NewRegexUrlFilter(R"(\.(pdf|zip)$)", FilterDecision::kReject);
   ASSERT_TRUE(f.ok());

@@ -8,6 +8,8 @@
 
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -137,6 +139,25 @@ TEST_F(TestHttpServerTest, SendsEndlessChunkedBody) {
   }
   EXPECT_GE(got.size(), 200000u);
   EXPECT_NE(got.find("Transfer-Encoding: chunked"), std::string::npos);
+}
+
+TEST_F(TestHttpServerTest, ServesDirectoryWithIndexAndTypes) {
+  char tmpl[] = "/tmp/topicrawl-dir-XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  std::ofstream(dir + "/index.html") << "<p>index</p>";
+  std::ofstream(dir + "/robots.txt") << "User-agent: *";
+  server_.ServeDirectory(dir);
+  server_.Set("/robots.txt", TextResponse("route wins"));
+  RawClient client(server_.port());
+  client.Send(Get("/"));
+  std::string got = client.ReadUntil("</p>");
+  EXPECT_NE(got.find("Content-Type: text/html"), std::string::npos);
+  EXPECT_NE(got.find("<p>index</p>"), std::string::npos);
+  client.Send(Get("/robots.txt"));
+  EXPECT_NE(client.ReadUntil("wins").find("route wins"), std::string::npos);
+  client.Send(Get("/../etc/passwd"));
+  EXPECT_NE(client.ReadUntil("</h1>").find("404"), std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(GzipTest, ProducesGzipMagic) {

@@ -1,0 +1,199 @@
+// CrawlStore / WARC throughput (Google Benchmark; never run in CI).
+//
+//   build/bench/store_bench --benchmark_counters_tabular=true
+//
+// BM_AddPage/<links>/<body bytes>/<digests>: one AddPage() per iteration
+// into a fresh crawl directory under $TMPDIR (default /tmp), default
+// batching (200 ms), with `links` outlinks (~60-byte URLs, anchor, ~100-byte
+// context), links/3 admitted frontier rows with random url_ids, and a body
+// of `body bytes` (0 = a failure without response: no WARC records).
+// Page construction is excluded from the timing.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <random>
+
+#include "core/hash.h"
+#include "store/crawl_store.h"
+#include "store/sha1.h"
+#include "store/warc_writer.h"
+
+namespace topicrawl {
+namespace {
+
+std::string TempDir() {
+  const char* base = std::getenv("TMPDIR");
+  std::string templ = std::string(base && *base ? base : "/tmp") +
+                      "/topicrawl_bench_XXXXXX";
+  return ::mkdtemp(templ.data()) ? templ : std::string();
+}
+
+std::string Body(size_t bytes, std::mt19937_64& rng) {
+  // HTML-ish text that compresses like real pages (~4-5x), not like zeros.
+  static const char* kWords[] = {"crawler", "focused", "<p>", "</p>", "topic",
+                                 "relevance", "link", "page", "the", "of",
+                                 "and", "<a href=\"/x\">", "</a>", "web"};
+  std::string out = "<html><body>";
+  while (out.size() < bytes) {
+    out += kWords[rng() % 14];
+    out += (rng() % 7 == 0) ? std::to_string(rng() % 100000) : " ";
+  }
+  out.resize(bytes);
+  return out;
+}
+
+PageRecord TemplatePage(int links, size_t body_bytes, std::mt19937_64& rng) {
+  PageRecord p;
+  p.status = body_bytes ? FetchStatus::kOk : FetchStatus::kTimeout;
+  p.http_code = body_bytes ? 200 : 0;
+  p.content_type = "text/html; charset=utf-8";
+  p.charset = "UTF-8";
+  p.fetched_at = 1'700'000'000'000;
+  p.depth = 3;
+  p.parent_id = 17;
+  p.anchor = "focused crawling survey";
+  p.relevance = 0.42;
+  p.link_score = 0.37;
+  p.title = "A page about focused crawling";
+  p.explanation = "bm25=3.2 cos=0.41";
+  if (body_bytes > 0) {
+    p.request_head = "GET /some/path/page.html HTTP/1.1\r\nHost: www.example.com"
+                     "\r\nUser-Agent: topicrawl/0.1\r\nAccept: */*\r\n"
+                     "Accept-Encoding: gzip, br\r\n\r\n";
+    p.response_head = "HTTP/1.1 200 OK\r\nServer: nginx\r\nDate: Tue, 14 Nov "
+                      "2023 22:13:20 GMT\r\nContent-Type: text/html; "
+                      "charset=utf-8\r\nContent-Encoding: gzip\r\n"
+                      "Transfer-Encoding: chunked\r\nETag: \"abc\"\r\n\r\n";
+    p.body = Body(body_bytes, rng);
+    p.remote_ip = "127.0.0.1";
+  }
+  for (int i = 0; i < links; ++i) {
+    p.links.push_back(
+        {"https://www.example" + std::to_string(i % 17) +
+             ".com/articles/2023/11/focused-crawling-" + std::to_string(i),
+         "focused crawling part " + std::to_string(i),
+         "neighbouring anchors: survey of topical crawlers, best-first "
+         "search, context graphs " + std::to_string(i),
+         0.01 * i, "a=0.5 c=0.2 u=0.3"});
+  }
+  return p;
+}
+
+void BM_AddPage(benchmark::State& state) {
+  const int links = static_cast<int>(state.range(0));
+  const size_t body = static_cast<size_t>(state.range(1));
+  std::mt19937_64 rng(1);
+  const PageRecord tmpl = TemplatePage(links, body, rng);
+  const std::string root = TempDir();
+  CrawlStoreOptions options;
+  options.warc.payload_digest = state.range(2) != 0;
+  if (getenv("MERGE_ROWS")) options.frontier_merge_rows = atoll(getenv("MERGE_ROWS"));
+  auto store = CrawlStore::Open(root + "/crawl", OpenMode::kCreate, options);
+  if (!store.ok()) {
+    state.SkipWithError(store.status().message().c_str());
+    return;
+  }
+  int64_t k = 0;
+  std::vector<double> latencies;
+  latencies.reserve(state.max_iterations);
+  for (auto _ : state) {
+    state.PauseTiming();
+    PageRecord page = tmpl;
+    page.url = "https://www.example.com/p/" + std::to_string(++k);
+    page.url_id = Hash64(page.url);
+    page.final_url = page.url;
+    for (int i = 0; i < links / 3; ++i) {
+      page.admitted.push_back({rng(), page.links[i].to_url + "?k=" +
+                                          std::to_string(k),
+                               4, k, page.links[i].anchor, 0.5, "", 0});
+    }
+    state.ResumeTiming();
+    const auto start = std::chrono::steady_clock::now();
+    if (!(*store)->AddPage(std::move(page)).ok()) {
+      state.SkipWithError("AddPage failed");
+      break;
+    }
+    latencies.push_back(std::chrono::duration<double, std::micro>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+  }
+  std::sort(latencies.begin(), latencies.end());
+  if (!latencies.empty()) {
+    state.counters["p50_us"] = latencies[latencies.size() / 2];
+    state.counters["p99_us"] = latencies[latencies.size() * 99 / 100];
+    state.counters["max_ms"] = latencies.back() / 1000;
+  }
+  const auto close_start = std::chrono::steady_clock::now();
+  if (!(*store)->Close().ok()) state.SkipWithError("Close failed");
+  state.counters["close_s"] = std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - close_start)
+                                  .count();
+  state.counters["pages/s"] =
+      benchmark::Counter(static_cast<double>(k), benchmark::Counter::kIsRate);
+  state.counters["links/s"] = benchmark::Counter(
+      static_cast<double>(k) * links, benchmark::Counter::kIsRate);
+  state.counters["MB/s body"] = benchmark::Counter(
+      static_cast<double>(k) * body / 1e6, benchmark::Counter::kIsRate);
+  std::filesystem::remove_all(root);
+}
+BENCHMARK(BM_AddPage)
+    ->ArgNames({"links", "body", "digests"})
+    ->Args({0, 0, 0})
+    ->Args({100, 0, 0})
+    ->Args({100, 2000, 1})
+    ->Args({100, 30000, 0})
+    ->Args({100, 30000, 1})
+    ->Iterations(20000)
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+// The WARC writer alone: one response+request+metadata group per iteration.
+void BM_WarcAppend(benchmark::State& state) {
+  std::mt19937_64 rng(1);
+  const std::string body = Body(static_cast<size_t>(state.range(0)), rng);
+  WarcOptions options;
+  options.compression_level = static_cast<int>(state.range(1));
+  options.payload_digest = state.range(2) != 0;
+  const std::string root = TempDir();
+  auto writer = WarcWriter::New(root, 1, options, SystemClock());
+  std::vector<WarcRecord> group(3);
+  group[0].type = "response";
+  group[0].block = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+  group[0].block_suffix = body;
+  group[0].suffix_is_payload = true;
+  group[1].type = "request";
+  group[1].block = "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n";
+  group[2].type = "metadata";
+  group[2].block = "relevance: 0.5\r\ndepth: 3\r\noutlinks: 100\r\n";
+  for (auto _ : state) {
+    if (!writer->Append(group).ok()) state.SkipWithError("Append failed");
+  }
+  (void)writer->Flush();
+  state.SetBytesProcessed(state.iterations() * body.size());
+  state.counters["ratio"] = static_cast<double>(state.iterations()) *
+                            body.size() / writer->current_size();
+  writer.reset();
+  std::filesystem::remove_all(root);
+}
+BENCHMARK(BM_WarcAppend)
+    ->ArgNames({"body", "level", "digests"})
+    ->Args({30000, 1, 0})
+    ->Args({30000, 1, 1})
+    ->Args({30000, 3, 0})
+    ->Args({30000, 6, 0})
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_Sha1(benchmark::State& state) {
+  std::mt19937_64 rng(1);
+  const std::string body = Body(30000, rng);
+  for (auto _ : state) benchmark::DoNotOptimize(WarcSha1Digest(body));
+  state.SetBytesProcessed(state.iterations() * body.size());
+}
+BENCHMARK(BM_Sha1)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace topicrawl
+
+BENCHMARK_MAIN();

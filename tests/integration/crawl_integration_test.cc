@@ -1,0 +1,258 @@
+// End-to-end crawls of small marked sites served on 127.0.0.1 (port 0),
+// asserting exactly which URLs were fetched, stored and refused, and why.
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "crawl/crawl_config.h"
+#include "crawl/crawler.h"
+#include "gtest/gtest.h"
+#include "support/test_http_server.h"
+
+namespace topicrawl {
+namespace {
+
+using testing::ErrorResponse;
+using testing::HtmlResponse;
+using testing::RedirectResponse;
+using testing::TestHttpServer;
+using testing::TestResponse;
+using testing::TextResponse;
+
+namespace fs = std::filesystem;
+
+std::string Page(const std::string& title, const std::string& body) {
+  return "<!doctype html><html><head><title>" + title + "</title></head><body>" + body +
+         "</body></html>";
+}
+
+// url -> (status, http_code) of every pages row.
+std::map<std::string, std::pair<std::string, int>> PagesByUrl(const std::string& dir) {
+  std::map<std::string, std::pair<std::string, int>> out;
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2((dir + "/crawl.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "SELECT url, status, http_code FROM pages ORDER BY id", -1, &st, nullptr);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::string url = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    EXPECT_EQ(out.count(url), 0u) << "stored twice: " << url;
+    out[url] = {reinterpret_cast<const char*>(sqlite3_column_text(st, 1)),
+                sqlite3_column_int(st, 2)};
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
+int64_t QueryInt(const std::string& dir, const std::string& sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2((dir + "/crawl.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* st = nullptr;
+  int64_t v = -1;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW) {
+    v = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return v;
+}
+
+class CrawlIntegrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(server_.Start().ok());
+    dir_ = ::testing::TempDir() + "/crawl-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+           std::to_string(getpid());
+    fs::remove_all(dir_);
+  }
+
+  CrawlConfig BaseConfig() {
+    CrawlConfig c;
+    c.seeds = {"http://site.test/"};
+    c.out_dir = dir_;
+    c.delay_s = 0;
+    c.connect_to = {"site.test:80:127.0.0.1:" + std::to_string(server_.port())};
+    c.total_timeout_s = 2;
+    c.connect_timeout_s = 2;
+    c.progress_interval_ms = 0;
+    c.max_retries = 1;
+    return c;
+  }
+
+  // The marked site: every fate the crawler must record.
+  void ServeMarkedSite() {
+    server_.Set("/robots.txt", TextResponse("User-agent: *\nDisallow: /private/\n"));
+    server_.Set("/", HtmlResponse(Page(
+        "home",
+        "<a href='/a.html'>a</a> <a href='b.html'>b</a> <a href='/private/x.html'>x</a>"
+        "<a href='/missing.html'>gone</a> <a href='/redir'>r</a> <a href='/loop1'>l</a>"
+        "<a href='/file.bin'>bin</a> <a href='/busy'>busy</a>"
+        "<a href='javascript:void(0)'>js</a> <a rel='nofollow' href='/nofollow.html'>nf</a>"
+        "<a href='http://site.test/a.html#frag'>dup</a>")));
+    server_.Set("/a.html", HtmlResponse(Page("a", "<a href='/c.html'>c</a>")));
+    server_.Set("/b.html", HtmlResponse(Page("b", "<a href='/'>home</a>")));
+    server_.Set("/c.html", HtmlResponse(Page("c", "leaf")));
+    server_.Set("/private/x.html", HtmlResponse(Page("x", "secret")));
+    server_.Set("/missing.html", ErrorResponse(404));
+    server_.Set("/redir", RedirectResponse(301, "/c2.html"));
+    server_.Set("/c2.html", HtmlResponse(Page("c2", "redirect target")));
+    server_.Set("/loop1", RedirectResponse(302, "/loop2"));
+    server_.Set("/loop2", RedirectResponse(302, "/loop1"));
+    server_.Set("/file.bin", TextResponse("binary", "application/octet-stream"));
+    server_.Set("/busy", ErrorResponse(503, "0"));
+    server_.Set("/nofollow.html", HtmlResponse(Page("nf", "never fetched")));
+  }
+
+  TestHttpServer server_;
+  std::string dir_;
+};
+
+TEST_F(CrawlIntegrationTest, BfsRecordsEveryFateExactlyOnce) {
+  ServeMarkedSite();
+  Crawler crawler(BaseConfig(), nullptr);
+  Status s = crawler.Run();
+  ASSERT_TRUE(s.ok()) << s.message();
+
+  auto pages = PagesByUrl(dir_);
+  std::map<std::string, std::pair<std::string, int>> want = {
+      {"http://site.test/", {"ok", 200}},
+      {"http://site.test/a.html", {"ok", 200}},
+      {"http://site.test/b.html", {"ok", 200}},
+      {"http://site.test/c.html", {"ok", 200}},
+      {"http://site.test/private/x.html", {"robots_denied", 0}},
+      {"http://site.test/missing.html", {"http_error", 404}},
+      {"http://site.test/redir", {"ok", 200}},
+      {"http://site.test/loop1", {"redirect_loop", 302}},
+      {"http://site.test/file.bin", {"content_type_rejected", 200}},
+      {"http://site.test/busy", {"http_error", 503}},
+  };
+  EXPECT_EQ(pages, want);
+  EXPECT_EQ(crawler.stats().pages_ok, 5);
+
+  // Robots-denied and nofollow URLs are never requested; the 503 is retried
+  // once (max_retries = 1); robots.txt is fetched once.
+  EXPECT_EQ(server_.RequestCount("/private/x.html"), 0);
+  EXPECT_EQ(server_.RequestCount("/nofollow.html"), 0);
+  EXPECT_EQ(server_.RequestCount("/robots.txt"), 1);
+  EXPECT_EQ(server_.RequestCount("/busy"), 2);
+  EXPECT_EQ(server_.RequestCount("/a.html"), 1);
+  // The redirect is recorded with its final URL.
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE final_url = "
+                           "'http://site.test/c2.html'"),
+            1);
+  // Every page links back to its seed through parent_id.
+  EXPECT_EQ(QueryInt(dir_, "SELECT parent_id FROM pages WHERE url = 'http://site.test/c.html'"),
+            QueryInt(dir_, "SELECT id FROM pages WHERE url = 'http://site.test/a.html'"));
+  EXPECT_TRUE(fs::exists(dir_ + "/config.toml"));
+  EXPECT_FALSE(fs::is_empty(dir_ + "/warc"));
+}
+
+TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
+  std::string links;
+  for (int i = 0; i < 50; ++i) {
+    std::string p = "/p" + std::to_string(i) + ".html";
+    links += "<a href='" + p + "'>p</a>";
+    server_.Set(p, HtmlResponse(Page("p", "x")));
+  }
+  server_.Set("/robots.txt", ErrorResponse(404));
+  server_.Set("/", HtmlResponse(Page("home", links)));
+  CrawlConfig c = BaseConfig();
+  c.max_pages = 20;
+  Crawler crawler(c, nullptr);
+  ASSERT_TRUE(crawler.Run().ok());
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 20);
+}
+
+TEST_F(CrawlIntegrationTest, ResumeContinuesWithoutRefetching) {
+  std::string links;
+  for (int i = 0; i < 30; ++i) {
+    std::string p = "/p" + std::to_string(i) + ".html";
+    links += "<a href='" + p + "'>p</a>";
+    server_.Set(p, HtmlResponse(Page("p", "x")));
+  }
+  server_.Set("/robots.txt", ErrorResponse(404));
+  server_.Set("/", HtmlResponse(Page("home", links)));
+  CrawlConfig c = BaseConfig();
+  c.max_pages = 10;
+  {
+    Crawler crawler(c, nullptr);
+    ASSERT_TRUE(crawler.Run().ok());
+  }
+  c.resume = true;
+  c.max_pages = 0;
+  {
+    Crawler crawler(c, nullptr);
+    Status s = crawler.Run();
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  auto pages = PagesByUrl(dir_);  // asserts no URL stored twice
+  EXPECT_EQ(pages.size(), 31u);
+  for (int i = 0; i < 30; ++i) {
+    EXPECT_EQ(server_.RequestCount("/p" + std::to_string(i) + ".html"), 1) << i;
+  }
+}
+
+TEST_F(CrawlIntegrationTest, KillNineAtAnyMomentLosesNothingStoresNothingTwice) {
+  // The real binary, killed with SIGKILL mid-crawl, then resumed.
+  std::string links;
+  for (int i = 0; i < 400; ++i) {
+    std::string p = "/k" + std::to_string(i) + ".html";
+    links += "<a href='" + p + "'>k</a>";
+    TestResponse r = HtmlResponse(Page("k", "page " + std::to_string(i)));
+    r.delay = std::chrono::milliseconds(10);
+    server_.Set(p, r);
+  }
+  server_.Set("/robots.txt", ErrorResponse(404));
+  server_.Set("/", HtmlResponse(Page("home", links)));
+  std::string seeds = dir_ + "-seeds.txt";
+  std::ofstream(seeds) << "http://site.test/\n";
+  std::string connect = "site.test:80:127.0.0.1:" + std::to_string(server_.port());
+  const std::string bin = TOPICRAWL_BINARY;
+
+  for (int round = 0; round < 4; ++round) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int devnull = open("/dev/null", O_WRONLY);
+      dup2(devnull, 1);
+      dup2(devnull, 2);
+      if (round == 0) {
+        execl(bin.c_str(), bin.c_str(), "crawl", "--seeds", seeds.c_str(), "--out",
+              dir_.c_str(), "--delay", "0", "--concurrency", "4", "--connect-to",
+              connect.c_str(), "--max-pages", "0", static_cast<char*>(nullptr));
+      } else {
+        execl(bin.c_str(), bin.c_str(), "crawl", "--resume", dir_.c_str(),
+              static_cast<char*>(nullptr));
+      }
+      _exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 600 : 200 + 130 * round));
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+  }
+  // Final resume runs to completion.
+  std::string cmd = bin + " crawl --resume " + dir_ + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  auto pages = PagesByUrl(dir_);  // asserts no URL stored twice
+  EXPECT_EQ(pages.size(), 401u);
+  for (const auto& [url, fate] : pages) EXPECT_EQ(fate.first, "ok") << url;
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM frontier WHERE state = 0"), 0);
+}
+
+}  // namespace
+}  // namespace topicrawl
