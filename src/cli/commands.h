@@ -30,6 +30,8 @@ void AddParseCommand(CLI::App& app, int* exit_code);
 void AddWebCommand(CLI::App& app, int* exit_code);
 void AddScoreCommand(CLI::App& app, int* exit_code);
 void AddWarcCommand(CLI::App& app, int* exit_code);
+void AddEvalCommand(CLI::App& app, int* exit_code);
+void AddCompareCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddWebCommand(app, &exit_code);
   topicrawl::cli::AddScoreCommand(app, &exit_code);
   topicrawl::cli::AddWarcCommand(app, &exit_code);
+  topicrawl::cli::AddEvalCommand(app, &exit_code);
+  topicrawl::cli::AddCompareCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
