@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddRobotsCommand(app, &exit_code);
   topicrawl::cli::AddFetchCommand(app, &exit_code);
   topicrawl::cli::AddParseCommand(app, &exit_code);
+  topicrawl::cli::AddEvalCommand(app, &exit_code);
+  topicrawl::cli::AddCompareCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -20,6 +20,19 @@ void Say(std::ostream* progress, const std::string& line) {
   if (progress) *progress << line << std::endl;
 }
 
+// A run directory left by an interrupted (or --rerun) run is renamed to
+// <dir>.old so the crawl starts fresh: a resumed run would mix two wall
+// times and two RNG streams into one measurement.
+void MoveAsideUnfinished(const std::string& dir, std::ostream* progress) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  fs::path old = dir + ".old";
+  fs::remove_all(old, ec);
+  fs::rename(dir, old, ec);
+  Say(progress, ec ? "cannot move " + dir + " aside: " + ec.message()
+                   : "moved earlier run " + dir + " to " + old.string());
+}
+
 std::optional<double> MetricByName(const CheckpointMetrics& c, const std::string& name) {
   if (name == "dp") return static_cast<double>(c.dp);
   if (name == "lp") return static_cast<double>(c.lp);
@@ -246,7 +259,7 @@ StatusOr<ExperimentResult> RunExperiment(const ExperimentSpec& spec,
         run.reused = true;
         Say(progress, "reusing finished run " + name + " (" + run.request.out_dir + ")");
       } else {
-        fs::create_directories(run.request.out_dir, ec);
+        MoveAsideUnfinished(run.request.out_dir, progress);
         Say(progress, "running " + name + " -> " + run.request.out_dir);
         run.status = run_crawl(run.request);
       }

@@ -29,7 +29,8 @@ struct RunRequest {
   std::string out_dir;  // <experiment out>/runs/<strategy>-<seed>
 };
 
-// Runs one crawl into request.out_dir (which exists). OK means a crawl
+// Runs one crawl into request.out_dir (not created beforehand: a resumed
+// crawl finds its own directory, a fresh one creates it). OK means a crawl
 // database was written there.
 using RunCrawlFn = std::function<Status(const RunRequest&)>;
 
@@ -40,7 +41,9 @@ struct ExperimentSpec {
   std::string out_dir;
   MetricOptions metric_options;
   // Skip (strategy, seed) runs whose crawl.db already has meta finished_at,
-  // so an interrupted experiment resumes where it stopped.
+  // so an interrupted experiment resumes where it stopped. Any other existing
+  // run directory (interrupted, or all of them when false) is renamed to
+  // <dir>.old before the run starts afresh.
   bool reuse_finished_runs = true;
 };
 

@@ -59,6 +59,10 @@ ExperimentSpec Spec(const std::string& dir) {
   return spec;
 }
 
+bool IsWellFormedHarvestChart(const std::string& svg) {
+  return svg.rfind("<?xml", 0) == 0 && svg.find("</svg>") != std::string::npos;
+}
+
 const StrategyCheckpoint& At(const StrategySummary& s, const std::string& label) {
   for (const StrategyCheckpoint& c : s.checkpoints) {
     if (c.label == label) return c;
@@ -141,6 +145,11 @@ TEST(ExperimentTest, ReusesFinishedRunsAndWritesReport) {
   EXPECT_TRUE(again->runs[0].reused);
   EXPECT_EQ(again->oracle_relevant, 2);
   EXPECT_EQ(again->relevant_total, 4);
+  // Without reuse, the earlier runs are moved aside and run again.
+  spec.reuse_finished_runs = false;
+  ASSERT_TRUE(RunExperiment(spec, run, &labels, &reachable, nullptr).ok());
+  EXPECT_EQ(calls, 8);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/runs/good-1.old/crawl.db"));
 
   ExperimentSummary s = SummarizeExperiment(*again);
   ASSERT_TRUE(WriteExperimentReport(s, dir).ok());
@@ -174,6 +183,22 @@ TEST(ExperimentTest, RejectsInvalidSpecs) {
   spec.strategies = {"a"};
   spec.runs = 0;
   EXPECT_FALSE(RunExperiment(spec, run, nullptr, nullptr, nullptr).ok());
+}
+
+TEST(ExperimentTest, RunWithoutDatabaseIsRecordedAsFailure) {
+  ExperimentSpec spec;
+  spec.strategies = {"ghost"};
+  spec.out_dir = testing::MakeTempDir("experiment_ghost");
+  StatusOr<ExperimentResult> r = RunExperiment(
+      spec, [](const RunRequest&) { return Status::Ok(); }, nullptr, nullptr, nullptr);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->runs.size(), 1u);
+  EXPECT_FALSE(r->runs[0].status.ok());
+  EXPECT_NE(r->runs[0].status.message().find("no crawl database"), std::string::npos);
+  ExperimentSummary s = SummarizeExperiment(*r);
+  EXPECT_EQ(s.strategies[0].runs_failed, 1);
+  EXPECT_FALSE(s.friedman.has_value());
+  EXPECT_TRUE(IsWellFormedHarvestChart(RenderHarvestChart(s)));
 }
 
 TEST(MeanAndSdTest, UsesSampleStandardDeviation) {

@@ -71,8 +71,13 @@ class LabelSet {
 };
 
 // A set of canonical (CanonicalizeLabelUrl) URLs, e.g. the pages reachable
-// from the home pages. File format: one URL per line; blank lines and lines
-// starting with '#' are ignored; anything after the first TAB is ignored (so
+// from the home pages (for recall_reachable). Produce that list from a full
+// BFS crawl of the web without a page budget:
+//   topicrawl crawl --strategy bfs --seeds homes.txt ... --out bfs-full
+//   sqlite3 bfs-full/crawl.db "SELECT coalesce(final_url, url) FROM pages
+//     WHERE status = 'ok'" > reachable.txt
+// File format: one URL per line; blank lines and lines starting with '#' are
+// ignored; anything after the first TAB is ignored (so
 // a label file or a `url<TAB>...` export also works).
 class UrlSet {
  public:

@@ -212,6 +212,7 @@ std::string RenderDosChart(const WlDos& dos, const std::string& title) {
   PlotSeries s;
   s.name = "ln g(E)";
   for (const WlDosBin& b : dos.bins) {
+    if (b.ln_g == 0 && b.h == 0) continue;  // never visited: g unknown
     s.x.push_back(b.energy);
     s.y.push_back(b.ln_g);
   }

@@ -71,7 +71,8 @@ WlDiagnostics ReadWlDiagnostics(const std::string& crawl_dir);
 
 nlohmann::json WlDiagnosticsToJson(const WlDiagnostics& wl);
 std::string WlDiagnosticsToText(const WlDiagnostics& wl);
-// ln g over energy (one point per bin with data), as an SVG line chart.
+// ln g over energy as an SVG line chart; bins never visited (ln g = H = 0)
+// are left out.
 std::string RenderDosChart(const WlDos& dos, const std::string& title);
 
 }  // namespace topicrawl::eval

@@ -1,0 +1,161 @@
+// `topicrawl eval DIR`: the metrics of one crawl directory (eval/metrics.h),
+// optionally against ground-truth labels, plus Wang-Landau diagnostics when
+// the crawl left wl_steps.tsv / wl_dos.tsv.
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "cli/commands.h"
+#include "eval/crawl_reader.h"
+#include "eval/experiment_report.h"
+#include "eval/labels.h"
+#include "eval/metrics.h"
+#include "eval/metrics_report.h"
+#include "eval/svg_plot.h"
+#include "eval/wl_diagnostics.h"
+
+namespace topicrawl::cli {
+namespace {
+
+struct EvalFlags {
+  std::string dir;
+  std::string labels;
+  std::string reachable;
+  std::optional<double> beta;
+  std::string at;
+  bool json = false;
+  bool csv = false;
+  std::string plot;
+  std::string plot_dos;
+};
+
+// Loads the optional label and reachable files; reports problems on stderr.
+bool LoadGroundTruth(const EvalFlags& f, std::optional<eval::LabelSet>* labels,
+                     std::optional<eval::UrlSet>* reachable) {
+  if (!f.labels.empty()) {
+    StatusOr<eval::LabelSet> set = eval::LabelSet::Load(f.labels);
+    if (!set.ok()) {
+      std::cerr << "eval: " << set.status().message() << '\n';
+      return false;
+    }
+    for (const eval::FileIssue& issue : set->issues()) {
+      std::cerr << "eval: " << f.labels << ':' << issue.line << ": " << issue.message << '\n';
+    }
+    labels->emplace(std::move(set).value());
+  }
+  if (!f.reachable.empty()) {
+    StatusOr<eval::UrlSet> set = eval::UrlSet::Load(f.reachable);
+    if (!set.ok()) {
+      std::cerr << "eval: " << set.status().message() << '\n';
+      return false;
+    }
+    reachable->emplace(std::move(set).value());
+  }
+  return true;
+}
+
+// One crawl's harvest (labels) or accuracy curve, with the oracle bound.
+std::string CurveChart(const eval::CrawlMetrics& m, const std::string& name) {
+  eval::ExperimentSummary s;
+  eval::StrategySummary st;
+  st.strategy = name;
+  st.runs_ok = 1;
+  const std::vector<double>& y = m.has_labels ? m.curves.true_harvest : m.curves.accuracy;
+  for (size_t i = 0; i < y.size(); ++i) {
+    st.harvest.x.push_back(static_cast<double>(i + 1));
+    st.harvest.mean.push_back(y[i]);
+    st.harvest.sd.push_back(0);
+    st.harvest.runs.push_back(1);
+  }
+  s.strategies.push_back(st);
+  s.has_labels = m.has_labels;
+  s.relevant_total = m.relevant_total;
+  s.oracle_relevant = m.reachable_relevant_total.value_or(m.relevant_total);
+  s.max_dp = m.dp;
+  return eval::RenderHarvestChart(s);
+}
+
+int RunEval(const EvalFlags& f) {
+  if (f.json && f.csv) {
+    std::cerr << "eval: --json and --csv are exclusive\n";
+    return kExitUsage;
+  }
+  eval::MetricOptions options;
+  options.beta = f.beta;
+  if (!f.at.empty()) {
+    StatusOr<std::vector<int64_t>> at = eval::ParseCheckpointList(f.at);
+    if (!at.ok()) {
+      std::cerr << "eval: " << at.status().message() << '\n';
+      return kExitUsage;
+    }
+    options.checkpoints = *at;
+  }
+  std::optional<eval::LabelSet> labels;
+  std::optional<eval::UrlSet> reachable;
+  if (!LoadGroundTruth(f, &labels, &reachable)) return kExitUsage;
+  if (reachable && !labels) std::cerr << "eval: --reachable has no effect without --labels\n";
+  StatusOr<eval::CrawlRecord> crawl = eval::ReadCrawl(f.dir);
+  if (!crawl.ok()) {
+    std::cerr << "eval: " << crawl.status().message() << '\n';
+    return kExitFailure;
+  }
+  eval::CrawlMetrics m = eval::ComputeMetrics(*crawl, options, labels ? &*labels : nullptr,
+                                              reachable ? &*reachable : nullptr);
+  eval::WlDiagnostics wl = eval::ReadWlDiagnostics(f.dir);
+  if (f.json) {
+    nlohmann::json j = eval::MetricsToJson(m);
+    if (auto it = crawl->meta.find("strategy"); it != crawl->meta.end()) j["strategy"] = it->second;
+    j["wl"] = wl.present() ? eval::WlDiagnosticsToJson(wl) : nlohmann::json(nullptr);
+    std::cout << j.dump(2) << '\n';
+  } else if (f.csv) {
+    std::cout << eval::MetricsToCsv(m);
+  } else {
+    std::cout << eval::MetricsToTable(m) << eval::WlDiagnosticsToText(wl);
+  }
+  int code = kExitOk;
+  auto write = [&code](const std::string& path, const std::string& svg) {
+    Status s = eval::WriteTextFile(path, svg);
+    if (!s.ok()) std::cerr << "eval: " << s.message() << '\n', code = kExitFailure;
+  };
+  if (!f.plot.empty()) {
+    auto it = crawl->meta.find("strategy");
+    write(f.plot, CurveChart(m, it == crawl->meta.end() ? "crawl" : it->second));
+  }
+  if (!f.plot_dos.empty()) {
+    if (wl.dos) {
+      write(f.plot_dos, eval::RenderDosChart(*wl.dos, "Wang-Landau ln g(E), final state"));
+    } else {
+      std::cerr << "eval: no wl_dos.tsv in " << f.dir << "; --plot-dos skipped\n";
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+void AddEvalCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<EvalFlags>();
+  auto* cmd = app.add_subcommand(
+      "eval",
+      "Metrics of one crawl directory: DP, LP, Accuracy, ARDP/SDDP, ARLP/SDLP (seed 000 "
+      "eq. 8-12) at checkpoints; with --labels also true harvest, recall, average "
+      "harvest/recall@N and pages to 50/90 % recall.");
+  cmd->add_option("dir", flags->dir, "Crawl directory (holds crawl.db)")->required();
+  cmd->add_option("--labels", flags->labels,
+                  "Label file url<TAB>relevant<TAB>reason (corpus/labels/*.tsv)");
+  cmd->add_option("--reachable", flags->reachable,
+                  "URL list of the pages reachable from the homes, for recall_reachable. "
+                  "Produce it from a full BFS crawl: sqlite3 DIR/crawl.db \"SELECT "
+                  "coalesce(final_url,url) FROM pages WHERE status='ok'\"");
+  cmd->add_option("--beta", flags->beta,
+                  "Relevance threshold (default: the crawl's meta beta, else 0.62)")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--at", flags->at, "Checkpoints, e.g. 1000,5000,10000,15000");
+  cmd->add_flag("--json", flags->json, "Print one JSON object");
+  cmd->add_flag("--csv", flags->csv, "Print CSV, one row per checkpoint");
+  cmd->add_option("--plot", flags->plot, "Write the harvest curve as SVG");
+  cmd->add_option("--plot-dos", flags->plot_dos, "Write WL ln g(E) as SVG (needs wl_dos.tsv)");
+  cmd->callback([flags, exit_code] { *exit_code = RunEval(*flags); });
+}
+
+}  // namespace topicrawl::cli
