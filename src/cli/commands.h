@@ -25,13 +25,10 @@ void AddVersionCommand(CLI::App& app, int* exit_code);
 void AddCrawlCommand(CLI::App& app, int* exit_code);
 void AddUrlCommand(CLI::App& app, int* exit_code);
 void AddRobotsCommand(CLI::App& app, int* exit_code);
-<<<<<<< HEAD
-void AddEvalCommand(CLI::App& app, int* exit_code);
-void AddCompareCommand(CLI::App& app, int* exit_code);
-=======
 void AddFetchCommand(CLI::App& app, int* exit_code);
 void AddParseCommand(CLI::App& app, int* exit_code);
->>>>>>> main
+void AddEvalCommand(CLI::App& app, int* exit_code);
+void AddCompareCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 
