@@ -19,6 +19,8 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"bfs", NewBfsStrategy},
       {"best-first", NewBestFirstStrategy},
       {"shark-search", NewSharkSearchStrategy},
+      {"wang-landau", NewWangLandauStrategy},
+      {"annealing", NewAnnealingStrategy},
   };
   return *registry;
 }

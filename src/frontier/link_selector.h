@@ -24,6 +24,10 @@
 //   "best-first"      global highest score (seed 001's ordered frontier)
 //   "region-roulette" seed 000 section 2.3: host with highest mean score,
 //                     then roulette on R(l) inside it
+//   "wang-landau"     seed 000 Algorithm 1: region-roulette proposals accepted
+//                     by Wang-Landau sampling (wang_landau_link_selector.h)
+//   "annealing"       simulated annealing against the global best
+//                     (annealing_link_selector.h)
 #ifndef TOPICRAWL_FRONTIER_LINK_SELECTOR_H_
 #define TOPICRAWL_FRONTIER_LINK_SELECTOR_H_
 
@@ -128,6 +132,11 @@ std::vector<std::string> LinkSelectorNames();
 std::unique_ptr<LinkSelector> NewBfsLinkSelector();
 std::unique_ptr<LinkSelector> NewBestFirstLinkSelector();
 std::unique_ptr<LinkSelector> NewRegionRouletteLinkSelector(
+    const LinkSelectorOptions& options);
+// Default parameters; the headers named above take explicit ones.
+std::unique_ptr<LinkSelector> NewWangLandauLinkSelector(
+    const LinkSelectorOptions& options);
+std::unique_ptr<LinkSelector> NewAnnealingLinkSelector(
     const LinkSelectorOptions& options);
 
 }  // namespace topicrawl

@@ -105,7 +105,7 @@ TEST(LinkSelectorRegistryTest, BuildsEveryListedName) {
     ASSERT_TRUE(selector.ok()) << name;
     EXPECT_EQ((*selector)->Name(), name);
   }
-  EXPECT_EQ(LinkSelectorNames().size(), 3u);
+  EXPECT_EQ(LinkSelectorNames().size(), 5u);
 }
 
 TEST(LinkSelectorRegistryTest, UnknownNameListsTheKnownOnes) {

@@ -12,6 +12,8 @@ namespace topicrawl {
 StatusOr<std::unique_ptr<CrawlStrategy>> NewBfsStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewBestFirstStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(const StrategyContext& context);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewWangLandauStrategy(const StrategyContext& context);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewAnnealingStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 

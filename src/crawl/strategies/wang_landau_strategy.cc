@@ -1,0 +1,290 @@
+// Wang-Landau sampling crawler (strategy "wang-landau"), seed 000
+// (000_b5a9e3e8aba53bab): Liu, Chen, Zhao 2023, Algorithm 1.
+//
+//   * R(P): TF-IDF cosine with the topic (eq. 3-4), TopicStrategy;
+//   * R(l) = a R(anchor_l) + (1 - a) R(P_l), a = 0.3 (eq. 5),
+//     RelevanceLinkScorer; R(l) is also the link's energy E;
+//   * admission (Algorithm 1 step 8): children with R(l) >= 0.2 are queued;
+//     children of a page with PR >= 2 are queued whatever their R(l)
+//     ("potential value", section 2.2) and marked "tunnel" in the link's
+//     explanation;
+//   * PR (eq. 6, d = 0.85) over the graph of crawled pages and the admitted
+//     URLs they link to (graph/), updated during the crawl: after the first
+//     `pagerank_every` new pages and then whenever the new pages reach
+//     max(pagerank_every, pagerank_growth * crawled pages), by
+//     `pagerank_sweeps` warm-started Gauss-Seidel sweeps. The amortised cost
+//     per page is O(sweeps * (V + E) / (growth * pages)), i.e. constant for a
+//     graph growing linearly with the crawl, and the number of updates grows
+//     only logarithmically past pagerank_every / pagerank_growth pages;
+//   * selection: the "wang-landau" LinkSelector (regional competition +
+//     WL acceptance, frontier/wang_landau_link_selector.cc maps the steps).
+//
+// Parameters: [strategy.wang-landau] in a TOML topic file (unknown keys are
+// errors):
+//   bins = 50              ln_f0 = 1.0          max_rejections = 5
+//   check_every = 1000     flatness = "ln2"     flatness_k = 0.8
+//   max_steps = 1000000    min_link_relevance = 0.2
+//   tunnel_pagerank = 2.0  damping = 0.85       pagerank_every = 100
+//   pagerank_growth = 0.05 pagerank_sweeps = 3  max_sample_draws = 64
+//
+// Diagnostics in the crawl directory: wl_steps.tsv (every MC step, written
+// as the crawl runs), and at Finish() wl_dos.tsv (ln g and H of the visited
+// energy bins; energy = bin centre) and wl_stats.tsv (counters).
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "crawl/dedup.h"
+#include "crawl/strategies/strategies.h"
+#include "crawl/strategies/topic_strategy.h"
+#include "frontier/frontier.h"
+#include "frontier/wang_landau_link_selector.h"
+#include "graph/link_graph.h"
+#include "graph/page_rank.h"
+#include "scoring/relevance_link_scorer.h"
+#include "text/topic.h"
+
+namespace topicrawl {
+namespace {
+
+struct WlParams {
+  WangLandauOptions walk;
+  double min_link_relevance = 0.2;
+  double tunnel_pagerank = 2.0;
+  PageRankOptions pagerank;
+  int64_t pagerank_every = 100;
+  double pagerank_growth = 0.05;
+  int max_sample_draws = 64;
+};
+
+StatusOr<WlParams> ReadParams(const StrategyParams& p) {
+  static const std::vector<std::string_view> kKnown = {
+      "bins", "ln_f0", "max_rejections", "check_every", "flatness",
+      "flatness_k", "max_steps", "min_link_relevance", "tunnel_pagerank",
+      "damping", "pagerank_every", "pagerank_growth", "pagerank_sweeps",
+      "max_sample_draws"};
+  auto unknown = p.UnknownKeys(kKnown);
+  if (!unknown.empty()) {
+    return Status::Error("[strategy.wang-landau]: unknown key '" + unknown[0] + "'");
+  }
+  WlParams w;
+  Status err = Status::Ok();
+  auto num = [&](const char* key, double fallback) {
+    auto v = p.Number(key, fallback);
+    if (!v.ok() && err.ok()) err = v.status();
+    return v.ok() ? *v : fallback;
+  };
+  auto integer = [&](const char* key, int64_t fallback) {
+    auto v = p.Integer(key, fallback);
+    if (!v.ok() && err.ok()) err = v.status();
+    return v.ok() ? *v : fallback;
+  };
+  w.walk.bins = static_cast<int>(integer("bins", w.walk.bins));
+  w.walk.ln_f0 = num("ln_f0", w.walk.ln_f0);
+  w.walk.max_rejections = static_cast<int>(integer("max_rejections", w.walk.max_rejections));
+  w.walk.check_every = integer("check_every", w.walk.check_every);
+  w.walk.flatness_k = num("flatness_k", w.walk.flatness_k);
+  w.walk.max_steps = integer("max_steps", w.walk.max_steps);
+  w.min_link_relevance = num("min_link_relevance", w.min_link_relevance);
+  w.tunnel_pagerank = num("tunnel_pagerank", w.tunnel_pagerank);
+  w.pagerank.damping = num("damping", w.pagerank.damping);
+  w.pagerank.sweeps_per_update = static_cast<int>(integer("pagerank_sweeps", 3));
+  w.pagerank_every = integer("pagerank_every", w.pagerank_every);
+  w.pagerank_growth = num("pagerank_growth", w.pagerank_growth);
+  w.max_sample_draws = static_cast<int>(integer("max_sample_draws", w.max_sample_draws));
+  auto rule = p.String("flatness", "ln2");
+  if (!rule.ok()) return rule.status();
+  if (!err.ok()) return err;
+  auto parsed = ParseFlatnessRule(*rule);
+  if (!parsed.ok()) return Status::Error("[strategy.wang-landau]: " + parsed.status().message());
+  w.walk.flatness = *parsed;
+  if (Status s = w.walk.Validate(); !s.ok()) return s;
+  if (!(w.pagerank.damping > 0 && w.pagerank.damping < 1)) {
+    return Status::Error("wang-landau: damping must be in (0, 1)");
+  }
+  if (w.pagerank.sweeps_per_update < 1 || w.pagerank_every < 1 || w.pagerank_growth < 0 ||
+      w.max_sample_draws < 1) {
+    return Status::Error(
+        "wang-landau: pagerank_sweeps, pagerank_every, max_sample_draws must be >= 1 "
+        "and pagerank_growth >= 0");
+  }
+  return w;
+}
+
+class WangLandauStrategy : public TopicStrategy {
+ public:
+  WangLandauStrategy(std::shared_ptr<TopicRelevance> rel, WlParams params,
+                     const StrategyContext& context)
+      : TopicStrategy("wang-landau", "wang-landau", rel,
+                      std::make_unique<RelevanceLinkScorer>(rel), context.rng_seed),
+        params_(params),
+        out_dir_(context.out_dir),
+        rng_seed_(context.rng_seed),
+        pagerank_(params.pagerank) {}
+
+  ~WangLandauStrategy() override {
+    if (steps_file_) std::fclose(steps_file_);
+  }
+
+  std::unique_ptr<LinkSelector> MakeSelector() override {
+    state_ = std::make_shared<WangLandauState>(params_.walk);
+    if (!out_dir_.empty() && !steps_file_) {
+      steps_file_ = std::fopen((out_dir_ + "/wl_steps.tsv").c_str(), "w");
+      if (steps_file_) {
+        std::fputs("L\tE1\tE2\taccepted\tln_f\tflat\n", steps_file_);
+      } else {
+        file_error_ = "cannot write " + out_dir_ + "/wl_steps.tsv";
+      }
+    }
+    FILE* f = steps_file_;
+    if (f) {
+      state_->on_step = [f](const WangLandauStep& s) {
+        std::fprintf(f, "%lld\t%.6f\t%.6f\t%d\t%.10g\t%d\n",
+                     static_cast<long long>(s.step), s.e1, s.e2, s.accepted ? 1 : 0,
+                     s.ln_f, s.flat ? 1 : 0);
+      };
+    }
+    LinkSelectorOptions so;
+    so.seed = rng_seed_;
+    so.max_sample_draws = params_.max_sample_draws;
+    return NewWangLandauLinkSelector(so, state_);
+  }
+
+  // Parse pool: TopicStrategy scores R(P) and R(l); admission is step 8's
+  // R(l) >= 0.2 plus the PR >= 2 exception of section 2.2.
+  void Assess(const CrawlTask& task, const ParsedPage& page,
+              PageAssessment* out) override {
+    TopicStrategy::Assess(task, page, out);
+    const double pr = PageRankOf(task.url_id);
+    const bool potential = pr >= params_.tunnel_pagerank;
+    for (PageAssessment::Link& link : out->links) {
+      if (link.score >= params_.min_link_relevance) continue;
+      link.admit = potential;
+      if (potential && !link.explanation.empty() && link.explanation.back() == '}') {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, ",\"tunnel_pr\":%.3f}", pr);
+        link.explanation.pop_back();
+        link.explanation += buf;
+      }
+      if (potential) tunnelled_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+  // Crawl thread: the page joins the graph with edges to every outlink
+  // target the crawl knows (crawled or queued, i.e. seen by the frontier).
+  void OnPageStored(const CrawlTask& task, PageId /*id*/, const ParsedPage& page,
+                    const PageAssessment& /*assessment*/, Frontier* frontier) override {
+    std::lock_guard<std::mutex> lock(graph_mu_);
+    const NodeId node = graph_.AddNode(task.url_id);
+    std::vector<NodeId> targets;
+    targets.reserve(page.links.size());
+    for (const Outlink& link : page.links) {
+      if (link.url.empty()) continue;
+      const UrlId id = DedupId(link.url, /*ignore_scheme=*/true);
+      if (frontier->Seen(id)) targets.push_back(graph_.AddNode(id));
+    }
+    graph_.SetOutlinks(node, targets);
+    ++pages_;
+    ++pages_since_update_;
+    const double due = std::max<double>(static_cast<double>(params_.pagerank_every),
+                                        params_.pagerank_growth * pages_);
+    if (pages_since_update_ >= due) {
+      pagerank_.Update(graph_);
+      ++pagerank_updates_;
+      pages_since_update_ = 0;
+    }
+  }
+
+  Status Finish() override {
+    if (steps_file_) {
+      std::fclose(steps_file_);
+      steps_file_ = nullptr;
+    }
+    if (!file_error_.empty()) return Status::Error(file_error_);
+    if (out_dir_.empty() || !state_) return Status::Ok();
+    Status s = WriteDos();
+    Status t = WriteStats();
+    return s.ok() ? t : s;
+  }
+
+ private:
+  double PageRankOf(UrlId url_id) {
+    std::lock_guard<std::mutex> lock(graph_mu_);
+    auto node = graph_.FindNode(url_id);
+    return node ? pagerank_.Value(*node) : 1.0;
+  }
+
+  Status WriteDos() const {
+    const std::string path = out_dir_ + "/wl_dos.tsv";
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return Status::Error("cannot write " + path);
+    std::fputs("bin\tenergy\tln_g\tH\n", f);
+    const WangLandauDensity& dos = state_->density;
+    for (int b = 0; b < dos.bins(); ++b) {
+      if (!dos.Visited(b)) continue;  // S only: g is unknown elsewhere
+      std::fprintf(f, "%d\t%.4f\t%.10g\t%.0f\n", b, dos.Energy(b) + dos.width() / 2,
+                   dos.ln_g(b), dos.h(b));
+    }
+    return std::fclose(f) == 0 ? Status::Ok() : Status::Error("cannot write " + path);
+  }
+
+  Status WriteStats() {
+    const std::string path = out_dir_ + "/wl_stats.tsv";
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return Status::Error("cannot write " + path);
+    const WangLandauStats& s = state_->stats;
+    std::lock_guard<std::mutex> lock(graph_mu_);
+    double max_pr = 0;
+    size_t potential = 0;
+    for (double v : pagerank_.values()) {
+      max_pr = std::max(max_pr, v);
+      potential += v >= params_.tunnel_pagerank;
+    }
+    std::fprintf(f,
+                 "key\tvalue\nsteps\t%lld\naccepted\t%lld\nrejected\t%lld\n"
+                 "forced_best\t%lld\nflat_checks\t%lld\nrefinements\t%lld\n"
+                 "after_walk\t%lld\nfinal_ln_f\t%.10g\nflatness_rule\t%s\n"
+                 "tunnelled_links\t%lld\npagerank_updates\t%lld\ngraph_nodes\t%zu\n"
+                 "graph_edges\t%zu\nmax_pagerank\t%.4f\npotential_value_pages\t%zu\n",
+                 static_cast<long long>(s.steps), static_cast<long long>(s.accepted),
+                 static_cast<long long>(s.rejected), static_cast<long long>(s.forced_best),
+                 static_cast<long long>(s.flat_checks), static_cast<long long>(s.refinements),
+                 static_cast<long long>(s.after_walk), state_->density.ln_f(),
+                 std::string(FlatnessRuleName(params_.walk.flatness)).c_str(),
+                 static_cast<long long>(tunnelled_.load()),
+                 static_cast<long long>(pagerank_updates_), graph_.NodeCount(),
+                 graph_.EdgeCount(), max_pr, potential);
+    return std::fclose(f) == 0 ? Status::Ok() : Status::Error("cannot write " + path);
+  }
+
+  WlParams params_;
+  std::string out_dir_;
+  uint64_t rng_seed_;
+  std::shared_ptr<WangLandauState> state_;
+  FILE* steps_file_ = nullptr;
+  std::string file_error_;
+  std::atomic<int64_t> tunnelled_{0};
+
+  std::mutex graph_mu_;  // guards graph_, pagerank_ (Assess reads PR)
+  LinkGraph graph_;
+  PageRank pagerank_;
+  int64_t pages_ = 0;
+  int64_t pages_since_update_ = 0;
+  int64_t pagerank_updates_ = 0;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CrawlStrategy>> NewWangLandauStrategy(
+    const StrategyContext& context) {
+  auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
+  if (!rel.ok()) return rel.status();
+  auto params = ReadParams((*rel)->topic().Strategy("wang-landau"));
+  if (!params.ok()) return params.status();
+  return std::unique_ptr<CrawlStrategy>(
+      std::make_unique<WangLandauStrategy>(*rel, *params, context));
+}
+
+}  // namespace topicrawl
