@@ -58,6 +58,7 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
   if (given("--parse-threads")) config.parse_threads = f.parse_threads;
   if (given("--timeout")) config.total_timeout_s = f.total_timeout_s;
   if (given("--no-links-table")) config.store_links = false;
+  if (given("--deterministic")) config.deterministic = true;
 
   if (!flags->resume_dir.empty()) {
     config.resume = true;
@@ -149,6 +150,8 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--parse-threads", c.parse_threads, "Parse/score threads (default 2)");
   cmd->add_option("--timeout", c.total_timeout_s, "Total seconds per fetch (default 60)");
   cmd->add_flag("--no-links-table")->description("Do not store every outlink in the links table");
+  cmd->add_flag("--deterministic")->description(
+      "One page at a time: same --rng-seed + static web = same crawl");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");
   cmd->callback([cmd, flags, exit_code] { *exit_code = RunCrawl(cmd, flags.get()); });
 }

@@ -46,6 +46,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"max_pages", &CrawlConfig::max_pages},
       {"max_depth", &CrawlConfig::max_depth},
       {"rng_seed", &CrawlConfig::rng_seed},
+      {"deterministic", &CrawlConfig::deterministic},
       {"include_hosts", &CrawlConfig::include_hosts},
       {"exclude_hosts", &CrawlConfig::exclude_hosts},
       {"include_regex", &CrawlConfig::include_regex},

@@ -24,7 +24,11 @@ struct CrawlConfig {
   std::string topic_file;           // TOML or keyword<TAB>weight; optional for bfs
   int64_t max_pages = 10000;        // DP limit: pages stored with status ok; 0 = no limit
   int max_depth = -1;               // -1 = unlimited
-  uint64_t rng_seed = 1;            // same seed + static web = same crawl
+  uint64_t rng_seed = 1;            // strategy RNG seed
+  // One page at a time, each fully processed (its links queued) before the
+  // next is selected: with the same rng_seed, a static web gives the same
+  // crawl, page for page. Slower; for experiments that need exact replays.
+  bool deterministic = false;
 
   // --- scope ---
   std::vector<std::string> include_hosts;   // if non-empty, only these (suffix match)

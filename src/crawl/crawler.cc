@@ -287,6 +287,9 @@ void Crawler::Impl::Dispatch() {
       return;
     }
     if (parsing_ > static_cast<size_t>(4 * config_.concurrency)) return;
+    // Deterministic mode: select the next URL only once the previous page's
+    // links are in the frontier, so selection never depends on timing.
+    if (config_.deterministic && page_fetches_ + parsing_ > 0) return;
     if (fetcher_->InFlight() >= static_cast<size_t>(config_.concurrency)) return;
     std::optional<CrawlTask> task = frontier_->Next();
     if (!task) return;
