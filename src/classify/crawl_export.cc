@@ -118,39 +118,61 @@ StatusOr<std::string> ReadPageBody(const std::string& crawl_dir, const std::stri
   return DecodeToUtf8(body, content_type).utf8;
 }
 
-Status ExportPages(CrawlDb* db, const std::string& crawl_dir, const UrlPrefixLabeler& labeler,
-                   const LinkFeatureExtractor& features, const std::string& out_dir,
-                   const ExportOptions& options, ExportSummary* sum) {
+Status ForEachPageIn(CrawlDb* db, const std::string& crawl_dir,
+                     const std::function<void(const StoredPage&)>& visit,
+                     int64_t* unreadable) {
   struct Row {
+    int64_t id;
     std::string url, content_type, warc_file;
     int64_t offset;
   };
-  std::vector<Row> meta;
+  std::vector<Row> rows;
   Status s = db->Query(
-      "SELECT coalesce(nullif(final_url, ''), url), content_type, warc_file, warc_offset "
-      "FROM pages WHERE status = 'ok' AND warc_file IS NOT NULL ORDER BY id",
+      "SELECT id, coalesce(nullif(final_url, ''), url), content_type, warc_file, "
+      "warc_offset FROM pages WHERE status = 'ok' ORDER BY id",
       [&](sqlite3_stmt* st) {
-        meta.push_back({Col(st, 0), Col(st, 1), Col(st, 2), sqlite3_column_int64(st, 3)});
+        rows.push_back({sqlite3_column_int64(st, 0), Col(st, 1), Col(st, 2), Col(st, 3),
+                        sqlite3_column_int64(st, 4)});
       });
   if (!s.ok()) return s;
-  std::vector<PageExample> pages;
-  for (const auto& m : meta) {
-    auto html = ReadPageBody(crawl_dir, m.warc_file, m.offset, m.content_type);
+  for (const auto& r : rows) {
+    auto html = r.warc_file.empty()
+                    ? StatusOr<std::string>(Status::Error("no WARC record"))
+                    : ReadPageBody(crawl_dir, r.warc_file, r.offset, r.content_type);
     if (!html.ok()) {
-      ++sum->pages_unreadable;
+      if (unreadable) ++*unreadable;
       continue;
     }
-    ParsedPage parsed = ParseHtml(*html, m.url);
-    PageExample p;
-    p.url = m.url;
-    p.title = parsed.title;
-    p.label = static_cast<int>(labeler.Label(m.url));
-    p.tokens = features.PageWords(parsed.title + "\n" + parsed.text);
-    if (p.tokens.size() > options.max_page_tokens) p.tokens.resize(options.max_page_tokens);
-    ++(p.label == 1 ? sum->pages_positive
-                    : p.label == 0 ? sum->pages_negative : sum->pages_unlabelled);
-    pages.push_back(std::move(p));
+    ParsedPage parsed = ParseHtml(*html, r.url);
+    StoredPage page;
+    page.id = r.id;
+    page.url = r.url;
+    page.title = std::move(parsed.title);
+    page.text = std::move(parsed.text);
+    visit(page);
   }
+  return Status::Ok();
+}
+
+Status ExportPages(CrawlDb* db, const std::string& crawl_dir, const UrlPrefixLabeler& labeler,
+                   const LinkFeatureExtractor& features, const std::string& out_dir,
+                   const ExportOptions& options, ExportSummary* sum) {
+  std::vector<PageExample> pages;
+  Status s = ForEachPageIn(
+      db, crawl_dir,
+      [&](const StoredPage& sp) {
+        PageExample p;
+        p.url = sp.url;
+        p.title = sp.title;
+        p.label = static_cast<int>(labeler.Label(sp.url));
+        p.tokens = features.PageWords(sp.title + "\n" + sp.text);
+        if (p.tokens.size() > options.max_page_tokens) p.tokens.resize(options.max_page_tokens);
+        ++(p.label == 1 ? sum->pages_positive
+                        : p.label == 0 ? sum->pages_negative : sum->pages_unlabelled);
+        pages.push_back(std::move(p));
+      },
+      &sum->pages_unreadable);
+  if (!s.ok()) return s;
   std::vector<int> labels;
   for (const auto& p : pages) labels.push_back(p.label);
   // A different stream than the links' split.
@@ -160,6 +182,15 @@ Status ExportPages(CrawlDb* db, const std::string& crawl_dir, const UrlPrefixLab
 }
 
 }  // namespace
+
+Status ForEachStoredPage(const std::string& crawl_dir,
+                         const std::function<void(const StoredPage&)>& visit,
+                         int64_t* unreadable) {
+  CrawlDb db;
+  Status s = db.Open(crawl_dir + "/crawl.db");
+  if (!s.ok()) return s;
+  return ForEachPageIn(&db, crawl_dir, visit, unreadable);
+}
 
 StatusOr<ExportSummary> ExportLabelledData(const std::string& crawl_dir, const Topic& topic,
                                            const std::string& out_dir,

@@ -16,6 +16,7 @@
 #define TOPICRAWL_CLASSIFY_CRAWL_EXPORT_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "core/status.h"
@@ -42,6 +43,22 @@ struct ExportSummary {
   int64_t pages_positive = 0, pages_negative = 0, pages_unlabelled = 0;
   int64_t pages_unreadable = 0;  // WARC record missing or unreadable
 };
+
+// One downloaded HTML page of a crawl directory, read back from its WARC
+// record and parsed.
+struct StoredPage {
+  int64_t id = 0;     // pages.id (download order)
+  std::string url;    // final URL when redirected, else the URL
+  std::string title;
+  std::string text;   // ParsedPage::text
+};
+
+// Calls `visit` for every page stored with status 'ok', in download order.
+// Pages whose WARC record is missing or unreadable are skipped and counted
+// in *unreadable (may be null). Errors: the crawl database cannot be read.
+Status ForEachStoredPage(const std::string& crawl_dir,
+                         const std::function<void(const StoredPage&)>& visit,
+                         int64_t* unreadable);
 
 // Reads `crawl_dir` (crawl.db + warc/), writes the data files into
 // `out_dir` (created if missing; existing data files are replaced).

@@ -5,6 +5,8 @@
 #include <functional>
 #include <sstream>
 
+#include "nlohmann/json.hpp"
+
 namespace topicrawl {
 namespace {
 
@@ -182,6 +184,27 @@ StatusOr<std::vector<PageExample>> ReadPageTsv(const std::string& path) {
         r->tokens = SplitTokens(c[4]);
         return Status::Ok();
       });
+}
+
+StatusOr<std::vector<std::string>> ReadDatasetDictionary(const std::string& data_dir) {
+  const std::string path = data_dir + "/dataset.json";
+  std::ifstream in(path);
+  if (!in) return Status::Error("cannot read " + path + " (run `topicrawl collect-links`)");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() ||
+      j.value("format", std::string()) != "topicrawl-link-dataset") {
+    return Status::Error(path + ": not a topicrawl link data set");
+  }
+  if (!j.contains("version") || !j["version"].is_number_integer() || j["version"] != 1) {
+    return Status::Error(path + ": unsupported data set version (this topicrawl reads 1)");
+  }
+  try {
+    return j.value("dictionary", std::vector<std::string>{});
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(path + ": bad dictionary: " + e.what());
+  }
 }
 
 uint64_t SplitMix64::Next() {

@@ -62,6 +62,11 @@ Status WritePageTsv(const std::string& path, const std::vector<PageExample>& row
 StatusOr<std::vector<LinkExample>> ReadLinkTsv(const std::string& path);
 StatusOr<std::vector<PageExample>> ReadPageTsv(const std::string& path);
 
+// The dictionary recorded in DIR/dataset.json (the one the data set's
+// features were extracted with). Errors: missing file, not a data set, an
+// unsupported data-set version.
+StatusOr<std::vector<std::string>> ReadDatasetDictionary(const std::string& data_dir);
+
 // Stratified split: within each class (label 1 and label 0 separately) the
 // examples are shuffled with a generator seeded by `seed` (Fisher-Yates over
 // splitmix64, the same on every platform) and the first

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddRobotsCommand(app, &exit_code);
   topicrawl::cli::AddFetchCommand(app, &exit_code);
   topicrawl::cli::AddParseCommand(app, &exit_code);
+  topicrawl::cli::AddCollectLinksCommand(app, &exit_code);
+  topicrawl::cli::AddTrainCommand(app, &exit_code);
+  topicrawl::cli::AddAnalyzeCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -19,6 +19,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"bfs", NewBfsStrategy},
       {"best-first", NewBestFirstStrategy},
       {"shark-search", NewSharkSearchStrategy},
+      {"nb-link", NewNbLinkStrategy},
   };
   return *registry;
 }

@@ -12,6 +12,7 @@ namespace topicrawl {
 StatusOr<std::unique_ptr<CrawlStrategy>> NewBfsStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewBestFirstStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(const StrategyContext& context);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 
