@@ -27,6 +27,8 @@ void AddUrlCommand(CLI::App& app, int* exit_code);
 void AddRobotsCommand(CLI::App& app, int* exit_code);
 void AddFetchCommand(CLI::App& app, int* exit_code);
 void AddParseCommand(CLI::App& app, int* exit_code);
+void AddWebCommand(CLI::App& app, int* exit_code);
+void AddScoreCommand(CLI::App& app, int* exit_code);
 void AddCollectLinksCommand(CLI::App& app, int* exit_code);
 void AddTrainCommand(CLI::App& app, int* exit_code);
 void AddAnalyzeCommand(CLI::App& app, int* exit_code);

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddRobotsCommand(app, &exit_code);
   topicrawl::cli::AddFetchCommand(app, &exit_code);
   topicrawl::cli::AddParseCommand(app, &exit_code);
+  topicrawl::cli::AddWebCommand(app, &exit_code);
+  topicrawl::cli::AddScoreCommand(app, &exit_code);
   topicrawl::cli::AddCollectLinksCommand(app, &exit_code);
   topicrawl::cli::AddTrainCommand(app, &exit_code);
   topicrawl::cli::AddAnalyzeCommand(app, &exit_code);

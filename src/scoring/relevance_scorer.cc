@@ -13,8 +13,7 @@ std::string PageText(const ParsedPage& page) {
 
 PageScore RelevancePageScorer::Score(const ParsedPage& page) const {
   std::vector<std::string> tokens = relevance_->Tokenize(PageText(page));
-  if (observe_) relevance_->Observe(tokens);
-  CosineResult cos = relevance_->Cosine(tokens);
+  CosineResult cos = relevance_->ScorePage(tokens, observe_);
   PageScore score;
   score.relevance = cos.cosine;
   score.total_terms = cos.total_terms;

@@ -3,6 +3,7 @@
 #include "scoring/relevance_scorer.h"
 
 #include <cmath>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -89,6 +90,25 @@ TEST(RelevancePageScorerTest, WarnsAboutKeywordsThatCannotMatch) {
   auto rel = Relevance(MakeTopic("t", {{"storm surge", 1.0}, {"typhoon", 1.0}}));
   ASSERT_EQ(rel->warnings().size(), 1u);
   EXPECT_THAT(rel->warnings()[0], ::testing::HasSubstr("[storm surge]"));
+}
+
+TEST(RelevancePageScorerTest, ScoresFromManyThreads) {
+  auto rel = Relevance(NetworkSocket());
+  RelevancePageScorer scorer(rel);
+  const ParsedPage page = Page("网络 Network", "The socket API; 網際網路 and sockets.");
+  std::vector<std::thread> threads;
+  std::atomic<int> zero{0};
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      for (int j = 0; j < 50; ++j) {
+        if (scorer.Score(page).relevance <= 0) ++zero;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(rel->df().documents(), 200);
+  EXPECT_EQ(rel->df().DocumentsWith("socket"), 200);
+  EXPECT_EQ(zero.load(), 0);
 }
 
 TEST(PageTextTest, IsTitleThenTextWithoutRepeatingHeadings) {

@@ -40,10 +40,15 @@ std::vector<std::string> TopicRelevance::Tokenize(std::string_view text) const {
   return tokenizer_->Tokenize(text);
 }
 
-void TopicRelevance::Observe(const std::vector<std::string>& tokens) const {
-  df_->ObserveDocument(options_.observe_all_terms
-                           ? tokens
-                           : DistinctTopicTerms(vector_, tokens));
+CosineResult TopicRelevance::ScorePage(const std::vector<std::string>& tokens,
+                                       bool observe) const {
+  TopicCounts counts = CountTopicTerms(vector_, tokens);
+  if (observe) {
+    df_->ObserveDocument(options_.observe_all_terms
+                             ? tokens
+                             : DistinctTopicTerms(vector_, counts));
+  }
+  return TopicCosine(vector_, counts, *df_);
 }
 
 CosineResult TopicRelevance::Cosine(

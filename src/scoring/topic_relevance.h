@@ -42,8 +42,10 @@ class TopicRelevance {
       std::shared_ptr<DocumentFrequencies> df = nullptr);
 
   std::vector<std::string> Tokenize(std::string_view text) const;
-  // Counts a document in D / D_i (see observe_all_terms).
-  void Observe(const std::vector<std::string>& tokens) const;
+  // Eq. 3-4 for a page: when `observe`, first counts it in D / D_i (see
+  // observe_all_terms), then scores it with the updated statistics.
+  CosineResult ScorePage(const std::vector<std::string>& tokens,
+                         bool observe) const;
   // Eq. 3-4 for tokens / for text, with the current statistics; does not
   // observe.
   CosineResult Cosine(const std::vector<std::string>& tokens) const;

@@ -116,16 +116,23 @@ void TopicVector::Add(std::string term, double weight) {
   weights.push_back(weight);
 }
 
-std::vector<std::string> DistinctTopicTerms(
-    const TopicVector& topic, const std::vector<std::string>& tokens) {
-  std::vector<char> seen(topic.terms.size(), 0);
-  std::vector<std::string> out;
+TopicCounts CountTopicTerms(const TopicVector& topic,
+                            const std::vector<std::string>& tokens) {
+  TopicCounts c;
+  c.counts.assign(topic.terms.size(), 0);
+  c.total = static_cast<int>(tokens.size());
   for (const std::string& t : tokens) {
     auto it = topic.index.find(t);
-    if (it != topic.index.end() && !seen[it->second]) {
-      seen[it->second] = 1;
-      out.push_back(t);
-    }
+    if (it != topic.index.end()) ++c.counts[it->second];
+  }
+  return c;
+}
+
+std::vector<std::string> DistinctTopicTerms(const TopicVector& topic,
+                                            const TopicCounts& counts) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < counts.counts.size(); ++i) {
+    if (counts.counts[i] > 0) out.push_back(topic.terms[i]);
   }
   return out;
 }
@@ -133,33 +140,28 @@ std::vector<std::string> DistinctTopicTerms(
 CosineResult TopicCosine(const TopicVector& topic,
                          const std::vector<std::string>& tokens,
                          const DocumentFrequencies& df) {
+  return TopicCosine(topic, CountTopicTerms(topic, tokens), df);
+}
+
+CosineResult TopicCosine(const TopicVector& topic, const TopicCounts& counts,
+                         const DocumentFrequencies& df) {
   CosineResult result;
-  result.total_terms = static_cast<int>(tokens.size());
-  std::vector<int> counts(topic.terms.size(), 0);
-  for (const std::string& t : tokens) {
-    auto it = topic.index.find(t);
-    if (it != topic.index.end()) ++counts[it->second];
-  }
-  std::vector<std::string> present;
-  std::vector<size_t> positions;
-  for (size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] > 0) {
-      present.push_back(topic.terms[i]);
-      positions.push_back(i);
-    }
-  }
+  result.total_terms = counts.total;
+  std::vector<std::string> present = DistinctTopicTerms(topic, counts);
   if (present.empty()) return result;
   std::vector<double> idfs = df.Idfs(present);
   double dot = 0, norm_topic = 0, norm_doc = 0;
   for (double w : topic.weights) norm_topic += w * w;
-  for (size_t k = 0; k < present.size(); ++k) {
+  size_t k = 0;
+  for (size_t i = 0; i < counts.counts.size(); ++i) {
+    if (counts.counts[i] == 0) continue;
     TermWeight tw;
-    tw.term = present[k];
-    tw.count = counts[positions[k]];
+    tw.term = topic.terms[i];
+    tw.count = counts.counts[i];
     tw.tf = static_cast<double>(tw.count) / result.total_terms;
-    tw.idf = idfs[k];
+    tw.idf = idfs[k++];
     tw.weight = tw.tf * tw.idf;
-    tw.topic_weight = topic.weights[positions[k]];
+    tw.topic_weight = topic.weights[i];
     dot += tw.weight * tw.topic_weight;
     norm_doc += tw.weight * tw.weight;
     result.terms.push_back(std::move(tw));

@@ -94,15 +94,25 @@ struct CosineResult {
   std::vector<TermWeight> terms;  // topic terms present, by contribution
 };
 
+// How often each topic term occurs in a tokenised text.
+struct TopicCounts {
+  std::vector<int> counts;  // parallel to TopicVector::terms
+  int total = 0;            // number of tokens (sum_k n_jk)
+};
+TopicCounts CountTopicTerms(const TopicVector& topic,
+                            const std::vector<std::string>& tokens);
+
 // Eq. 3 + 4 for a tokenised text against the topic vector.
+CosineResult TopicCosine(const TopicVector& topic, const TopicCounts& counts,
+                         const DocumentFrequencies& df);
 CosineResult TopicCosine(const TopicVector& topic,
                          const std::vector<std::string>& tokens,
                          const DocumentFrequencies& df);
 
-// The distinct tokens of a text that are topic terms (what a scorer passes
-// to ObserveDocument when only topic-term frequencies are needed).
-std::vector<std::string> DistinctTopicTerms(
-    const TopicVector& topic, const std::vector<std::string>& tokens);
+// The topic terms present in a text (what a scorer passes to
+// ObserveDocument when only topic-term frequencies are needed).
+std::vector<std::string> DistinctTopicTerms(const TopicVector& topic,
+                                            const TopicCounts& counts);
 
 }  // namespace topicrawl
 

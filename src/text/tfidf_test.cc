@@ -88,7 +88,7 @@ TEST(TopicCosineTest, NoTopicTermGivesZero) {
   DocumentFrequencies df;
   SmallCorpus(&df);
   EXPECT_EQ(TopicCosine(AB(), {"c", "d"}, df).cosine, 0.0);
-  EXPECT_EQ(TopicCosine(AB(), {}, df).cosine, 0.0);
+  EXPECT_EQ(TopicCosine(AB(), std::vector<std::string>{}, df).cosine, 0.0);
 }
 
 TEST(TopicCosineTest, RepeatedTopicTermKeepsLargerWeight) {

@@ -4,11 +4,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 
 #include <opencc/SimpleConverter.hpp>
 #include <unicode/bytestream.h>
 #include <unicode/normalizer2.h>
+#include <unicode/utf8.h>
 
 #include "text/utf8_util.h"
 
@@ -67,6 +69,58 @@ std::string ResolveOpenccConfig(const std::string& name) {
   if (name.find('/') != std::string::npos) return name;
   std::string system = "/usr/share/opencc/" + name;
   return std::filesystem::exists(system) ? system : name;
+}
+
+// The Traditional characters: Han code points that OpenCC's character-level
+// t2s.json (TSCharacters + TSPhrases, no Taiwan variants or phrases) changes
+// when they stand alone. Computed by converting every Han code point, one
+// per line, in one call (~0.1 s, once per process). tw2sp itself is not
+// used for this: it also changes Simplified characters (么 -> 幺, 抬 -> 擡)
+// and would flag every Simplified page. 乾 is excluded: t2s maps it to 干,
+// but it is also a Simplified character (乾隆, 乾坤).
+std::shared_ptr<const std::vector<bool>> TraditionalSet() {
+  static std::mutex mu;
+  static std::shared_ptr<const std::vector<bool>> cached;
+  std::lock_guard<std::mutex> lock(mu);
+  if (cached) return cached;
+  auto set = std::make_shared<std::vector<bool>>(0x31350, false);
+  std::unique_ptr<opencc::SimpleConverter> t2s;
+  try {
+    t2s = std::make_unique<opencc::SimpleConverter>(ResolveOpenccConfig("t2s.json"));
+  } catch (const std::exception&) {
+    set->flip();  // no t2s config: treat every character as Traditional
+    cached = std::move(set);
+    return cached;
+  }
+  const opencc::SimpleConverter& converter = *t2s;
+  std::vector<char32_t> cps;
+  std::string all;
+  auto append = [&](char32_t c) {
+    char buf[4];
+    int32_t len = 0;
+    U8_APPEND_UNSAFE(buf, len, static_cast<UChar32>(c));
+    all.append(buf, len);
+    all += '\n';
+    cps.push_back(c);
+  };
+  for (char32_t c = 0x3400; c <= 0x3134F; ++c) {
+    if (IsHanCodePoint(c)) append(c);
+  }
+  std::string converted = converter.Convert(all.data(), all.size());
+  size_t in_pos = 0, out_pos = 0;
+  for (char32_t c : cps) {
+    size_t in_end = all.find('\n', in_pos);
+    size_t out_end = converted.find('\n', out_pos);
+    if (out_end == std::string::npos) break;
+    if (all.compare(in_pos, in_end - in_pos, converted, out_pos,
+                    out_end - out_pos) != 0) {
+      (*set)[c] = c != U'乾';
+    }
+    in_pos = in_end + 1;
+    out_pos = out_end + 1;
+  }
+  cached = std::move(set);
+  return cached;
 }
 
 StatusOr<std::unique_ptr<WordSegmenter>> MakeSegmenter(
@@ -135,6 +189,7 @@ StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create(
     std::string config = ResolveOpenccConfig(options.opencc_config);
     try {
       t->converter_ = std::make_unique<opencc::SimpleConverter>(config);
+      t->traditional_ = TraditionalSet();
     } catch (const std::exception& e) {
       return Status::Error("OpenCC config " + config + ": " + e.what());
     }
@@ -176,7 +231,7 @@ Tokenizer::~Tokenizer() = default;
 
 std::string Tokenizer::NormalizeTerm(std::string_view term) const {
   std::string folded = FoldCase(term);
-  if (converter_ && ContainsHan(folded)) {
+  if (converter_ && HasTraditional(folded)) {
     return converter_->Convert(folded.data(), folded.size());
   }
   return folded;
@@ -221,12 +276,24 @@ void Tokenizer::Tokenize(std::string_view utf8,
   }
 }
 
+bool Tokenizer::HasTraditional(std::string_view folded) const {
+  const std::vector<bool>& set = *traditional_;
+  size_t pos = 0;
+  while (pos < folded.size()) {
+    char32_t c = NextCodePoint(folded, &pos);
+    if (c < set.size() && set[c]) return true;
+  }
+  return false;
+}
+
 void Tokenizer::TokenizeHan(std::string_view run,
                             std::vector<std::string>* out) const {
   std::string converted;
-  if (converter_) {
-    // Converted run by run: OpenCC's phrase matching only needs the Han
-    // context, and skipping the ASCII keeps English pages fast.
+  if (converter_ && HasTraditional(run)) {
+    // Only runs with a Traditional character are converted: tw2sp damages
+    // Simplified text (么 -> 幺, 抬 -> 擡) and costs more than segmenting.
+    // Within a converted run, Taiwan phrases of shared characters convert
+    // too (程式設計 -> 编程). Run by run also skips the ASCII of mixed pages.
     converted = converter_->Convert(run.data(), run.size());
     run = converted;
   }

@@ -6,8 +6,10 @@
 //      any other script joined by the connectors . - _ + # ' ’ &), and
 //      separators (spaces, punctuation, symbols), which are dropped.
 //   3. Each Han run is converted Traditional -> Simplified with OpenCC
-//      (config tw2sp.json: phrase level, 軟體 -> 软件, 網際網路 -> 互联网) and
-//      cut into words by the WordSegmenter (jieba's algorithm over jieba's
+//      (config tw2sp.json: phrase level, 軟體 -> 软件, 網際網路 -> 互联网) when
+//      the run contains a Traditional character (one that OpenCC's t2s
+//      changes on its own); Simplified runs are left alone, since tw2sp
+//      would damage them (么 -> 幺). Then it is cut into words by the WordSegmenter (jieba's algorithm over jieba's
 //      dictionary; ICU's BreakIterator when the dictionary is absent — a
 //      log line on stderr says so).
 //   4. A word run is kept whole when it is a dictionary word (user
@@ -92,6 +94,7 @@ class Tokenizer {
  private:
   Tokenizer() = default;
   void TokenizeHan(std::string_view run, std::vector<std::string>* out) const;
+  bool HasTraditional(std::string_view folded) const;
   void TokenizeWordRun(std::string_view run,
                        std::vector<std::string>* out) const;
   void Emit(std::string_view token, std::vector<std::string>* out) const;
@@ -99,6 +102,8 @@ class Tokenizer {
   TokenizerOptions options_;
   std::unique_ptr<WordSegmenter> segmenter_;
   std::unique_ptr<opencc::SimpleConverter> converter_;
+  // traditional_[c]: c is a Traditional character (see TokenizeHan).
+  std::shared_ptr<const std::vector<bool>> traditional_;
   StringSet stop_words_;
   // Normalised dictionary words containing non-Han characters ("802.11").
   StringSet latin_words_;

@@ -78,6 +78,17 @@ TEST(TokenizerTest, ConvertsTraditionalPhrasesTw2sp) {
   EXPECT_EQ(t->NormalizeTerm("網路安全"), "网络安全");
 }
 
+TEST(TokenizerTest, ConvertsOnlyTextWithTraditionalCharacters) {
+  auto t = MakeTokenizer();
+  // 設 is Traditional, so the whole text is converted, including the Taiwan
+  // phrase 程式設計 -> 编程 (程式 alone is made of characters shared by both
+  // scripts).
+  EXPECT_THAT(t->Tokenize("程式設計"), ElementsAre("编程"));
+  // Simplified text is left as written (tw2sp alone would give 擡头, 程序).
+  EXPECT_THAT(t->Tokenize("程式"), ElementsAre("程式"));
+  EXPECT_THAT(t->Tokenize("抬头"), ElementsAre("抬头"));
+}
+
 TEST(TokenizerTest, UserDictionaryKeepsTopicTermsWhole) {
   TokenizerOptions options;
   options.user_words = {{"风暴潮", 0}, {"台风灾害", 0}};

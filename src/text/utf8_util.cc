@@ -5,7 +5,7 @@
 
 namespace topicrawl {
 
-char32_t NextCodePoint(std::string_view text, size_t* pos) {
+char32_t NextCodePointSlow(std::string_view text, size_t* pos) {
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   int32_t i = static_cast<int32_t>(*pos);
   const int32_t length = static_cast<int32_t>(text.size());
@@ -15,11 +15,7 @@ char32_t NextCodePoint(std::string_view text, size_t* pos) {
   return c < 0 ? 0xFFFD : static_cast<char32_t>(c);
 }
 
-bool IsWordCodePoint(char32_t c) {
-  if (c < 0x80) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9');
-  }
+bool IsWordCodePointSlow(char32_t c) {
   const UChar32 u = static_cast<UChar32>(c);
   return u_isalnum(u) || (U_GET_GC_MASK(u) & U_GC_M_MASK) != 0;
 }

@@ -6,15 +6,28 @@
 #include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
 
 namespace topicrawl {
+
+char32_t NextCodePointSlow(std::string_view text, size_t* pos);
+bool IsWordCodePointSlow(char32_t c);
 
 // Decodes the code point starting at text[*pos] and advances *pos past it.
 // Malformed sequences yield U+FFFD and advance by one byte.
 // REQUIRES: *pos < text.size().
-char32_t NextCodePoint(std::string_view text, size_t* pos);
+inline char32_t NextCodePoint(std::string_view text, size_t* pos) {
+  const unsigned char c = static_cast<unsigned char>(text[*pos]);
+  if (c < 0x80) {
+    ++*pos;
+    return c;
+  }
+  return NextCodePointSlow(text, pos);
+}
 
 // Han ideographs (CJK Unified Ideographs, Extensions A-G, Compatibility
 // Ideographs) and U+3007 IDEOGRAPHIC NUMBER ZERO.
@@ -25,23 +38,33 @@ inline bool IsHanCodePoint(char32_t c) {
 }
 
 // Letters, digits and combining marks of any script (ICU properties).
-bool IsWordCodePoint(char32_t c);
+inline bool IsWordCodePoint(char32_t c) {
+  if (c < 0x80) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+  }
+  return IsWordCodePointSlow(c);
+}
 
 // Unicode White_Space.
 bool IsSpaceCodePoint(char32_t c);
 
-// Hash for heterogeneous (std::string_view) lookup in standard containers.
-// (Debian's abseil is built without std::string_view interoperability.)
+// Hash and equality for heterogeneous (std::string_view) lookup in abseil's
+// swiss tables (Debian's abseil is built without std::string_view
+// interoperability, so absl's own string hasher does not accept it).
 struct StringHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const {
-    return std::hash<std::string_view>{}(s);
+    return absl::Hash<absl::string_view>{}(absl::string_view(s.data(), s.size()));
   }
 };
-using StringSet = std::unordered_set<std::string, StringHash, std::equal_to<>>;
+struct StringEq {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+using StringSet = absl::flat_hash_set<std::string, StringHash, StringEq>;
 template <typename V>
-using StringMap =
-    std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+using StringMap = absl::flat_hash_map<std::string, V, StringHash, StringEq>;
 
 }  // namespace topicrawl
 

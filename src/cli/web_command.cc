@@ -1,0 +1,315 @@
+// `topicrawl web ...`: build, serve and stop the manifest-built benchmark
+// webs (src/web/web_builder.h, nginx_web.h), list their pages, and run the
+// synthetic web (src/web/synthetic_web.h).
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "web/manifest.h"
+#include "web/nginx_web.h"
+#include "web/site_index.h"
+#include "web/synthetic_web.h"
+#include "web/synthetic_web_server.h"
+#include "web/web_builder.h"
+
+namespace topicrawl::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ManifestFlags {
+  std::string manifest;
+  std::string packages;
+};
+
+std::string ReadText(const std::string& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  *ok = static_cast<bool>(in);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void AddBuild(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "build", "Download (apt-get), verify and extract a manifest's packages into DIR/root; "
+               "write DIR/site-index.tsv");
+  auto flags = std::make_shared<ManifestFlags>();
+  auto dir = std::make_shared<std::string>();
+  cmd->add_option("--manifest", flags->manifest, "Manifest TSV (host url_prefix package html_root exclude)")
+      ->required();
+  cmd->add_option("--dir", *dir, "Web directory (debs/, root/, site-index.tsv, ...)")->required();
+  cmd->add_option("--packages", flags->packages,
+                  "packages-*.tsv with exact versions and sha256 (package version deb_sha256)");
+  cmd->callback([flags, dir, exit_code] {
+    bool ok = false;
+    std::string text = ReadText(flags->manifest, &ok);
+    if (!ok) {
+      std::cerr << "web build: cannot read " << flags->manifest << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    StatusOr<web::Manifest> manifest = web::ParseManifest(text, flags->manifest);
+    if (!manifest.ok()) {
+      std::cerr << "web build: " << manifest.status().message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    web::BuildOptions options;
+    options.dir = *dir;
+    options.manifest_text = text;
+    options.log = &std::cerr;
+    if (!flags->packages.empty()) {
+      auto pins = web::ReadPackagePinsFile(flags->packages);
+      if (!pins.ok()) {
+        std::cerr << "web build: " << pins.status().message() << "\n";
+        *exit_code = kExitUsage;
+        return;
+      }
+      options.pins = std::move(*pins);
+    }
+    StatusOr<web::BuildReport> report = web::BuildWeb(*manifest, options);
+    if (!report.ok()) {
+      std::cerr << "web build: " << report.status().message() << "\n";
+      *exit_code = kExitFailure;
+      return;
+    }
+    std::cerr << "web build: " << report->html_pages << " HTML pages, " << report->downloaded
+              << " downloaded, " << report->reused << " reused, " << report->extracted
+              << " extracted, " << report->warnings.size() << " warnings, "
+              << report->mismatches.size() << " sha256 mismatches, " << report->seconds << " s\n";
+    *exit_code = report->mismatches.empty() ? kExitOk : kExitFailure;
+  });
+}
+
+void AddServe(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "serve", "Serve a built web with nginx on 127.0.0.1 (HTTP + HTTPS) and print the crawl "
+               "arguments");
+  struct Flags {
+    std::string dir, manifest, root;
+    int port = 18080, tls_port = 18443, workers = 1;
+  };
+  auto f = std::make_shared<Flags>();
+  cmd->add_option("--dir", f->dir, "Web directory (nginx.conf, certificates, logs go here)")
+      ->required();
+  cmd->add_option("--manifest", f->manifest, "Manifest (default DIR/manifest.tsv)");
+  cmd->add_option("--root", f->root, "Extracted tree T (default DIR/root)");
+  auto* port = cmd->add_option("--port", f->port, "HTTP port; 0 = any free port")
+                   ->capture_default_str();
+  auto* tls = cmd->add_option("--tls-port", f->tls_port, "HTTPS port; 0 = any free port")
+                  ->capture_default_str();
+  cmd->add_option("--workers", f->workers, "nginx worker processes")->capture_default_str();
+  cmd->callback([f, port, tls, exit_code] {
+    std::string manifest_path = f->manifest.empty() ? f->dir + "/manifest.tsv" : f->manifest;
+    StatusOr<web::Manifest> manifest = web::ReadManifestFile(manifest_path);
+    if (!manifest.ok()) {
+      std::cerr << "web serve: " << manifest.status().message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    web::ServeOptions options;
+    options.dir = f->dir;
+    options.root = f->root;
+    options.http_port = f->port;
+    options.tls_port = f->tls_port;
+    options.ports_are_defaults = port->count() == 0 && tls->count() == 0;
+    options.worker_processes = f->workers;
+    StatusOr<web::ServeInfo> info = web::StartNginxWeb(*manifest, options);
+    if (!info.ok()) {
+      std::cerr << "web serve: " << info.status().message() << "\n";
+      *exit_code = kExitFailure;
+      return;
+    }
+    std::cout << "crawl-args: " << info->CrawlArgs() << std::endl;
+    *exit_code = kExitOk;
+  });
+}
+
+void AddStop(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand("stop", "Stop the nginx started by `web serve --dir DIR`");
+  auto dir = std::make_shared<std::string>();
+  cmd->add_option("--dir", *dir, "Web directory")->required();
+  cmd->callback([dir, exit_code] {
+    Status s = web::StopNginxWeb(fs::absolute(*dir).lexically_normal().string());
+    if (!s.ok()) std::cerr << "web stop: " << s.message() << "\n";
+    *exit_code = s.ok() ? kExitOk : kExitFailure;
+  });
+}
+
+void AddIndex(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "index", "Write the site index (every served HTML file and its URL) of an extracted tree");
+  struct Flags {
+    std::string manifest, root, out;
+  };
+  auto f = std::make_shared<Flags>();
+  cmd->add_option("--manifest", f->manifest, "Manifest TSV")->required();
+  cmd->add_option("--root", f->root, "Extracted tree T")->required();
+  cmd->add_option("--out", f->out, "Output TSV (url host packages relpath); - = stdout")
+      ->required();
+  cmd->callback([f, exit_code] {
+    StatusOr<web::Manifest> manifest = web::ReadManifestFile(f->manifest);
+    if (!manifest.ok()) {
+      std::cerr << "web index: " << manifest.status().message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    auto files = web::ListServedHtml(*manifest, f->root);
+    if (!files.ok()) {
+      std::cerr << "web index: " << files.status().message() << "\n";
+      *exit_code = kExitFailure;
+      return;
+    }
+    if (f->out == "-") {
+      std::cout << "url\thost\tpackages\trelpath\n";
+      for (const auto& file : *files) {
+        std::cout << file.url << '\t' << file.host << '\t' << file.packages << '\t'
+                  << file.relpath << '\n';
+      }
+      *exit_code = kExitOk;
+      return;
+    }
+    Status s = web::WriteSiteIndex(*files, f->out);
+    if (!s.ok()) std::cerr << "web index: " << s.message() << "\n";
+    std::cerr << "web index: " << files->size() << " HTML pages\n";
+    *exit_code = s.ok() ? kExitOk : kExitFailure;
+  });
+}
+
+// Every SyntheticWebOptions knob as a flag (documented in synthetic_web.h).
+void AddSyntheticKnobs(CLI::App* cmd, web::SyntheticWebOptions* o) {
+  cmd->add_option("--seed", o->seed, "Random seed; everything derives from it")->capture_default_str();
+  cmd->add_option("--hosts", o->hosts, "Number of hosts (1..100000)")->capture_default_str();
+  cmd->add_option("--pages", o->pages, "Canonical pages in total (hosts..10^7)")->capture_default_str();
+  cmd->add_option("--topics", o->topics, "Topics (1..16): networking security databases cooking "
+                  "football music astronomy finance gardening travel medicine history chemistry "
+                  "film law agriculture")->capture_default_str();
+  cmd->add_option("--domain", o->domain, "Host names are site<i>.<domain> / zhan<i>.<domain>")->capture_default_str();
+  cmd->add_option("--zh-host-fraction", o->zh_host_fraction, "Share of Chinese hosts")->capture_default_str();
+  cmd->add_option("--cluster-size", o->cluster_size, "Pages per topical cluster")->capture_default_str();
+  cmd->add_option("--cluster-fanout", o->cluster_fanout, "Child clusters linked from a cluster entry")->capture_default_str();
+  cmd->add_option("--host-purity", o->host_purity, "P(cluster topic = host main topic)")->capture_default_str();
+  cmd->add_option("--topic-word-ratio", o->topic_word_ratio, "Share of body words from the page topic")->capture_default_str();
+  cmd->add_option("--noise-topic-ratio", o->noise_topic_ratio, "Share of body words from one other topic")->capture_default_str();
+  cmd->add_option("--url-topic-hint", o->url_topic_hint, "P(URL slug names the cluster topic)")->capture_default_str();
+  cmd->add_option("--words-min", o->words_min, "Minimum body words")->capture_default_str();
+  cmd->add_option("--words-max", o->words_max, "Maximum body words")->capture_default_str();
+  cmd->add_option("--out-degree-alpha", o->out_degree_alpha, "Pareto exponent of random out-links (>1)")->capture_default_str();
+  cmd->add_option("--out-degree-min", o->out_degree_min, "Minimum random out-links")->capture_default_str();
+  cmd->add_option("--out-degree-max", o->out_degree_max, "Maximum random out-links")->capture_default_str();
+  cmd->add_option("--cluster-locality", o->cluster_locality, "P(in-site random link stays in the cluster)")->capture_default_str();
+  cmd->add_option("--cross-site-prob", o->cross_site_prob, "P(random link goes to another host)")->capture_default_str();
+  cmd->add_option("--cross-site-same-topic", o->cross_site_same_topic, "P(cross-site target host has the page topic)")->capture_default_str();
+  cmd->add_option("--broken-link-prob", o->broken_link_prob, "P(random link is a 404)")->capture_default_str();
+  cmd->add_option("--tunnel-prob", o->tunnel_prob, "P(an off-parent-topic cluster is tunnelled)")->capture_default_str();
+  cmd->add_option("--tunnel-length", o->tunnel_length, "Off-topic pages in front of a tunnelled cluster")->capture_default_str();
+  cmd->add_option("--calendar-host-fraction", o->calendar_host_fraction, "Share of hosts with the endless calendar trap")->capture_default_str();
+  cmd->add_option("--session-host-fraction", o->session_host_fraction, "Share of hosts with ?sid= session URLs")->capture_default_str();
+  cmd->add_option("--robots-calendar-disallow", o->robots_calendar_disallow, "Share of calendar hosts whose robots.txt disallows /cal/")->capture_default_str();
+  cmd->add_option("--crawl-delay", o->crawl_delay, "Crawl-delay in robots.txt (0 = none)")->capture_default_str();
+}
+
+web::SyntheticWebServer* g_synth_server = nullptr;
+
+extern "C" void StopSynthServer(int) {
+  if (g_synth_server != nullptr) g_synth_server->Stop();
+}
+
+void AddSynth(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "synth", "Serve the deterministic synthetic web on 127.0.0.1 (HTTP/1.1, routed by Host); "
+               "runs until SIGINT/SIGTERM. See src/web/synthetic_web.h for the model.");
+  auto o = std::make_shared<web::SyntheticWebOptions>();
+  auto port = std::make_shared<int>(0);
+  cmd->add_option("--port", *port, "Port on 127.0.0.1; 0 = any free port")->capture_default_str();
+  AddSyntheticKnobs(cmd, o.get());
+  cmd->callback([o, port, exit_code] {
+    if (Status s = o->Validate(); !s.ok()) {
+      std::cerr << "web synth: " << s.message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    web::SyntheticWeb synthetic(*o);
+    web::SyntheticWebServer server(&synthetic);
+    if (Status s = server.Listen(*port); !s.ok()) {
+      std::cerr << "web synth: " << s.message() << "\n";
+      *exit_code = kExitFailure;
+      return;
+    }
+    g_synth_server = &server;
+    std::signal(SIGINT, StopSynthServer);
+    std::signal(SIGTERM, StopSynthServer);
+    std::cerr << "web synth: " << o->hosts << " hosts, " << o->pages << " pages on 127.0.0.1:"
+              << server.port() << " (home of host 0: http://" << synthetic.HostName(0) << "/)\n";
+    std::cout << "crawl-args: --connect-to :80:127.0.0.1:" << server.port() << std::endl;
+    Status s = server.Run();
+    g_synth_server = nullptr;
+    std::cerr << "web synth: served " << server.requests() << " requests\n";
+    *exit_code = s.ok() ? kExitInterrupted : kExitFailure;
+  });
+}
+
+void AddSynthLabels(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "synth-labels", "Write the synthetic web's ground truth for one topic (url relevant reason), "
+                      "and optionally its home pages");
+  auto o = std::make_shared<web::SyntheticWebOptions>();
+  struct Flags {
+    std::string topic = "networking", out, homes;
+  };
+  auto f = std::make_shared<Flags>();
+  cmd->add_option("--topic", f->topic, "Topic name or index")->capture_default_str();
+  cmd->add_option("--out", f->out, "Label TSV to write")->required();
+  cmd->add_option("--homes", f->homes, "Also write the homes TSV (host home_url role)");
+  AddSyntheticKnobs(cmd, o.get());
+  cmd->callback([o, f, exit_code] {
+    if (Status s = o->Validate(); !s.ok()) {
+      std::cerr << "web synth-labels: " << s.message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    int topic = web::TopicIndex(f->topic, o->topics);
+    if (topic < 0) {
+      std::cerr << "web synth-labels: unknown topic '" << f->topic << "' (this web has "
+                << o->topics << " topics)\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    web::SyntheticWeb synthetic(*o);
+    std::ofstream out(f->out, std::ios::binary | std::ios::trunc);
+    uint64_t relevant = synthetic.WriteLabels(static_cast<uint32_t>(topic), out);
+    bool ok = static_cast<bool>(out.flush());
+    if (ok && !f->homes.empty()) {
+      std::ofstream homes(f->homes, std::ios::binary | std::ios::trunc);
+      synthetic.WriteHomes(homes);
+      ok = static_cast<bool>(homes.flush());
+    }
+    if (!ok) {
+      std::cerr << "web synth-labels: cannot write " << f->out << "\n";
+      *exit_code = kExitFailure;
+      return;
+    }
+    std::cerr << "web synth-labels: " << o->pages << " pages, " << relevant << " relevant to "
+              << web::TopicNames()[topic] << "\n";
+    *exit_code = kExitOk;
+  });
+}
+
+}  // namespace
+
+void AddWebCommand(CLI::App& app, int* exit_code) {
+  auto* web = app.add_subcommand("web", "Benchmark webs: build/serve/stop nginx webs, synthetic web");
+  web->require_subcommand(1);
+  AddBuild(*web, exit_code);
+  AddServe(*web, exit_code);
+  AddStop(*web, exit_code);
+  AddIndex(*web, exit_code);
+  AddSynth(*web, exit_code);
+  AddSynthLabels(*web, exit_code);
+}
+
+}  // namespace topicrawl::cli
