@@ -32,6 +32,9 @@ void AddScoreCommand(CLI::App& app, int* exit_code);
 void AddWarcCommand(CLI::App& app, int* exit_code);
 void AddEvalCommand(CLI::App& app, int* exit_code);
 void AddCompareCommand(CLI::App& app, int* exit_code);
+void AddCollectLinksCommand(CLI::App& app, int* exit_code);
+void AddTrainCommand(CLI::App& app, int* exit_code);
+void AddAnalyzeCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

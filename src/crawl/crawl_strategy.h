@@ -62,6 +62,11 @@ class CrawlStrategy {
   // relevant page, LP); negative when the strategy has no topic.
   virtual double Beta() const { return -1.0; }
 
+  // Seed 001: a link found again while still queued keeps the higher of its
+  // old and new score and moves in the queue (FrontierOptions::
+  // keep_max_on_duplicate). Default: the first score stays.
+  virtual bool KeepMaxOnDuplicate() const { return false; }
+
   // Crawl thread, after the page, its links and its admitted outlinks are
   // stored and queued. Strategies that learn online (re-scoring queued links,
   // PageRank, Q-learning) do it here. Default: nothing.

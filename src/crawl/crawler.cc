@@ -51,8 +51,9 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   return o;
 }
 
-FrontierOptions MakeFrontierOptions(const CrawlConfig& c) {
+FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& strategy) {
   FrontierOptions o;
+  o.keep_max_on_duplicate = strategy.KeepMaxOnDuplicate();
   o.max_connections_per_host = c.per_host_connections;
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);
@@ -138,7 +139,7 @@ Status Crawler::Impl::Setup() {
   std::error_code ec;
   std::filesystem::create_directories(config_.out_dir + "/spill", ec);
   if (ec) return Status::Error("cannot create " + config_.out_dir + "/spill: " + ec.message());
-  auto frontier = Frontier::Create(MakeFrontierOptions(config_), clock_,
+  auto frontier = Frontier::Create(MakeFrontierOptions(config_, *strategy_), clock_,
                                    strategy_->MakeSelector());
   if (!frontier.ok()) return frontier.status();
   frontier_ = std::move(frontier).value();

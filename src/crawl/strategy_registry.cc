@@ -21,6 +21,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"shark-search", NewSharkSearchStrategy},
       {"wang-landau", NewWangLandauStrategy},
       {"annealing", NewAnnealingStrategy},
+      {"nb-link", NewNbLinkStrategy},
   };
   return *registry;
 }

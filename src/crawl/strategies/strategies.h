@@ -14,6 +14,7 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewBestFirstStrategy(const StrategyCont
 StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewWangLandauStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewAnnealingStrategy(const StrategyContext& context);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 

@@ -1,0 +1,169 @@
+// topicrawl collect-links: seed 001's automatic collection of labelled links
+// (§3.2.2): a generic BFS crawl, then every stored link labelled by whether
+// its target lies under an on-topic or off-topic URL prefix of the topic
+// file, split 7:3 (stratified). Output files: classify/link_dataset.h and
+// docs/naive-bayes.md.
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "classify/crawl_export.h"
+#include "classify/url_prefix_labeler.h"
+#include "cli/commands.h"
+#include "crawl/crawl_config.h"
+#include "crawl/crawler.h"
+#include "text/topic.h"
+
+namespace topicrawl::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+void OnSignal(int) { g_stop.store(true); }
+
+struct CollectFlags {
+  CrawlConfig crawl;
+  std::string topic_file;
+  std::string out_dir;
+  std::string from_crawl;
+  bool resume = false;
+  uint64_t split_seed = 1;
+  double train_fraction = 0.7;
+  bool keep_duplicates = false;
+  bool no_pages = false;
+};
+
+int RunCrawlStep(CollectFlags* f, const std::string& crawl_dir) {
+  CrawlConfig config = f->crawl;
+  config.strategy = "bfs";  // the seed's generic crawler
+  config.out_dir = crawl_dir;
+  config.resume = f->resume;
+  config.store_links = true;
+  if (!f->resume) {
+    if (config.seeds_file.empty()) {
+      std::cerr << "error: --seeds FILE is required (or --from-crawl DIR)\n";
+      return kExitUsage;
+    }
+    auto seeds = ReadSeedsFile(config.seeds_file);
+    if (!seeds.ok()) {
+      std::cerr << "error: " << seeds.status().message() << "\n";
+      return kExitUsage;
+    }
+    config.seeds = std::move(seeds).value();
+  }
+  Status v = ValidateCrawlConfig(config);
+  if (!v.ok()) {
+    std::cerr << "error: " << v.message() << "\n";
+    return kExitUsage;
+  }
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  Crawler crawler(config, &g_stop);
+  Status s = crawler.Run();
+  if (!s.ok()) {
+    std::cerr << "error: crawl: " << s.message() << "\n";
+    return kExitFailure;
+  }
+  const CrawlStats& st = crawler.stats();
+  std::fprintf(stderr, "collect-links: crawl %s, %lld pages ok, %lld links seen -> %s\n",
+               crawler.interrupted() ? "interrupted" : "finished",
+               static_cast<long long>(st.pages_ok), static_cast<long long>(st.links_seen),
+               crawl_dir.c_str());
+  return crawler.interrupted() ? kExitInterrupted : kExitOk;
+}
+
+int RunCollect(CollectFlags* f) {
+  auto topic = LoadTopicFile(f->topic_file);
+  if (!topic.ok()) {
+    std::cerr << "error: " << topic.status().message() << "\n";
+    return kExitUsage;
+  }
+  auto labeler = UrlPrefixLabeler::Create(topic->on_topic_prefixes, topic->off_topic_prefixes);
+  if (!labeler.ok()) {
+    std::cerr << "error: " << f->topic_file << ": " << labeler.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (f->train_fraction < 0 || f->train_fraction > 1) {
+    std::cerr << "error: --train-fraction must be in [0, 1]\n";
+    return kExitUsage;
+  }
+  std::string crawl_dir = f->from_crawl;
+  if (crawl_dir.empty()) {
+    crawl_dir = f->out_dir + "/crawl";
+    int rc = RunCrawlStep(f, crawl_dir);
+    if (rc != kExitOk) return rc;
+  }
+  ExportOptions options;
+  options.seed = f->split_seed;
+  options.train_fraction = f->train_fraction;
+  options.dedup = !f->keep_duplicates;
+  options.pages = !f->no_pages;
+  auto sum = ExportLabelledData(crawl_dir, *topic, f->out_dir, options);
+  if (!sum.ok()) {
+    std::cerr << "error: " << sum.status().message() << "\n";
+    return kExitFailure;
+  }
+  std::printf(
+      "links: %lld read, %lld duplicates dropped, %lld positive, %lld negative, %lld "
+      "unlabelled\n"
+      "split: train %lld+ / %lld-, test %lld+ / %lld-\n"
+      "pages: %lld positive, %lld negative, %lld unlabelled, %lld unreadable\n"
+      "-> %s/{links,train,test,pages}.tsv, dataset.json\n",
+      static_cast<long long>(sum->links_read), static_cast<long long>(sum->duplicates),
+      static_cast<long long>(sum->links_positive), static_cast<long long>(sum->links_negative),
+      static_cast<long long>(sum->links_unlabelled), static_cast<long long>(sum->train_positive),
+      static_cast<long long>(sum->train_negative), static_cast<long long>(sum->test_positive),
+      static_cast<long long>(sum->test_negative), static_cast<long long>(sum->pages_positive),
+      static_cast<long long>(sum->pages_negative), static_cast<long long>(sum->pages_unlabelled),
+      static_cast<long long>(sum->pages_unreadable), f->out_dir.c_str());
+  if (sum->links_positive == 0 || sum->links_negative == 0) {
+    std::fprintf(stderr,
+                 "warning: one class has no links; check the topic's prefixes and the crawl "
+                 "size before training\n");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddCollectLinksCommand(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand(
+      "collect-links",
+      "Crawl (BFS) and export every link labelled by the topic's URL prefixes (seed 001)");
+  auto f = std::make_shared<CollectFlags>();
+  CrawlConfig& c = f->crawl;
+  cmd->add_option("--topic", f->topic_file,
+                  "Topic file with on_topic_prefixes / off_topic_prefixes (and dictionary)")
+      ->required();
+  cmd->add_option("--out", f->out_dir, "Data directory (the crawl goes to OUT/crawl)")->required();
+  cmd->add_option("--seeds", c.seeds_file, "Seed URLs: one per line, or TSV with url/home_url");
+  cmd->add_option("--from-crawl", f->from_crawl,
+                  "Export from this existing crawl directory instead of crawling");
+  cmd->add_flag("--resume", f->resume, "Resume the crawl in OUT/crawl, then export");
+  cmd->add_option("--max-pages", c.max_pages, "Stop the crawl after N pages (default 10000)");
+  cmd->add_option("--max-depth", c.max_depth, "Maximum link depth (-1 = unlimited)");
+  cmd->add_option("--connect-to", c.connect_to, "HOST:PORT:CONNECT-HOST:CONNECT-PORT (repeatable)");
+  cmd->add_option("--cacert", c.cacert, "CA bundle (PEM) for https");
+  cmd->add_option("--proxy", c.proxy, "HTTP proxy URL");
+  cmd->add_option("--delay", c.delay_s, "Seconds between requests to one host (default 1)");
+  cmd->add_option("--concurrency", c.concurrency, "Transfers in flight (default 64)");
+  cmd->add_option("--per-host", c.per_host_connections, "Connections per host (default 2)");
+  cmd->add_option("--max-pages-per-host", c.max_pages_per_host, "Per-host budget (0 = unlimited)");
+  cmd->add_option("--user-agent", c.user_agent, "User-Agent header");
+  cmd->add_flag("--allow-private", c.allow_private, "Allow private/loopback targets");
+  cmd->add_flag("--no-robots", [&c](int64_t) { c.respect_robots = false; },
+                "Ignore robots.txt (only for your own sites)");
+  cmd->add_option("--include-host", c.include_hosts, "Only crawl these hosts (and subdomains)");
+  cmd->add_option("--exclude-host", c.exclude_hosts, "Never crawl these hosts");
+  cmd->add_option("--exclude-regex", c.exclude_regex, "Never URLs matching these");
+  cmd->add_option("--timeout", c.total_timeout_s, "Total seconds per fetch (default 60)");
+  cmd->add_option("--parse-threads", c.parse_threads, "Parse threads (default 2)");
+  cmd->add_option("--split-seed", f->split_seed, "Seed of the stratified train/test split");
+  cmd->add_option("--train-fraction", f->train_fraction, "Training share (default 0.7)");
+  cmd->add_flag("--keep-duplicates", f->keep_duplicates,
+                "Keep repeated (to_url, anchor, context) links");
+  cmd->add_flag("--no-pages", f->no_pages, "Do not export pages.tsv");
+  cmd->callback([f, exit_code] { *exit_code = RunCollect(f.get()); });
+}
+
+}  // namespace topicrawl::cli
