@@ -59,6 +59,7 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
   if (given("--timeout")) config.total_timeout_s = f.total_timeout_s;
   if (given("--no-links-table")) config.store_links = false;
   if (given("--deterministic")) config.deterministic = true;
+  if (given("--focus-tolerance")) config.focus_tolerance = f.focus_tolerance;
 
   if (!flags->resume_dir.empty()) {
     config.resume = true;
@@ -150,6 +151,9 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--parse-threads", c.parse_threads, "Parse/score threads (default 2)");
   cmd->add_option("--timeout", c.total_timeout_s, "Total seconds per fetch (default 60)");
   cmd->add_flag("--no-links-table")->description("Do not store every outlink in the links table");
+  cmd->add_option("--focus-tolerance", c.focus_tolerance,
+                  "Best-first kin: fetch only links within this score of the best queued "
+                  "(default -1 = off)");
   cmd->add_flag("--deterministic")->description(
       "One page at a time: same --rng-seed + static web = same crawl");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");

@@ -59,6 +59,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"concurrency", &CrawlConfig::concurrency},
       {"max_pages_per_host", &CrawlConfig::max_pages_per_host},
       {"max_retries", &CrawlConfig::max_retries},
+      {"focus_tolerance", &CrawlConfig::focus_tolerance},
       {"user_agent", &CrawlConfig::user_agent},
       {"robots_agent", &CrawlConfig::robots_agent},
       {"connect_to", &CrawlConfig::connect_to},

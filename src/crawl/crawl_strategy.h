@@ -65,6 +65,11 @@ class CrawlStrategy {
   // Seed 001: a link found again while still queued keeps the higher of its
   // old and new score and moves in the queue (FrontierOptions::
   // keep_max_on_duplicate). Default: the first score stays.
+  // True for strategies that mean "always the best queued link" (best-first
+  // and its kin): the frontier's focus gate (CrawlConfig::focus_tolerance)
+  // then keeps parallel fetching in best-first order. Sampling strategies
+  // (Wang-Landau, annealing) pick worse links on purpose and leave it off.
+  virtual bool FocusGated() const { return false; }
   virtual bool KeepMaxOnDuplicate() const { return false; }
 
   // Crawl thread, after the page, its links and its admitted outlinks are

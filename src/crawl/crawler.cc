@@ -54,6 +54,7 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
 FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& strategy) {
   FrontierOptions o;
   o.keep_max_on_duplicate = strategy.KeepMaxOnDuplicate();
+  if (strategy.FocusGated()) o.focus_tolerance = c.focus_tolerance;
   o.max_connections_per_host = c.per_host_connections;
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);

@@ -185,6 +185,8 @@ void Frontier::Refresh(HostId h) {
   }
   SetMember(ready_by_top_, by_top_, top, wants && due);
   SetMember(ready_by_mean_, by_mean_, mean, wants && due);
+  SetMember(any_by_top_, by_top_any_, top,
+            !host.held && !host.links.empty() && host.backoff_level == 0);
   SetMember(timers_, by_wakeup_, WakeItem{host.next_start, h}, wants && !due);
   SetMember(by_ram_size_, by_ram_size_order_, SizeItem{host.links.size(), h},
             !host.links.empty());
@@ -200,6 +202,7 @@ void Frontier::PromoteDue() {
 void Frontier::RebuildHostIndexes() {
   ready_by_top_.TakeAll(by_top_);
   ready_by_mean_.TakeAll(by_mean_);
+  any_by_top_.TakeAll(by_top_any_);
   timers_.TakeAll(by_wakeup_);
   by_ram_size_.TakeAll(by_ram_size_order_);
   for (HostId h = 0; h < hosts_.size(); ++h) Refresh(h);
@@ -404,6 +407,15 @@ std::optional<CrawlTask> Frontier::Next() {
       ref->slot >= hosts_[ref->host].links.size()) {
     ++selector_errors_;
     ref = LinkRef{ready_by_top_.top().id, 0};
+  }
+  if (options_.focus_tolerance >= 0 && selector_->PriorityFollowsScore() &&
+      !any_by_top_.empty() &&
+      view_->At(*ref).priority <
+          any_by_top_.top().priority - options_.focus_tolerance) {
+    // A clearly better link waits on a busy or delayed host: wait for it
+    // rather than spend a fetch on a worse one (see FrontierOptions).
+    ++focus_waits_;
+    return std::nullopt;
   }
   CrawlTask task = TakeEntry(*ref);
   Host& host = hosts_[task.host_id];

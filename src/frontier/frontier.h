@@ -101,6 +101,15 @@ struct FrontierOptions {
   uint64_t max_pages_per_host = 0;  // 0 = unlimited; counts admitted URLs
   // Seed 001: a link found again while still queued keeps the higher score.
   bool keep_max_on_duplicate = false;
+  // Focus gate for parallel crawling. < 0: off. Otherwise, for selectors
+  // whose priority follows the score (best-first and its kin), Next() hands
+  // out a link only when its priority is within `focus_tolerance` of the
+  // best priority queued on ANY host that is not held or backing off --
+  // busy hosts and hosts waiting out their delay included -- and returns
+  // nullopt ("nothing now") otherwise. Without it, a crawler with many
+  // connections fills every idle one with the best link of *some* ready host,
+  // which on a few-host web degenerates into round-robin over hosts.
+  double focus_tolerance = -1;
   // Spilling; disabled when spill_dir is empty.
   std::string spill_dir;
   size_t max_in_ram_per_host = 10'000;  // >= 2
@@ -189,6 +198,8 @@ class Frontier {
   // Selections where the selector returned an invalid ref (a selector bug;
   // the global best was served instead).
   uint64_t selector_errors() const { return selector_errors_; }
+  // Next() calls that the focus gate answered with "nothing now".
+  uint64_t focus_waits() const { return focus_waits_; }
 
  private:
   // A queued link's payload, pooled; its heap item holds the order keys.
@@ -245,6 +256,7 @@ class Frontier {
     int backoff_level = 0;
     bool held = false;
     uint32_t top_slot = kNotInHeap;
+    uint32_t any_slot = kNotInHeap;  // in any_by_top_ (focus gate)
     uint32_t mean_slot = kNotInHeap;
     uint32_t timer_slot = kNotInHeap;
     uint32_t size_slot = kNotInHeap;
@@ -269,6 +281,10 @@ class Frontier {
       return a.id < b.id;
     }
     uint32_t& Slot(uint32_t h) { return f->hosts_[h].top_slot; }
+  };
+  // Same order as ByTop, over every host the focus gate considers.
+  struct ByTopAny : ByTop {
+    uint32_t& Slot(uint32_t h) { return f->hosts_[h].any_slot; }
   };
   struct MeanItem {
     double mean;
@@ -377,10 +393,12 @@ class Frontier {
 
   ByTop by_top_{this};
   ByMean by_mean_{this};
+  ByTopAny by_top_any_{{this}};
   ByWakeup by_wakeup_{this};
   ByRamSize by_ram_size_order_{this};
   IndexedHeap<ByTop> ready_by_top_;
   IndexedHeap<ByMean> ready_by_mean_;
+  IndexedHeap<ByTopAny> any_by_top_;  // not held, not backing off, non-empty
   IndexedHeap<ByWakeup> timers_;
   IndexedHeap<ByRamSize> by_ram_size_;
 
@@ -388,6 +406,7 @@ class Frontier {
   size_t queued_ = 0;
   size_t in_ram_total_ = 0;
   uint64_t selector_errors_ = 0;
+  uint64_t focus_waits_ = 0;
 };
 
 }  // namespace topicrawl

@@ -245,3 +245,74 @@ TEST_F(FrontierTest, CreateFailsWithoutClockOrSelector) {
 
 }  // namespace
 }  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+using testing::Link;
+using testing::MakeFrontier;
+using testing::NoPoliteness;
+
+TEST(FrontierFocusGateTest, WaitsForABusyHostsBetterLinkInsteadOfAWorseOne) {
+  FakeClock clock;
+  FrontierOptions o = NoPoliteness();
+  o.max_connections_per_host = 1;
+  o.focus_tolerance = 0.05;
+  auto f = MakeFrontier(o, &clock, "best-first");
+  f->Add(Link("http://a.test/1", 0.9));
+  f->Add(Link("http://a.test/2", 0.8));
+  f->Add(Link("http://b.test/1", 0.1));
+  auto first = f->Next();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->url, "http://a.test/1");
+  // a.test is at its connection cap; its 0.8 link beats b.test's 0.1 by more
+  // than the tolerance: nothing now.
+  EXPECT_FALSE(f->Next().has_value());
+  EXPECT_EQ(f->focus_waits(), 1u);
+  f->Complete(*first, HostFeedback{});
+  auto second = f->Next();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->url, "http://a.test/2");
+  // a.test is now empty: b.test's link is the best anywhere.
+  auto third = f->Next();
+  ASSERT_TRUE(third.has_value());
+  EXPECT_EQ(third->url, "http://b.test/1");
+}
+
+TEST(FrontierFocusGateTest, LinksWithinToleranceRunInParallel) {
+  FakeClock clock;
+  FrontierOptions o = NoPoliteness();
+  o.max_connections_per_host = 1;
+  o.focus_tolerance = 0.05;
+  auto f = MakeFrontier(o, &clock, "best-first");
+  f->Add(Link("http://a.test/1", 0.9));
+  f->Add(Link("http://a.test/2", 0.88));
+  f->Add(Link("http://b.test/1", 0.87));
+  ASSERT_TRUE(f->Next().has_value());
+  auto b = f->Next();
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->url, "http://b.test/1");
+}
+
+TEST(FrontierFocusGateTest, OffByDefaultAndNeverForFifo) {
+  FakeClock clock;
+  FrontierOptions o = NoPoliteness();
+  o.max_connections_per_host = 1;
+  auto f = MakeFrontier(o, &clock, "best-first");
+  f->Add(Link("http://a.test/1", 0.9));
+  f->Add(Link("http://a.test/2", 0.8));
+  f->Add(Link("http://b.test/1", 0.1));
+  ASSERT_TRUE(f->Next().has_value());
+  EXPECT_TRUE(f->Next().has_value());  // gate off: b.test's link goes out
+
+  o.focus_tolerance = 0.0;
+  auto g = MakeFrontier(o, &clock, "bfs");  // priority is not the score
+  g->Add(Link("http://a.test/1", 0.9));
+  g->Add(Link("http://a.test/2", 0.8));
+  g->Add(Link("http://b.test/1", 0.1));
+  ASSERT_TRUE(g->Next().has_value());
+  EXPECT_TRUE(g->Next().has_value());
+}
+
+}  // namespace
+}  // namespace topicrawl

@@ -33,6 +33,7 @@ class TopicStrategy : public CrawlStrategy {
   void Assess(const CrawlTask& task, const ParsedPage& page,
               PageAssessment* out) override;
   double Beta() const override;
+  bool FocusGated() const override { return selector_ == "best-first"; }
   // Writes the crawl-time document frequencies to DIR/df.tsv (for
   // `topicrawl score --df-from DIR`).
   Status Finish() override;
