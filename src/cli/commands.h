@@ -22,6 +22,7 @@ constexpr int kExitInterrupted = 3;
 // Each function adds one subcommand to `app`. When that subcommand is run,
 // its callback stores the process exit code in *exit_code.
 void AddVersionCommand(CLI::App& app, int* exit_code);
+void AddExplainCommand(CLI::App& app, int* exit_code);
 void AddCrawlCommand(CLI::App& app, int* exit_code);
 void AddUrlCommand(CLI::App& app, int* exit_code);
 void AddRobotsCommand(CLI::App& app, int* exit_code);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddWarcCommand(app, &exit_code);
   topicrawl::cli::AddEvalCommand(app, &exit_code);
   topicrawl::cli::AddCompareCommand(app, &exit_code);
+  topicrawl::cli::AddExplainCommand(app, &exit_code);
   topicrawl::cli::AddCollectLinksCommand(app, &exit_code);
   topicrawl::cli::AddTrainCommand(app, &exit_code);
   topicrawl::cli::AddAnalyzeCommand(app, &exit_code);

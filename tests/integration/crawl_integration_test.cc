@@ -159,6 +159,24 @@ TEST_F(CrawlIntegrationTest, BfsRecordsEveryFateExactlyOnce) {
             QueryInt(dir_, "SELECT id FROM pages WHERE url = 'http://site.test/a.html'"));
   EXPECT_TRUE(fs::exists(dir_ + "/config.toml"));
   EXPECT_FALSE(fs::is_empty(dir_ + "/warc"));
+
+  // `topicrawl explain` walks c.html back to its seed through a.html.
+  std::string cmd = std::string(TOPICRAWL_BINARY) + " explain " + dir_ +
+                    " http://site.test/c.html 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0) << out;
+  size_t c = out.find("depth 2  http://site.test/c.html");
+  size_t a = out.find("depth 1  http://site.test/a.html");
+  size_t seed = out.find("depth 0  http://site.test/\n");
+  EXPECT_NE(c, std::string::npos) << out;
+  EXPECT_NE(a, std::string::npos) << out;
+  EXPECT_NE(seed, std::string::npos) << out;
+  EXPECT_LT(c, a);
+  EXPECT_LT(a, seed);
 }
 
 TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
