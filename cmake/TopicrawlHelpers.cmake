@@ -25,6 +25,14 @@ function(topicrawl_test name)
     set(ARG_LABELS unit)
   endif()
   gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 60)
+  # `unit_tests` builds every unit-labelled test (the ASan+UBSan CI pass
+  # builds only these).
+  if(ARG_LABELS STREQUAL "unit")
+    if(NOT TARGET unit_tests)
+      add_custom_target(unit_tests)
+    endif()
+    add_dependencies(unit_tests ${name})
+  endif()
 endfunction()
 
 # topicrawl_bench(NAME SOURCES x_bench.cc DEPS libs...)
