@@ -11,6 +11,7 @@
 #include "classify/crawl_export.h"
 #include "classify/url_prefix_labeler.h"
 #include "cli/commands.h"
+#include "cli/crawl_runner.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawler.h"
 #include "text/topic.h"
@@ -18,8 +19,6 @@
 namespace topicrawl::cli {
 namespace {
 
-std::atomic<bool> g_stop{false};
-void OnSignal(int) { g_stop.store(true); }
 
 struct CollectFlags {
   CrawlConfig crawl;
@@ -39,37 +38,18 @@ int RunCrawlStep(CollectFlags* f, const std::string& crawl_dir) {
   config.out_dir = crawl_dir;
   config.resume = f->resume;
   config.store_links = true;
-  if (!f->resume) {
-    if (config.seeds_file.empty()) {
-      std::cerr << "error: --seeds FILE is required (or --from-crawl DIR)\n";
-      return kExitUsage;
-    }
-    auto seeds = ReadSeedsFile(config.seeds_file);
-    if (!seeds.ok()) {
-      std::cerr << "error: " << seeds.status().message() << "\n";
-      return kExitUsage;
-    }
-    config.seeds = std::move(seeds).value();
-  }
-  Status v = ValidateCrawlConfig(config);
-  if (!v.ok()) {
-    std::cerr << "error: " << v.message() << "\n";
-    return kExitUsage;
-  }
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  Crawler crawler(config, &g_stop);
-  Status s = crawler.Run();
-  if (!s.ok()) {
-    std::cerr << "error: crawl: " << s.message() << "\n";
+  if (int rc = PrepareCrawlConfig(&config); rc != kExitOk) return rc;
+  CrawlOutcome outcome = RunCrawlWithSignals(config);
+  if (!outcome.status.ok()) {
+    std::cerr << "error: crawl: " << outcome.status.message() << "\n";
     return kExitFailure;
   }
-  const CrawlStats& st = crawler.stats();
+  const CrawlStats& st = outcome.stats;
   std::fprintf(stderr, "collect-links: crawl %s, %lld pages ok, %lld links seen -> %s\n",
-               crawler.interrupted() ? "interrupted" : "finished",
+               outcome.interrupted ? "interrupted" : "finished",
                static_cast<long long>(st.pages_ok), static_cast<long long>(st.links_seen),
                crawl_dir.c_str());
-  return crawler.interrupted() ? kExitInterrupted : kExitOk;
+  return outcome.interrupted ? kExitInterrupted : kExitOk;
 }
 
 int RunCollect(CollectFlags* f) {

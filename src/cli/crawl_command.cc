@@ -4,16 +4,13 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/crawl_runner.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
 
 namespace topicrawl::cli {
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-void OnSignal(int) { g_stop.store(true); }
 
 struct CrawlFlags {
   CrawlConfig config;
@@ -78,30 +75,13 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
     }
   } else {
     config.out_dir = f.out_dir;
-    if (config.seeds_file.empty()) {
-      std::cerr << "error: --seeds FILE is required (or --resume DIR)\n";
-      return kExitUsage;
-    }
-    auto seeds = ReadSeedsFile(config.seeds_file);
-    if (!seeds.ok()) {
-      std::cerr << "error: " << seeds.status().message() << "\n";
-      return kExitUsage;
-    }
-    config.seeds = std::move(seeds).value();
   }
-  Status v = ValidateCrawlConfig(config);
-  if (!v.ok()) {
-    std::cerr << "error: " << v.message() << "\n";
-    return kExitUsage;
-  }
+  if (int rc = PrepareCrawlConfig(&config); rc != kExitOk) return rc;
 
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  Crawler crawler(config, &g_stop);
-  Status s = crawler.Run();
-  const CrawlStats& st = crawler.stats();
-  if (!s.ok()) {
-    std::cerr << "error: " << s.message() << "\n";
+  CrawlOutcome outcome = RunCrawlWithSignals(config);
+  const CrawlStats& st = outcome.stats;
+  if (!outcome.status.ok()) {
+    std::cerr << "error: " << outcome.status.message() << "\n";
     // Errors before the first fetch are configuration errors.
     return st.pages_ok + st.pages_failed == 0 && st.elapsed_s == 0 ? kExitUsage
                                                                    : kExitFailure;
@@ -109,13 +89,13 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
   std::printf(
       "crawl %s: %lld pages ok, %lld failed, %lld relevant, %lld robots-denied, "
       "%lld links seen, %lld queued, %.1f s, %.1f pages/s -> %s\n",
-      crawler.interrupted() ? "interrupted" : "finished",
+      outcome.interrupted ? "interrupted" : "finished",
       static_cast<long long>(st.pages_ok), static_cast<long long>(st.pages_failed),
       static_cast<long long>(st.relevant), static_cast<long long>(st.robots_denied),
       static_cast<long long>(st.links_seen), static_cast<long long>(st.links_queued),
       st.elapsed_s, st.elapsed_s > 0 ? st.pages_ok / st.elapsed_s : 0.0,
       config.out_dir.c_str());
-  return crawler.interrupted() ? kExitInterrupted : kExitOk;
+  return outcome.interrupted ? kExitInterrupted : kExitOk;
 }
 
 }  // namespace

@@ -1,0 +1,30 @@
+// The part of `crawl` that other commands (collect-links) reuse: loading the
+// seeds, validating the configuration, and running a Crawler that SIGINT /
+// SIGTERM stop cleanly (the directory stays resumable).
+#ifndef TOPICRAWL_CLI_CRAWL_RUNNER_H_
+#define TOPICRAWL_CLI_CRAWL_RUNNER_H_
+
+#include <string>
+
+#include "crawl/crawl_config.h"
+#include "crawl/crawler.h"
+
+namespace topicrawl::cli {
+
+// Unless config->resume: reads config->seeds_file into config->seeds. Then
+// validates. On failure prints "error: ..." to stderr and returns kExitUsage;
+// kExitOk otherwise.
+int PrepareCrawlConfig(CrawlConfig* config);
+
+struct CrawlOutcome {
+  Status status;
+  CrawlStats stats;
+  bool interrupted = false;
+};
+
+// Runs the crawl to its end; SIGINT/SIGTERM set the stop flag.
+CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config);
+
+}  // namespace topicrawl::cli
+
+#endif  // TOPICRAWL_CLI_CRAWL_RUNNER_H_
