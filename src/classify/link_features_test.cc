@@ -10,12 +10,17 @@
 namespace topicrawl {
 namespace {
 
-std::string ReadFixture(const std::string& name) {
-  std::ifstream in(std::string(TOPICRAWL_SOURCE_DIR) + "/src/classify/testdata/" + name,
-                   std::ios::binary);
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The real pages under src/classify/testdata/ (the Debian handbook page is
+// shared with bench/testdata/text/).
+std::string ReadFixture(const std::string& name) {
+  return ReadFile(std::string(TOPICRAWL_SOURCE_DIR) + "/src/classify/testdata/" + name);
 }
 
 const Outlink* FindLink(const ParsedPage& page, std::string_view url_suffix) {
@@ -101,7 +106,8 @@ TEST_F(LinkFeaturesTest, ContextOfListedLinkIsNeighbourAnchorsOnKernelPage) {
 // prose has no other link in its window, so its context is the nearby text.
 TEST_F(LinkFeaturesTest, ContextOfLinkInProseIsNearbyTextOnChinesePage) {
   ParsedPage p = ParseHtml(
-      ReadFixture("handbook_zh_network_config.html"),
+      ReadFile(std::string(TOPICRAWL_SOURCE_DIR) +
+                   "/bench/testdata/text/handbook-zh-cn-network-config.html"),
       "http://debian-handbook.info/browse/zh-CN/stable/sect.network-config.html");
   const Outlink* l = FindLink(p, "/stable/sect.ipv6.html");
   ASSERT_NE(l, nullptr);
