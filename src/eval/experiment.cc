@@ -162,6 +162,24 @@ void AddFriedman(ExperimentSummary* s) {
   for (const StrategySummary* st : ranked) only.strategies.push_back(*st);
   FriedmanSummary f;
   f.checkpoint = FriedmanCheckpoint(only);
+  if (f.checkpoint == "final") {
+    // No checkpoint was reached by every run: the ranks then compare each
+    // strategy's last page, and budgets may differ (e.g. a strategy whose
+    // queue emptied early). Say so next to the table.
+    std::string dps;
+    for (const StrategySummary* st : ranked) {
+      for (const StrategyCheckpoint& c : st->checkpoints) {
+        auto it = c.metrics.find("dp");
+        if (c.label == "final" && it != c.metrics.end()) {
+          dps += (dps.empty() ? "" : ", ") + st->strategy + " " +
+                 std::to_string(static_cast<int64_t>(it->second.mean));
+        }
+      }
+    }
+    s->notes.push_back(
+        "Friedman ranks use each run's final page: no checkpoint was reached by every "
+        "run, so budgets differ (mean DP: " + dps + ")");
+  }
   // Seed 000 tables 2/4/6 rank Accuracy, LP, ARDP, SDDP (SDDP: lower is better).
   std::vector<std::pair<std::string, Direction>> blocks = {
       {"accuracy", Direction::kHigherIsBetter}, {"lp", Direction::kHigherIsBetter},

@@ -211,3 +211,45 @@ TEST(MeanAndSdTest, UsesSampleStandardDeviation) {
 
 }  // namespace
 }  // namespace topicrawl::eval
+
+namespace topicrawl::eval {
+namespace {
+
+TEST(ExperimentTest, FriedmanAtUnequalBudgetsSaysSo) {
+  // "short" stops after 2 pages, "long" reaches 6: no checkpoint (3) is
+  // common, so ranks compare final pages and the summary must say the
+  // budgets differ.
+  std::string dir = testing::MakeTempDir("experiment-unequal");
+  LabelSet labels = Labels();
+  ExperimentSpec spec;
+  spec.strategies = {"short", "long"};
+  spec.runs = 1;
+  spec.out_dir = dir;
+  spec.metric_options.checkpoints = {3};
+  auto run = [](const RunRequest& r) {
+    int n = r.strategy == "short" ? 2 : 6;
+    std::vector<FakePage> pages;
+    for (int i = 0; i < n; ++i) {
+      pages.push_back({"http://w.org/p" + std::to_string(i) + ".html", "ok", 0.5,
+                       static_cast<int64_t>(1000 * (i + 1))});
+    }
+    testing::WriteFakeCrawl(r.out_dir, pages, {{"started_at", "0"}, {"finished_at", "6000"}});
+    return Status::Ok();
+  };
+  auto result = RunExperiment(spec, run, &labels, nullptr, nullptr);
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  ExperimentSummary s = SummarizeExperiment(*result, 10);
+  ASSERT_TRUE(s.friedman.has_value());
+  EXPECT_EQ(s.friedman->checkpoint, "final");
+  bool noted = false;
+  for (const std::string& note : s.notes) {
+    if (note.find("budgets differ") != std::string::npos &&
+        note.find("short 2") != std::string::npos && note.find("long 6") != std::string::npos) {
+      noted = true;
+    }
+  }
+  EXPECT_TRUE(noted);
+}
+
+}  // namespace
+}  // namespace topicrawl::eval
