@@ -15,6 +15,7 @@
 
 #include "core/crawl_task.h"
 #include "core/status.h"
+#include "frontier/frontier.h"
 
 namespace topicrawl {
 
@@ -79,6 +80,12 @@ class CrawlStrategy {
                             const ParsedPage& /*page*/,
                             const PageAssessment& /*assessment*/,
                             Frontier* /*frontier*/) {}
+
+  // Crawl thread, when the frontier has run dry (nothing queued, in flight or
+  // being parsed): links to queue before the crawl ends. The crawler applies
+  // its scope rules (depth, filters) and dedup, and stores the admitted ones
+  // as frontier rows. Default: none, the crawl ends.
+  virtual std::vector<LinkCandidate> Refill() { return {}; }
 
   // Crawl thread, once, when the crawl stops: flush diagnostics to out_dir.
   virtual Status Finish() { return Status::Ok(); }

@@ -90,6 +90,7 @@ class Crawler::Impl {
   Status AddPageRecord(PageRecord rec);
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   bool Finished();
+  bool RefillFromStrategy();  // true when the strategy queued something
   void Progress(bool final);
   Duration PollWait();
 
@@ -461,7 +462,25 @@ bool Crawler::Impl::Finished() {
     return true;
   }
   if (config_.max_pages > 0 && stats_.pages_ok >= config_.max_pages) return true;
-  return frontier_->Queued() == 0 && fetcher_->InFlight() == 0 && parsing_ == 0;
+  if (frontier_->Queued() != 0 || fetcher_->InFlight() != 0 || parsing_ != 0) return false;
+  return !RefillFromStrategy();
+}
+
+bool Crawler::Impl::RefillFromStrategy() {
+  std::vector<FrontierRecord> rows;
+  for (LinkCandidate& c : strategy_->Refill()) {
+    if (config_.max_depth >= 0 && c.depth > static_cast<uint32_t>(config_.max_depth)) continue;
+    if (filters_.Decide(c.url) == FilterDecision::kReject) continue;
+    FrontierRecord row{c.url_id, c.url, c.depth, c.parent_page_id, c.anchor, c.score,
+                       "{\"refill\":true}", 0};
+    if (frontier_->Add(std::move(c)) == AddResult::kAdded) rows.push_back(std::move(row));
+  }
+  if (rows.empty()) return false;
+  stats_.links_queued += static_cast<int64_t>(rows.size());
+  store_->AddEvent("refill", std::to_string(rows.size()) + " links");
+  // As frontier rows, so a resumed crawl still has them.
+  if (Status s = store_->AddSeeds(rows); !s.ok() && error_.ok()) error_ = s;
+  return true;
 }
 
 Duration Crawler::Impl::PollWait() {

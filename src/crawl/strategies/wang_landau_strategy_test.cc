@@ -126,6 +126,40 @@ TEST(WangLandauStrategyTest, AdmitsRelevantLinksAndTunnelsFromHighPageRankPages)
   EXPECT_EQ(ReadFile(dir + "/wl_steps.tsv"), "L\tE1\tE2\taccepted\tln_f\tflat\n");
 }
 
+TEST(WangLandauStrategyTest, RefillHandsOverTheCutChildrenOnceWhenEnabled) {
+  const std::string dir = TempDir("refill");
+  for (bool enabled : {true, false}) {
+    StrategyContext ctx;
+    ctx.topic_file = WriteFile(
+        dir + "/topic" + std::to_string(enabled) + ".toml",
+        std::string(kTopic) + "refill_when_empty = " +
+            (enabled ? "true" : "false") + "\n");
+    ctx.out_dir = dir;
+    auto strategy = MakeCrawlStrategy("wang-landau", ctx);
+    ASSERT_TRUE(strategy.ok()) << strategy.status().message();
+    CrawlStrategy& s = **strategy;
+    FakeClock clock;
+    auto frontier = Frontier::Create(FrontierOptions{}, &clock, s.MakeSelector());
+    ASSERT_TRUE(frontier.ok());
+    ParsedPage offtopic = PageWith("cooking recipes and gardening", {"recipes", "garden"});
+    CrawlTask task = TaskFor("http://leaf.test/1");
+    PageAssessment a;
+    s.Assess(task, offtopic, &a);
+    ASSERT_FALSE(a.links[0].admit);  // R(l) < 0.2: cut by step 8
+    s.OnPageStored(task, 7, offtopic, a, frontier->get());
+    std::vector<LinkCandidate> refill = s.Refill();
+    if (!enabled) {
+      EXPECT_TRUE(refill.empty());
+      continue;
+    }
+    ASSERT_EQ(refill.size(), 2u);
+    EXPECT_EQ(refill[0].url, offtopic.links[0].url);
+    EXPECT_EQ(refill[0].parent_page_id, 7);
+    EXPECT_EQ(refill[0].depth, task.depth + 1);
+    EXPECT_TRUE(s.Refill().empty()) << "handed over once";
+  }
+}
+
 TEST(WangLandauStrategyTest, BadParametersFailAtStartWithTheKeyName) {
   const std::string dir = TempDir("params");
   StrategyContext ctx;
