@@ -634,7 +634,7 @@ Status Crawler::Impl::Run() {
   Status s = Setup();
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
-  writer_ = std::make_unique<StoreWriter>(store_.get(), 1024);
+  writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
   writer_->Start();
   while (!Finished()) {
     DrainProcessed();
