@@ -1,13 +1,16 @@
 #include "crawl/crawler.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/hash.h"
@@ -64,6 +67,111 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   return o;
 }
 
+// Owns the CrawlStore during the crawl loop and runs every store call on its
+// own thread, in submission order. Why: the crawl thread also drives all
+// transfers, and SQLite rows (~100 links a page), WARC gzip and the payload
+// SHA-1 cost ~1 ms of CPU a page there (perf, dev web, bfs), which saturated
+// it and starved the fetch queue (3-13 of 64 in flight). The store keeps its
+// one-thread contract: it is only touched by this thread between Start() and
+// Stop(). Pages still queued at a kill -9 were never committed, so their URLs
+// are simply fetched again on resume (their frontier rows are still state 0).
+class StoreWriter {
+ public:
+  // At most `max_queued` operations wait; Post() blocks beyond that, which
+  // bounds memory (bodies) and pushes back on the crawl thread.
+  StoreWriter(CrawlStore* store, size_t max_queued) : store_(store), max_queued_(max_queued) {}
+  ~StoreWriter() { Stop(); }
+
+  void Start() { thread_ = std::thread([this] { Loop(); }); }
+
+  // Queues AddPage(page). Its id is the store's next id (ids follow call order).
+  void AddPage(PageRecord page) {
+    Op op;
+    op.page = std::move(page);
+    Push(std::move(op));
+  }
+  // Queues an operation whose status is ignored (events, meta).
+  void Post(std::function<void(CrawlStore*)> fn) {
+    Op op;
+    op.fn = std::move(fn);
+    Push(std::move(op));
+  }
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  Status error() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return error_;
+  }
+  // Runs every queued operation and joins the thread; the store belongs to
+  // the caller again.
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!thread_.joinable()) return;
+      stopping_ = true;
+    }
+    has_work_.notify_one();
+    thread_.join();
+  }
+
+ private:
+  struct Op {
+    std::optional<PageRecord> page;
+    std::function<void(CrawlStore*)> fn;
+  };
+
+  void Push(Op op) {
+    std::unique_lock<std::mutex> lock(mu_);
+    has_room_.wait(lock, [this] { return queue_.size() < max_queued_; });
+    queue_.push_back(std::move(op));
+    if (queue_.size() == 1) has_work_.notify_one();
+  }
+
+  void Loop() {
+    std::deque<Op> batch;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        if (queue_.empty() && !stopping_) {
+          // Idle: commit an old batch so readers see recent pages.
+          lock.unlock();
+          store_->CommitIfDue();
+          lock.lock();
+          has_work_.wait_for(lock, std::chrono::milliseconds(100),
+                             [this] { return !queue_.empty() || stopping_; });
+        }
+        if (queue_.empty() && stopping_) return;
+        batch.swap(queue_);
+      }
+      has_room_.notify_all();
+      for (Op& op : batch) {
+        if (op.page) {
+          if (failed()) continue;
+          auto id = store_->AddPage(std::move(*op.page));
+          if (!id.ok()) {
+            std::lock_guard<std::mutex> lock(mu_);
+            error_ = id.status();
+            failed_.store(true, std::memory_order_release);
+          }
+        } else if (op.fn) {
+          op.fn(store_);
+        }
+      }
+      batch.clear();
+    }
+  }
+
+  CrawlStore* const store_;
+  const size_t max_queued_;
+  mutable std::mutex mu_;
+  std::condition_variable has_work_;
+  std::condition_variable has_room_;
+  std::deque<Op> queue_;  // guarded by mu_
+  bool stopping_ = false;  // guarded by mu_
+  Status error_;           // guarded by mu_; the first AddPage error
+  std::atomic<bool> failed_{false};
+  std::thread thread_;
+};
+
 }  // namespace
 
 class Crawler::Impl {
@@ -86,7 +194,7 @@ class Crawler::Impl {
   void Process(FetchResult result);  // parse pool
   void DrainProcessed();
   void StoreProcessed(ProcessedPage p);
-  void StoreFailure(const FetchResult& result);
+  void StoreFailure(FetchResult result);
   Status AddPageRecord(PageRecord rec);
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   bool Finished();
@@ -103,6 +211,7 @@ class Crawler::Impl {
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<RobotsCache> robots_;
   std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<StoreWriter> writer_;  // owns store_ during the loop
   UrlFilterChain filters_{FilterDecision::kAccept};
   ParseOptions parse_options_;
 
@@ -258,7 +367,7 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
     denied.error = "disallowed by robots.txt";
     denied.fetched_at_unix_ms = clock_->UnixMillis();
     frontier_->Complete(task, {FetchStatus::kRobotsDenied, 0, -1});
-    StoreFailure(denied);
+    StoreFailure(std::move(denied));
     return false;
   }
   return true;
@@ -267,8 +376,10 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
 void Crawler::Impl::OnRobotsFetched(FetchResult result) {
   std::string key = RobotsHostKey(result.task.url);
   robots_->OnFetched(key, result.http_code, result.body, result.status);
-  store_->AddEvent("robots", key + " " + std::string(FetchStatusName(result.status)) +
-                                 " " + std::to_string(result.http_code));
+  writer_->Post([detail = key + " " + std::string(FetchStatusName(result.status)) + " " +
+                          std::to_string(result.http_code)](CrawlStore* store) {
+    store->AddEvent("robots", detail);
+  });
   auto delay = robots_->CrawlDelay(key);
   auto it = robots_waiting_.find(key);
   if (it == robots_waiting_.end()) return;
@@ -311,7 +422,7 @@ void Crawler::Impl::OnPageFetched(FetchResult result) {
     return;
   }
   if (result.status != FetchStatus::kOk) {
-    StoreFailure(result);
+    StoreFailure(std::move(result));
     return;
   }
   // A redirect target is the same page: never fetch it again.
@@ -387,9 +498,9 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   rec.title = p.page.title;
   rec.error = p.parse_error.empty() ? p.page.warning : p.parse_error;
   rec.explanation = p.assessment.explanation;
-  rec.request_head = f.request_head;
-  rec.response_head = f.response_head;
-  rec.body = f.body;
+  rec.request_head = std::move(p.fetch.request_head);
+  rec.response_head = std::move(p.fetch.response_head);
+  rec.body = std::move(p.fetch.body);  // p is ours: no 30 KB copy
   rec.remote_ip = f.remote_ip;
 
   const uint32_t child_depth = task.depth + 1;
@@ -398,21 +509,21 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     const PageAssessment::Link& a = p.assessment.links[i];
     if (link.url.empty()) continue;
     ++stats_.links_seen;
-    if (config_.store_links) {
-      rec.links.push_back({link.url, link.anchor, link.context, a.score, a.explanation});
-    }
     if (!a.admit || !Admissible(link, child_depth, p.page.nofollow)) continue;
     LinkCandidate c{link.url, DedupId(link.url, config_.dedup_ignore_scheme),
                     child_depth, id, link.anchor, a.score};
     if (frontier_->Add(c) == AddResult::kAdded) {
       ++stats_.links_queued;
-      rec.admitted.push_back(
-          {c.url_id, c.url, child_depth, id, c.anchor, c.score, a.explanation, 0});
+      rec.admitted.push_back({c.url_id, std::move(c.url), child_depth, id, std::move(c.anchor),
+                              c.score, a.explanation, 0});
     }
   }
+  if (writer_->failed()) {  // the crawl stops; Finished() picks up the error
+    if (error_.ok()) error_ = writer_->error();
+    return;
+  }
   const bool ok = rec.status == FetchStatus::kOk;
-  stats_.bytes += static_cast<int64_t>(f.body.size());
-  if (!AddPageRecord(std::move(rec)).ok()) return;
+  stats_.bytes += static_cast<int64_t>(rec.body.size());
   if (ok) {
     ++stats_.pages_ok;
     if (strategy_->Beta() >= 0 && p.assessment.relevance >= strategy_->Beta()) {
@@ -422,9 +533,22 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     ++stats_.pages_failed;
   }
   strategy_->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
+  // The strategy is done with the page: its link strings move into the links
+  // rows instead of being copied (~100 links, ~300 allocations a page).
+  if (config_.store_links) {
+    rec.links.reserve(p.page.links.size());
+    for (size_t i = 0; i < p.page.links.size(); ++i) {
+      Outlink& link = p.page.links[i];
+      if (link.url.empty()) continue;
+      PageAssessment::Link& a = p.assessment.links[i];
+      rec.links.push_back({std::move(link.url), std::move(link.anchor), std::move(link.context),
+                           a.score, std::move(a.explanation)});
+    }
+  }
+  AddPageRecord(std::move(rec));
 }
 
-void Crawler::Impl::StoreFailure(const FetchResult& f) {
+void Crawler::Impl::StoreFailure(FetchResult f) {
   PageRecord rec;
   rec.url_id = f.task.url_id;
   rec.url = f.task.url;
@@ -437,25 +561,28 @@ void Crawler::Impl::StoreFailure(const FetchResult& f) {
   rec.parent_id = f.task.parent_page_id;
   rec.anchor = f.task.anchor;
   rec.link_score = f.task.score;
-  rec.error = f.error;
-  rec.request_head = f.request_head;
-  rec.response_head = f.response_head;
-  rec.body = f.body;
-  rec.remote_ip = f.remote_ip;
+  rec.error = std::move(f.error);
+  rec.request_head = std::move(f.request_head);
+  rec.response_head = std::move(f.response_head);
+  rec.body = std::move(f.body);
+  rec.remote_ip = std::move(f.remote_ip);
   if (AddPageRecord(std::move(rec)).ok()) ++stats_.pages_failed;
 }
 
 Status Crawler::Impl::AddPageRecord(PageRecord rec) {
-  auto id = store_->AddPage(std::move(rec));
-  if (!id.ok()) {
-    if (error_.ok()) error_ = id.status();
-    return id.status();
+  // The store assigns ids in call order, so the id is known now; a failed
+  // write stops the crawl (Finished) and Run() returns its error.
+  if (writer_->failed()) {
+    if (error_.ok()) error_ = writer_->error();
+    return error_;
   }
-  next_page_id_ = *id + 1;
+  writer_->AddPage(std::move(rec));
+  ++next_page_id_;
   return Status::Ok();
 }
 
 bool Crawler::Impl::Finished() {
+  if (error_.ok() && writer_->failed()) error_ = writer_->error();
   if (!error_.ok()) return true;
   if (stop_ && stop_->load()) {
     interrupted_ = true;
@@ -528,6 +655,8 @@ Status Crawler::Impl::Run() {
   Status s = Setup();
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
+  writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
+  writer_->Start();
   while (!Finished()) {
     DrainProcessed();
     Dispatch();
@@ -538,13 +667,14 @@ Status Crawler::Impl::Run() {
         OnPageFetched(std::move(r));
       }
     }
-    store_->CommitIfDue();
     Progress(false);
   }
   // Let parsed pages land; abandon in-flight fetches (they are re-fetched on
   // resume: their frontier rows are still state 0).
   pool_->WaitIdle();
   DrainProcessed();
+  writer_->Stop();  // every queued page is in the store's batch now
+  if (error_.ok() && writer_->failed()) error_ = writer_->error();
   Progress(true);
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include <openssl/evp.h>
+
 namespace topicrawl {
 namespace {
 
@@ -12,8 +14,32 @@ inline uint32_t LoadBigEndian32(const uint8_t* p) {
          (uint32_t{p[2]} << 8) | uint32_t{p[3]};
 }
 
-std::string DigestString(Sha1& sha) {
-  std::array<uint8_t, 20> digest = sha.Final();
+// SHA-1 of a followed by b through OpenSSL's libcrypto, which uses the
+// SHA-NI / AVX2 code paths: the portable Sha1 below ran at ~130 MB/s in the
+// crawl (10% of all crawl CPU for the WARC payload digests, perf on the dev
+// web), libcrypto is several times faster. Falls back to Sha1 when libcrypto
+// cannot provide SHA-1 (e.g. a FIPS provider without it).
+std::array<uint8_t, 20> FastSha1(std::string_view a, std::string_view b) {
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA1", nullptr);
+  std::array<uint8_t, 20> out;
+  if (md != nullptr) {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    unsigned int len = 0;
+    bool ok = ctx != nullptr && EVP_DigestInit_ex(ctx, md, nullptr) == 1 &&
+              EVP_DigestUpdate(ctx, a.data(), a.size()) == 1 &&
+              EVP_DigestUpdate(ctx, b.data(), b.size()) == 1 &&
+              EVP_DigestFinal_ex(ctx, out.data(), &len) == 1 && len == out.size();
+    EVP_MD_CTX_free(ctx);
+    if (ok) return out;
+  }
+  Sha1 sha;
+  sha.Update(a);
+  sha.Update(b);
+  return sha.Final();
+}
+
+std::string FastDigestString(std::string_view a, std::string_view b) {
+  std::array<uint8_t, 20> digest = FastSha1(a, b);
   return "sha1:" + Base32Encode(std::string_view(
                        reinterpret_cast<const char*>(digest.data()), 20));
 }
@@ -114,23 +140,14 @@ std::string Base32Encode(std::string_view bytes) {
   return out;
 }
 
-std::string WarcSha1Digest(std::string_view data) {
-  Sha1 sha;
-  sha.Update(data);
-  return DigestString(sha);
-}
+std::string WarcSha1Digest(std::string_view data) { return FastDigestString(data, {}); }
 
 std::string WarcSha1Digest(std::string_view a, std::string_view b) {
-  Sha1 sha;
-  sha.Update(a);
-  sha.Update(b);
-  return DigestString(sha);
+  return FastDigestString(a, b);
 }
 
 std::string Sha1Hex(std::string_view data) {
-  Sha1 sha;
-  sha.Update(data);
-  std::array<uint8_t, 20> digest = sha.Final();
+  std::array<uint8_t, 20> digest = FastSha1(data, {});
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   for (uint8_t b : digest) {

@@ -41,5 +41,23 @@ TEST(Sha1Test, WarcDigestIsSha1Base32) {
   EXPECT_EQ(WarcSha1Digest("abc"), "sha1:VGMT4NSHA2AWVOR6EVYXQUGCNSONBWE5");
 }
 
+// Sha1Hex/WarcSha1Digest use libcrypto; the portable class is the fallback.
+TEST(Sha1Test, PortableClassMatchesLibcryptoPath) {
+  std::string data;
+  for (int i = 0; i < 3000; ++i) data += char(i * 131 % 251);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (size_t n : {0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 3000}) {
+    Sha1 sha;
+    sha.Update(std::string_view(data).substr(0, n / 2));
+    sha.Update(std::string_view(data).substr(n / 2, n - n / 2));
+    std::string hex;
+    for (uint8_t b : sha.Final()) {
+      hex.push_back(kHex[b >> 4]);
+      hex.push_back(kHex[b & 15]);
+    }
+    EXPECT_EQ(hex, Sha1Hex(data.substr(0, n))) << n;
+  }
+}
+
 }  // namespace
 }  // namespace topicrawl
