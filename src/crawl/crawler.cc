@@ -604,9 +604,13 @@ bool Crawler::Impl::RefillFromStrategy() {
   }
   if (rows.empty()) return false;
   stats_.links_queued += static_cast<int64_t>(rows.size());
-  store_->AddEvent("refill", std::to_string(rows.size()) + " links");
-  // As frontier rows, so a resumed crawl still has them.
-  if (Status s = store_->AddSeeds(rows); !s.ok() && error_.ok()) error_ = s;
+  // As frontier rows, so a resumed crawl still has them. The store belongs
+  // to the writer thread while the loop runs; a failed write there is
+  // sticky and stops the crawl at the next page.
+  writer_->Post([rows = std::move(rows)](CrawlStore* store) {
+    store->AddEvent("refill", std::to_string(rows.size()) + " links");
+    store->AddSeeds(rows);
+  });
   return true;
 }
 

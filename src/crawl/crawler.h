@@ -1,11 +1,12 @@
 // Crawler: the crawl loop. One crawl thread runs the fetch event loop, the
-// frontier, robots and storage; a parse pool decodes, parses and assesses
-// pages. The path of one URL (see docs/ARCHITECTURE.md):
+// frontier and robots; a parse pool decodes, parses and assesses pages; a
+// store writer thread owns the CrawlStore while the loop runs (SQLite, WARC
+// gzip and digests off the fetch thread, in call order). The path of one URL (see docs/ARCHITECTURE.md):
 //
 //   Frontier::Next -> robots check -> Fetcher::Submit ... Fetcher::Poll
 //   -> parse pool: DecodeToUtf8, ParseHtml, CrawlStrategy::Assess
-//   -> crawl thread: Frontier::Add(outlinks), CrawlStore::AddPage,
-//      CrawlStrategy::OnPageStored, Frontier::Complete.
+//   -> crawl thread: Frontier::Add(outlinks), CrawlStrategy::OnPageStored,
+//      Frontier::Complete; CrawlStore::AddPage on the store writer thread.
 //
 // Every admitted URL ends as exactly one pages row with its FetchStatus.
 #ifndef TOPICRAWL_CRAWL_CRAWLER_H_

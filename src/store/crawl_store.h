@@ -28,14 +28,15 @@
 // crawl directory that was not closed cleanly find the newest rows there
 // (same columns; for one url_id, state is the maximum over both tables).
 //
-// Thread-safety: none. A CrawlStore is used by one thread (the crawl
-// thread). Cost on this 2-core machine (bench/store_bench.cc, CPU time under
+// Thread-safety: none. A CrawlStore is used by one thread at a time (during
+// a crawl, the crawler's store writer thread, which receives every call in
+// order through a bounded queue). Cost on this 2-core machine (bench/store_bench.cc, CPU time under
 // a load of ~13): 160 us per page with 100 links and 33 admitted rows
 // (~6k pages/s), 400-530 us with a 30 KB body (gzip level 1, payload
-// digest); p50 latency 90 us, p99 ~10 ms (commit + WAL checkpoint). A writer
-// thread would move that work onto the core the parse pool already
-// saturates without adding capacity, so there is none; the one long stall
-// (the frontier merge) happens in Close() and on resume instead.
+// digest); p50 latency 90 us, p99 ~10 ms (commit + WAL checkpoint). The
+// crawler runs it on its own writer thread so commits never stall the fetch
+// loop (bench/crawl_bench.sh); the one long stall (the frontier merge)
+// happens in Close() and on resume.
 //
 // Paths: the store only creates or modifies files inside DIR (crawl.db and
 // its -wal/-shm, LOCK, config.toml, warc/*). WARC names read from the
