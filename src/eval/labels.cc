@@ -5,61 +5,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "url/path_encoding.h"
+
 namespace topicrawl::eval {
 namespace {
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Python's urllib.parse.unquote, byte-wise: an invalid escape stays literal
-// (its '%' is re-encoded as %25 later, as Python's quote() does).
-std::string PercentDecode(std::string_view in) {
-  std::string out;
-  out.reserve(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '%' && i + 2 < in.size()) {
-      int hi = HexValue(in[i + 1]);
-      int lo = HexValue(in[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out.push_back(static_cast<char>(hi * 16 + lo));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(in[i]);
-  }
-  return out;
-}
-
-// Unreserved (RFC 3986 §2.3) plus the README's safe set "/!$&'()*+,;=:@~".
-bool KeepsLiteral(unsigned char c) {
-  if (std::isalnum(c)) return true;
-  static constexpr std::string_view kSafe = "-._~/!$&'()*+,;=:@";
-  return c < 0x80 && kSafe.find(static_cast<char>(c)) != std::string_view::npos;
-}
-
-std::string PercentEncode(std::string_view in) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(in.size());
-  for (unsigned char c : in) {
-    if (KeepsLiteral(c)) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
 std::string CanonicalPath(std::string_view path) {
-  std::string p = PercentEncode(PercentDecode(path));
+  // The corpus rule, shared with web/'s site index (url/path_encoding.h).
+  std::string p = PercentEncodePath(PercentDecode(path));
   if (p.empty()) p = "/";
   if (p.back() == '/') p += "index.html";
   return p;

@@ -11,19 +11,6 @@ namespace topicrawl::web {
 namespace fs = std::filesystem;
 namespace {
 
-bool KeepUnencoded(unsigned char c) {
-  if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) return true;
-  static constexpr std::string_view kSafe = "-._~/!$&'()*+,;=:@";
-  return kSafe.find(static_cast<char>(c)) != std::string_view::npos;
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 bool IsHtmlName(const std::string& name) {
   auto ends_with = [&](std::string_view suffix) {
     return name.size() >= suffix.size() &&
@@ -75,36 +62,6 @@ Status WalkLocation(const Location& loc, const std::string& root,
 }
 
 }  // namespace
-
-std::string PercentEncodePath(std::string_view decoded_path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(decoded_path.size());
-  for (unsigned char c : decoded_path) {
-    if (KeepUnencoded(c)) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
-std::string PercentDecode(std::string_view encoded) {
-  std::string out;
-  out.reserve(encoded.size());
-  for (size_t i = 0; i < encoded.size(); ++i) {
-    if (encoded[i] == '%' && i + 2 < encoded.size() && HexValue(encoded[i + 1]) >= 0 && HexValue(encoded[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(HexValue(encoded[i + 1]) * 16 + HexValue(encoded[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(encoded[i]);
-    }
-  }
-  return out;
-}
 
 std::string UrlForFile(const ManifestRow& row, std::string_view relpath) {
   return "http://" + row.host + row.url_prefix + PercentEncodePath(relpath);

@@ -16,18 +16,10 @@
 #include <vector>
 
 #include "core/status.h"
+#include "url/path_encoding.h"  // PercentEncodePath, PercentDecode
 #include "web/manifest.h"
 
 namespace topicrawl::web {
-
-// Percent-encodes a decoded path (RFC 3986): unreserved characters
-// (ALPHA DIGIT - . _ ~), '/' and !$&'()*+,;=:@ stay; every other byte
-// becomes %XX with upper-case hex. Python:
-// quote(path, safe="/!$&'()*+,;=:@~").
-std::string PercentEncodePath(std::string_view decoded_path);
-
-// Decodes %XX escapes; malformed escapes are kept literally.
-std::string PercentDecode(std::string_view encoded);
 
 // "http://host" + prefix + PercentEncodePath(relpath).
 std::string UrlForFile(const ManifestRow& row, std::string_view relpath);
