@@ -73,6 +73,11 @@ class CrawlStrategy {
   virtual bool FocusGated() const { return false; }
   virtual bool KeepMaxOnDuplicate() const { return false; }
 
+  // The link contexts Assess() and OnPageStored() read. The crawler asks
+  // the parser for these only (plus the text context when the links table is
+  // stored). Default: both.
+  virtual LinkContextNeeds NeededLinkContexts() const { return {}; }
+
   // Crawl thread, after the page, its links and its admitted outlinks are
   // stored and queued. Strategies that learn online (re-scoring queued links,
   // PageRank, Q-learning) do it here. Default: nothing.

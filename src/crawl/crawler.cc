@@ -244,6 +244,11 @@ Status Crawler::Impl::Setup() {
   auto strategy = MakeCrawlStrategy(config_.strategy, ctx);
   if (!strategy.ok()) return strategy.status();
   strategy_ = std::move(strategy).value();
+  // Parse only the link contexts somebody reads: the strategy's, plus the
+  // text context that the links table stores.
+  const LinkContextNeeds needs = strategy_->NeededLinkContexts();
+  if (!needs.text && !config_.store_links) parse_options_.context_window_words = 0;
+  if (!needs.dom) parse_options_.dom_delta = 0;
 
   // Queued links beyond the in-RAM cap spill here; rebuilt from crawl.db on
   // resume, so the file is scratch space.

@@ -231,6 +231,7 @@ class Extractor {
         cnodes_(scratch_.cnodes),
         options_(options),
         options_has_base_(has_base_tag),
+        dom_(options.dom_delta > 0),
         page_url_(page_url),
         start_(start),
         page_(page),
@@ -270,6 +271,9 @@ class Extractor {
   std::vector<CompactNode>& cnodes_;
   const ParseOptions& options_;
   bool options_has_base_;
+  // Whether the seed-004 DOM context is wanted: without it the walk builds
+  // no CompactNode tree.
+  bool dom_;
   std::string_view page_url_;
   SteadyClock::time_point start_;
   ParsedPage* page_;
@@ -420,7 +424,7 @@ void Extractor::OnText(myhtml_tree_node_t* node) {
       TrimSpaces(std::string_view(stream_.str()).substr(before));
   uint32_t begin = static_cast<uint32_t>(stream_.size() - added.size());
   pieces_.emplace_back(begin, static_cast<uint32_t>(stream_.size()));
-  AddCompactNode(static_cast<int32_t>(pieces_.size() - 1));
+  if (dom_) AddCompactNode(static_cast<int32_t>(pieces_.size() - 1));
 }
 
 void Extractor::OnTitle(myhtml_tree_node_t* node) {
@@ -488,7 +492,7 @@ int Extractor::AddLink(std::string_view href, LinkKind kind,
   r.link.kind = kind;
   r.node = node;
   r.has_position = node != nullptr;
-  if (node != nullptr) r.cnode = AddCompactNode(-1);
+  if (node != nullptr && dom_) r.cnode = AddCompactNode(-1);
   r.text_begin = r.text_end = stream_.size();
   links_.push_back(std::move(r));
   return static_cast<int>(links_.size()) - 1;
@@ -556,7 +560,7 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
   }
   if (IsHeading(tag)) open_headings_.push_back(stream_.size());
-  if (head_depth_ == 0) {
+  if (head_depth_ == 0 && dom_) {
     int32_t idx = -1;
     // An <a> already got its node in AddLink.
     if (tag == MyHTML_TAG_A && !links_.empty() && links_.back().node == node) {
@@ -745,6 +749,7 @@ std::string Extractor::DomContext(int32_t a) const {
   }
   std::sort(taken.begin(), taken.end());
   std::string out;
+  out.reserve(std::min(bytes, cap) + taken.size());
   const std::string& text = stream_.str();
   for (const auto& [piece, len] : taken) {
     const auto& [b, e] = pieces_[piece];
@@ -757,6 +762,7 @@ std::string Extractor::DomContext(int32_t a) const {
 }
 
 void Extractor::AttachDomContexts() {
+  if (!dom_) return;
   for (size_t i = 0; i < links_.size(); ++i) {
     LinkRecord& r = links_[i];
     if (r.cnode < 0) continue;

@@ -61,8 +61,10 @@ struct ParseOptions {
   size_t max_bytes = 10 * 1024 * 1024;  // input beyond this is cut off
   int max_depth = 512;                  // deeper elements are flattened
   double time_budget_s = 2.0;           // wall-clock budget for the walk
-  int context_window_words = 10;        // seed 001 window, words per side
-  int dom_delta = 5;                    // seed 004 tree distance (4..6)
+  int context_window_words = 10;        // seed 001 window, words per side;
+                                        // <= 0: no context computed
+  int dom_delta = 5;                    // seed 004 tree distance (4..6);
+                                        // <= 0: no dom_context computed
   size_t max_context_bytes = 256;       // cap for context and dom_context
                                         // (~85 CJK characters, ~40 words)
   size_t max_links = 50000;             // links kept per page

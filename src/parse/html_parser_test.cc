@@ -173,6 +173,31 @@ TEST(ParseHtmlTest, Seed004ContextTakesTextContentOfNearbyElements) {
   EXPECT_EQ(page2.links[1].dom_context, "AF_UNIX HAS_IPV6");
 }
 
+// The crawler switches off the contexts nobody reads; the rest is unchanged.
+TEST(ParseHtmlTest, ContextsSwitchedOffAreEmptyAndTheRestIsUnchanged) {
+  const char* html =
+      "<body><div><p>far away paragraph</p><ul>"
+      "<li><a href=a>AF_UNIX</a></li><li><a href=b>AF_LINK</a></li>"
+      "<li><a href=c>HAS_IPV6</a></li></ul></div></body>";
+  ParsedPage full = ParseHtml(html, "http://example.com/");
+  ParseOptions off;
+  off.dom_delta = 0;
+  off.context_window_words = 0;
+  ParsedPage bare = ParseHtml(html, "http://example.com/", off);
+  ASSERT_EQ(full.links.size(), 3u);
+  ASSERT_EQ(bare.links.size(), 3u);
+  EXPECT_EQ(full.links[1].dom_context, "far away paragraph AF_UNIX HAS_IPV6");
+  EXPECT_EQ(full.links[1].context, "AF_UNIX HAS_IPV6");
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(bare.links[i].url, full.links[i].url);
+    EXPECT_EQ(bare.links[i].anchor, full.links[i].anchor);
+    EXPECT_EQ(bare.links[i].context, "");
+    EXPECT_EQ(bare.links[i].dom_context, "");
+  }
+  EXPECT_EQ(bare.text, full.text);
+  EXPECT_EQ(bare.text_blocks, full.text_blocks);
+}
+
 TEST(ParseHtmlTest, ImageAltAreaAndFrameLinks) {
   ParsedPage page = ParseHtml(ReadFixture("html/context.html"), "https://docs.python.org/3/library/");
   const Outlink* map = FindLink(page, "https://docs.python.org/3/library/map.html");

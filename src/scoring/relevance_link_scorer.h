@@ -28,6 +28,8 @@ class RelevanceLinkScorer : public LinkScorer {
 
   // parts: "anchor" = R(anchor_l), "parent" = R(P_l).
   LinkScore Score(const Outlink& link, const LinkParent& parent) const override;
+  // Eq. 5 reads the anchor text and the parent page, no context.
+  LinkContextNeeds NeededContexts() const override { return {false, false}; }
 
  private:
   std::shared_ptr<const TopicRelevance> relevance_;

@@ -71,6 +71,9 @@ class LinkScorer {
   // REQUIRES: parent.page != nullptr.
   virtual LinkScore Score(const Outlink& link,
                           const LinkParent& parent) const = 0;
+  // The link contexts Score() reads; the crawler's parser skips the others.
+  // Default: both (safe for scorers that do not say).
+  virtual LinkContextNeeds NeededContexts() const { return {}; }
 };
 
 }  // namespace topicrawl

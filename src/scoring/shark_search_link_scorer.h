@@ -66,6 +66,9 @@ class SharkSearchLinkScorer : public LinkScorer {
 
   // parts: "inherited", "anchor", "context", "neighbourhood", "parent".
   LinkScore Score(const Outlink& link, const LinkParent& parent) const override;
+  LinkContextNeeds NeededContexts() const override {
+    return {!params_.use_dom_context, params_.use_dom_context};
+  }
 
   // The carry for a seed (inherited 0, full depth).
   LinkCarry SeedCarry() const { return {0.0, params_.depth}; }

@@ -90,6 +90,14 @@ TEST(SharkSearchLinkScorerTest, DomContextWhenConfigured) {
   l.dom_context = "network";
   LinkScore s = (*scorer)->Score(l, {&parent, nullptr, {}});
   EXPECT_NEAR(s.parts[2].value, 1 / std::sqrt(1.25), 1e-12);  // "context"
+  // The crawler then parses the DOM context only.
+  EXPECT_TRUE((*scorer)->NeededContexts().dom);
+  EXPECT_FALSE((*scorer)->NeededContexts().text);
+  Topic plain = NetworkSocket();
+  auto text_scorer = SharkSearchLinkScorer::Create(Relevance(plain));
+  ASSERT_TRUE(text_scorer.ok());
+  EXPECT_TRUE((*text_scorer)->NeededContexts().text);
+  EXPECT_FALSE((*text_scorer)->NeededContexts().dom);
 }
 
 TEST(SharkSearchLinkScorerTest, RejectsBadParameters) {

@@ -43,6 +43,9 @@ class NbLinkScorer : public LinkScorer {
                std::shared_ptr<const LinkFeatureExtractor> features, double min_score)
       : model_(std::move(model)), features_(std::move(features)), min_score_(min_score) {}
 
+  // Seed 001's features: anchor and the text-window context.
+  LinkContextNeeds NeededContexts() const override { return {true, false}; }
+
   LinkScore Score(const Outlink& link, const LinkParent& /*parent*/) const override {
     LinkTokens tokens = features_->Tokenize(link.anchor, link.context);
     NbScore s = model_->Score(LinkFeatures(tokens, model_->feature_group));

@@ -34,6 +34,10 @@ class TopicStrategy : public CrawlStrategy {
               PageAssessment* out) override;
   double Beta() const override;
   bool FocusGated() const override { return selector_ == "best-first"; }
+  // What the link scorer reads; nothing without one (bfs).
+  LinkContextNeeds NeededLinkContexts() const override {
+    return link_scorer_ ? link_scorer_->NeededContexts() : LinkContextNeeds{false, false};
+  }
   // Writes the crawl-time document frequencies to DIR/df.tsv (for
   // `topicrawl score --df-from DIR`).
   Status Finish() override;
