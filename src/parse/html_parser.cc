@@ -110,7 +110,10 @@ bool EqualsNoCase(std::string_view a, std::string_view lower) {
 // leaked into markup, e.g. Django's `releases/" + base + "`. A browser would
 // percent-encode them and fetch a 404; a crawler drops them.
 bool LooksLikeJunk(std::string_view href) {
-  return href.find_first_of("\"<>") != std::string_view::npos;
+  for (char c : href) {
+    if (c == '"' || c == '<' || c == '>') return true;
+  }
+  return false;
 }
 
 // Elements after which / before which visible text starts a new block.

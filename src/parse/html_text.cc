@@ -85,9 +85,26 @@ void FoldedText::Append(std::string_view text) {
         continue;
       }
     }
-    // A run of non-space bytes, copied at once.
+    // A run copied at once: non-space bytes, and single ASCII spaces
+    // between them (already folded), so ordinary prose is one append
+    // instead of one per word.
     size_t j = i + 1;
-    while (j < n && !(kMaybeSpace[static_cast<unsigned char>(p[j])] && SpaceLength(text, j))) ++j;
+    while (j < n) {
+      if (!kMaybeSpace[static_cast<unsigned char>(p[j])]) {
+        ++j;
+        continue;
+      }
+      if (SpaceLength(text, j) == 0) {  // C2 / E3 lead of another character
+        ++j;
+        continue;
+      }
+      if (p[j] == ' ' && j + 1 < n &&
+          !(kMaybeSpace[static_cast<unsigned char>(p[j + 1])] && SpaceLength(text, j + 1))) {
+        j += 2;
+        continue;
+      }
+      break;
+    }
     if (pending_space_ && !s_.empty()) s_.push_back(' ');
     pending_space_ = false;
     s_.append(p + i, j - i);

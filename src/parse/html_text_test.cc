@@ -24,6 +24,49 @@ TEST(FoldedTextTest, FoldsWhitespaceAcrossAppends) {
   EXPECT_EQ(f.str(), "one two threefour five six seven");
 }
 
+// The run-copying fast path against a byte-by-byte reference, on random
+// mixes of words, single and repeated spaces, tabs, NBSP, U+3000, other
+// C2/E3 characters and appends split anywhere.
+TEST(FoldedTextTest, MatchesByteByByteReference) {
+  const std::vector<std::string> parts = {"a", "bc", " ", "  ", "\t", "\n", "\xC2\xA0",
+                                          "\xE3\x80\x80", "\xC2\xA9", "\xE3\x81\x82",
+                                          "\xE6\x9A\xB4", "x y", " z "};
+  auto reference = [](const std::vector<std::string>& appends) {
+    std::string out;
+    bool pending = false;
+    for (const std::string& t : appends) {
+      for (size_t i = 0; i < t.size();) {
+        size_t sp = 0;
+        unsigned char c = static_cast<unsigned char>(t[i]);
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r') sp = 1;
+        else if (t.compare(i, 2, "\xC2\xA0") == 0) sp = 2;
+        else if (t.compare(i, 3, "\xE3\x80\x80") == 0) sp = 3;
+        if (sp > 0) {
+          pending = true;
+          i += sp;
+          continue;
+        }
+        if (pending && !out.empty()) out.push_back(' ');
+        pending = false;
+        out.push_back(t[i++]);
+      }
+    }
+    return out;
+  };
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7FFF; };
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<std::string> appends(1 + next() % 3);
+    for (std::string& a : appends) {
+      int k = static_cast<int>(next() % 12);
+      for (int i = 0; i < k; ++i) a += parts[next() % parts.size()];
+    }
+    FoldedText f;
+    for (const std::string& a : appends) f.Append(a);
+    ASSERT_EQ(f.str(), reference(appends)) << "round " << round;
+  }
+}
+
 TEST(FoldedTextTest, TrimAndUtf8Prefix) {
   EXPECT_EQ(TrimSpaces("  a b  "), "a b");
   EXPECT_EQ(Utf8Prefix("暴雨", 4), "暴");  // never cuts inside a character

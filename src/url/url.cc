@@ -78,6 +78,33 @@ void AppendEncoded(std::string_view in, const EncodeSet& set, std::string* out) 
   }
 }
 
+// A plain set of bytes (unlike EncodeSet, no implicit members).
+struct ByteSet {
+  uint64_t bits[4] = {0, 0, 0, 0};
+  constexpr bool Has(unsigned char c) const { return (bits[c >> 6] >> (c & 63)) & 1; }
+};
+constexpr ByteSet MakeByteSet(const char* chars) {
+  ByteSet s;
+  for (const char* p = chars; *p != '\0'; ++p) {
+    unsigned char c = static_cast<unsigned char>(*p);
+    s.bits[c >> 6] |= uint64_t{1} << (c & 63);
+  }
+  return s;
+}
+constexpr ByteSet kTabNewlineSet = MakeByteSet("\t\n\r");
+constexpr ByteSet kAuthorityEndSet = MakeByteSet("/\\?#");
+constexpr ByteSet kPathEndSet = MakeByteSet("?#");
+
+// Index of the first byte of `s` in `set` (npos when none).
+// std::string_view::find_first_of calls memchr over the set once per input
+// byte; on hrefs a table lookup per byte is several times faster.
+size_t FindAny(std::string_view s, const ByteSet& set) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (set.Has(static_cast<unsigned char>(s[i]))) return i;
+  }
+  return std::string_view::npos;
+}
+
 bool IsAsciiAlpha(char c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 bool IsSlash(char c) { return c == '/' || c == '\\'; }
 
@@ -90,7 +117,7 @@ std::string_view Clean(std::string_view input, std::string* scratch) {
   while (!input.empty() && static_cast<unsigned char>(input.back()) <= 0x20) {
     input.remove_suffix(1);
   }
-  if (input.find_first_of("\t\n\r") == std::string_view::npos) return input;
+  if (FindAny(input, kTabNewlineSet) == std::string_view::npos) return input;
   scratch->clear();
   for (char c : input) {
     if (c != '\t' && c != '\n' && c != '\r') scratch->push_back(c);
@@ -220,7 +247,7 @@ class Parser {
     size_t i = 0;
     while (i < in.size() && IsSlash(in[i])) ++i;
     in.remove_prefix(i);
-    size_t end = in.find_first_of("/\\?#");
+    size_t end = FindAny(in, kAuthorityEndSet);
     std::string_view authority = in.substr(0, end);
     std::string_view after =
         end == std::string_view::npos ? std::string_view() : in.substr(end);
@@ -273,7 +300,7 @@ class Parser {
 
   // "path state" over segments up to '?' / '#', appending to url_->path.
   bool PathAndRest(std::string_view in) {
-    size_t end = in.find_first_of("?#");
+    size_t end = FindAny(in, kPathEndSet);
     std::string_view path = in.substr(0, end);
     size_t start = 0;
     while (true) {
