@@ -43,6 +43,20 @@ if [ -z "${CRAWL_ARGS:-}" ]; then
   [ -n "$CRAWL_ARGS" ] || { echo "crawl_bench: no crawl-args from scripts/webs dev" >&2; exit 1; }
 fi
 [ -x /usr/bin/time ] || { echo "crawl_bench: needs /usr/bin/time (Debian package 'time')" >&2; exit 1; }
+# CPU seconds (user+sys) of the web server's processes, when its pid file
+# is known: the server shares the 2 cores with the crawler.
+SERVER_PIDFILE=${SERVER_PIDFILE:-webs/dev/nginx.pid}
+server_cpu() {
+  [ -r "$SERVER_PIDFILE" ] || { echo 0; return; }
+  local master; master=$(cat "$SERVER_PIDFILE")
+  local ticks=0 pid
+  for pid in "$master" $(pgrep -P "$master" 2>/dev/null); do
+    [ -r "/proc/$pid/stat" ] || continue
+    ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+  done
+  awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'
+}
+SERVER_CPU0=$(server_cpu)
 OUT=$(mktemp -d /tmp/crawl_bench.XXXXXX)
 trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$OUT"' EXIT
 TIMES="$OUT.time"
@@ -50,8 +64,9 @@ TIMES="$OUT.time"
 /usr/bin/time -v -o "$TIMES" "$BIN" crawl --seeds "$SEEDS" --out "$OUT/crawl" \
   --strategy bfs --delay 0 --max-pages "$N" $CRAWL_ARGS ${EXTRA:-} 2> "$OUT.log" || {
   echo "crawl_bench: crawl failed:" >&2; tail -20 "$OUT.log" >&2; exit 1; }
+SERVER_CPU1=$(server_cpu)
 grep -E '\(final\)' "$OUT.log" >&2 || tail -3 "$OUT.log" >&2
-awk -v n_req="$N" -v logf="$OUT.log" '
+awk -v n_req="$N" -v logf="$OUT.log" -v server_s="$(awk -v a="$SERVER_CPU0" -v b="$SERVER_CPU1" 'BEGIN { print b - a }')" '
   /User time \(seconds\)/ { user = $NF }
   /System time \(seconds\)/ { sys = $NF }
   /Elapsed \(wall clock\) time/ {
@@ -72,5 +87,7 @@ awk -v n_req="$N" -v logf="$OUT.log" '
     printf "cpu_sys_s      %.2f\n", sys
     printf "cpu_ms_per_pg  %.3f\n", (user + sys) * 1000 / n
     printf "peak_rss_mb    %.1f\n", rss / 1024
+    printf "server_cpu_s   %.2f\n", server_s
+    printf "cores_used     %.2f\n", (user + sys + server_s) / wall
   }' "$TIMES"
 rm -f "$TIMES" "$OUT.log"

@@ -37,6 +37,18 @@ constexpr TagKey KeyOf(std::string_view lower_name) {
   return h | (1ULL << 63);
 }
 
+// KeyOf() of the lower-cased `name`, without building the lower-case copy.
+TagKey LowerKeyOf(std::string_view name) {
+  if (name.size() <= 8) {
+    TagKey k = 0;
+    for (char c : name) k = (k << 8) | static_cast<unsigned char>(Lower(c));
+    return k;
+  }
+  TagKey h = 1469598103934665603ULL;  // FNV-1a, as in KeyOf
+  for (char c : name) h = (h ^ static_cast<unsigned char>(Lower(c))) * 1099511628211ULL;
+  return h | (1ULL << 63);
+}
+
 template <size_t N>
 constexpr bool In(TagKey k, const TagKey (&set)[N]) {
   for (TagKey s : set) {
@@ -77,6 +89,48 @@ constexpr TagKey kClosesP[] = {
     KeyOf("ol"), KeyOf("p"), KeyOf("pre"), KeyOf("section"), KeyOf("summary"),
     KeyOf("table"), KeyOf("ul"), KeyOf("li"), KeyOf("dd"), KeyOf("dt"),
     KeyOf("listing"), KeyOf("plaintext")};
+
+// Per-tag classes, looked up once per tag with a switch (the compiler turns
+// it into a binary search over the keys) instead of scanning the lists.
+enum TagClass : uint8_t { kIsVoid = 1, kIsRawText = 2, kIsClosesP = 4 };
+
+constexpr uint8_t ClassOf(TagKey k) {
+  uint8_t c = 0;
+  if (In(k, kVoid)) c |= kIsVoid;
+  if (In(k, kRawText)) c |= kIsRawText;
+  if (In(k, kClosesP)) c |= kIsClosesP;
+  return c;
+}
+
+uint8_t TagClassOf(TagKey k) {
+#define TOPICRAWL_TAG(name) \
+  case KeyOf(name):         \
+    return ClassOf(KeyOf(name));
+  switch (k) {
+    TOPICRAWL_TAG("area") TOPICRAWL_TAG("base") TOPICRAWL_TAG("br") TOPICRAWL_TAG("col")
+    TOPICRAWL_TAG("embed") TOPICRAWL_TAG("hr") TOPICRAWL_TAG("img") TOPICRAWL_TAG("input")
+    TOPICRAWL_TAG("link") TOPICRAWL_TAG("meta") TOPICRAWL_TAG("param") TOPICRAWL_TAG("source")
+    TOPICRAWL_TAG("track") TOPICRAWL_TAG("wbr") TOPICRAWL_TAG("keygen") TOPICRAWL_TAG("frame")
+    TOPICRAWL_TAG("basefont") TOPICRAWL_TAG("bgsound") TOPICRAWL_TAG("image")
+    TOPICRAWL_TAG("script") TOPICRAWL_TAG("style") TOPICRAWL_TAG("xmp") TOPICRAWL_TAG("iframe")
+    TOPICRAWL_TAG("noembed") TOPICRAWL_TAG("noframes") TOPICRAWL_TAG("textarea")
+    TOPICRAWL_TAG("title")
+    TOPICRAWL_TAG("address") TOPICRAWL_TAG("article") TOPICRAWL_TAG("aside")
+    TOPICRAWL_TAG("blockquote") TOPICRAWL_TAG("center") TOPICRAWL_TAG("details")
+    TOPICRAWL_TAG("dialog") TOPICRAWL_TAG("dir") TOPICRAWL_TAG("div") TOPICRAWL_TAG("dl")
+    TOPICRAWL_TAG("fieldset") TOPICRAWL_TAG("figcaption") TOPICRAWL_TAG("figure")
+    TOPICRAWL_TAG("footer") TOPICRAWL_TAG("form") TOPICRAWL_TAG("h1") TOPICRAWL_TAG("h2")
+    TOPICRAWL_TAG("h3") TOPICRAWL_TAG("h4") TOPICRAWL_TAG("h5") TOPICRAWL_TAG("h6")
+    TOPICRAWL_TAG("header") TOPICRAWL_TAG("hgroup") TOPICRAWL_TAG("main")
+    TOPICRAWL_TAG("menu") TOPICRAWL_TAG("nav") TOPICRAWL_TAG("ol") TOPICRAWL_TAG("p")
+    TOPICRAWL_TAG("pre") TOPICRAWL_TAG("section") TOPICRAWL_TAG("summary")
+    TOPICRAWL_TAG("table") TOPICRAWL_TAG("ul") TOPICRAWL_TAG("li") TOPICRAWL_TAG("dd")
+    TOPICRAWL_TAG("dt") TOPICRAWL_TAG("listing") TOPICRAWL_TAG("plaintext")
+    default:
+      return 0;
+  }
+#undef TOPICRAWL_TAG
+}
 
 // Moves past a tag's attributes following the tokenizer's attribute states
 // (quoted values may contain '>'). Returns the index just past '>', or
@@ -200,7 +254,9 @@ class DepthModel {
     static constexpr TagKey kTableScope[] = {kTable, kTbody, kThead, kTfoot};
     static constexpr TagKey kRowScope[] = {kTr, kTable};
     static constexpr TagKey kTableOnly[] = {kTable};
-    if (!stack_.empty() && stack_.back() == kP && In(n, kClosesP)) stack_.pop_back();
+    if (!stack_.empty() && stack_.back() == kP && (TagClassOf(n) & kIsClosesP)) {
+      stack_.pop_back();
+    }
     if (n == kLi) {
       PopThrough(kLi, stack_.size(), kListScope);
     } else if (n == kDt || n == kDd) {
@@ -238,7 +294,6 @@ DepthLimitResult LimitNestingDepth(std::string_view html, int max_depth,
   std::vector<std::pair<size_t, size_t>> drops;  // [begin, end) of tags
   const size_t n = html.size();
   size_t p = 0;
-  std::string name;
   while (p < n) {
     const void* lt = std::memchr(html.data() + p, '<', n - p);
     if (lt == nullptr) break;
@@ -270,24 +325,26 @@ DepthLimitResult LimitNestingDepth(std::string_view html, int max_depth,
       p += 1;
       continue;
     }
-    name.clear();
-    while (q < n && !IsSpace(html[q]) && html[q] != '/' && html[q] != '>') {
-      name.push_back(Lower(html[q]));
-      ++q;
-    }
-    const TagKey tag = KeyOf(name);
+    const size_t name_begin = q;
+    while (q < n && !IsSpace(html[q]) && html[q] != '/' && html[q] != '>') ++q;
+    const std::string_view raw_name = html.substr(name_begin, q - name_begin);
+    const TagKey tag = LowerKeyOf(raw_name);
     p = SkipAttributes(html, q);
     if (is_end) {
       if (!model.End(tag)) drops.emplace_back(tag_begin, p);
       continue;
     }
     if (tag == kPlaintext) break;  // the rest of the document is text
-    if (In(tag, kVoid)) {
+    const uint8_t tag_class = TagClassOf(tag);
+    if (tag_class & kIsVoid) {
       if (tag == kBase) result.has_base_tag = true;
       continue;
     }
-    if (In(tag, kRawText)) {
-      size_t end = FindEndTag(html, p, name);
+    if (tag_class & kIsRawText) {
+      // Raw-text names are at most 8 letters: lower-case them on the stack.
+      char lower[8];
+      for (size_t i = 0; i < raw_name.size(); ++i) lower[i] = Lower(raw_name[i]);
+      size_t end = FindEndTag(html, p, std::string_view(lower, raw_name.size()));
       if (end == std::string_view::npos) break;
       p = end;  // the end tag is processed (and ignored) on the next turn
       continue;
