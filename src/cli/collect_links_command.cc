@@ -116,34 +116,21 @@ void AddCollectLinksCommand(CLI::App& app, int* exit_code) {
                   "Topic file with on_topic_prefixes / off_topic_prefixes (and dictionary)")
       ->required();
   cmd->add_option("--out", f->out_dir, "Data directory (the crawl goes to OUT/crawl)")->required();
-  cmd->add_option("--seeds", c.seeds_file, "Seed URLs: one per line, or TSV with url/home_url");
   cmd->add_option("--from-crawl", f->from_crawl,
                   "Export from this existing crawl directory instead of crawling");
   cmd->add_flag("--resume", f->resume, "Resume the crawl in OUT/crawl, then export");
-  cmd->add_option("--max-pages", c.max_pages, "Stop the crawl after N pages (default 10000)");
-  cmd->add_option("--max-depth", c.max_depth, "Maximum link depth (-1 = unlimited)");
-  cmd->add_option("--connect-to", c.connect_to, "HOST:PORT:CONNECT-HOST:CONNECT-PORT (repeatable)");
-  cmd->add_option("--cacert", c.cacert, "CA bundle (PEM) for https");
-  cmd->add_option("--proxy", c.proxy, "HTTP proxy URL");
-  cmd->add_option("--delay", c.delay_s, "Seconds between requests to one host (default 1)");
-  cmd->add_option("--concurrency", c.concurrency, "Transfers in flight (default 64)");
-  cmd->add_option("--per-host", c.per_host_connections, "Connections per host (default 2)");
-  cmd->add_option("--max-pages-per-host", c.max_pages_per_host, "Per-host budget (0 = unlimited)");
-  cmd->add_option("--user-agent", c.user_agent, "User-Agent header");
-  cmd->add_flag("--allow-private", c.allow_private, "Allow private/loopback targets");
-  cmd->add_flag("--no-robots", [&c](int64_t) { c.respect_robots = false; },
-                "Ignore robots.txt (only for your own sites)");
-  cmd->add_option("--include-host", c.include_hosts, "Only crawl these hosts (and subdomains)");
-  cmd->add_option("--exclude-host", c.exclude_hosts, "Never crawl these hosts");
-  cmd->add_option("--exclude-regex", c.exclude_regex, "Never URLs matching these");
-  cmd->add_option("--timeout", c.total_timeout_s, "Total seconds per fetch (default 60)");
-  cmd->add_option("--parse-threads", c.parse_threads, "Parse threads (default 2)");
+  AddEngineFlags(cmd, &c);
   cmd->add_option("--split-seed", f->split_seed, "Seed of the stratified train/test split");
   cmd->add_option("--train-fraction", f->train_fraction, "Training share (default 0.7)");
   cmd->add_flag("--keep-duplicates", f->keep_duplicates,
                 "Keep repeated (to_url, anchor, context) links");
   cmd->add_flag("--no-pages", f->no_pages, "Do not export pages.tsv");
-  cmd->callback([f, exit_code] { *exit_code = RunCollect(f.get()); });
+  cmd->callback([cmd, f, exit_code] {
+    // Valued options wrote into f->crawl directly; flags such as
+    // --no-robots are applied here.
+    ApplyGivenEngineFlags(*cmd, f->crawl, &f->crawl);
+    *exit_code = RunCollect(f.get());
+  });
 }
 
 }  // namespace topicrawl::cli

@@ -12,7 +12,68 @@ namespace {
 std::atomic<bool> g_stop{false};
 void OnSignal(int) { g_stop.store(true); }
 
+// One engine flag: how it is registered and how a given value is copied.
+struct EngineFlag {
+  const char* name;
+  void (*add)(CLI::App* cmd, const char* name, CrawlConfig* c);
+  void (*copy)(const CrawlConfig& from, CrawlConfig* to);
+};
+
+#define TOPICRAWL_OPTION(flag, field, help)                                    \
+  EngineFlag {                                                                 \
+    flag, [](CLI::App* cmd, const char* n, CrawlConfig* c) {                   \
+      cmd->add_option(n, c->field, help);                                      \
+    },                                                                         \
+        [](const CrawlConfig& from, CrawlConfig* to) { to->field = from.field; } \
+  }
+
+const EngineFlag kEngineFlags[] = {
+    TOPICRAWL_OPTION("--seeds", seeds_file,
+                     "Seed URLs: one per line, or TSV with a url/home_url column"),
+    TOPICRAWL_OPTION("--max-pages", max_pages,
+                     "Stop after N pages stored ok (0 = no limit; default 10000)"),
+    TOPICRAWL_OPTION("--max-depth", max_depth, "Maximum link depth (-1 = unlimited)"),
+    TOPICRAWL_OPTION("--connect-to", connect_to,
+                     "HOST:PORT:CONNECT-HOST:CONNECT-PORT (repeatable, as curl)"),
+    TOPICRAWL_OPTION("--cacert", cacert, "CA bundle (PEM) for https"),
+    TOPICRAWL_OPTION("--proxy", proxy, "HTTP proxy URL"),
+    TOPICRAWL_OPTION("--delay", delay_s, "Seconds between requests to one host (default 1)"),
+    TOPICRAWL_OPTION("--concurrency", concurrency, "Transfers in flight (default 64)"),
+    TOPICRAWL_OPTION("--per-host", per_host_connections, "Connections per host (default 2)"),
+    TOPICRAWL_OPTION("--max-pages-per-host", max_pages_per_host,
+                     "Per-host budget (0 = unlimited)"),
+    TOPICRAWL_OPTION("--user-agent", user_agent, "User-Agent header (include a contact URL)"),
+    EngineFlag{"--allow-private",
+               [](CLI::App* cmd, const char* n, CrawlConfig*) {
+                 cmd->add_flag(std::string(n))->description("Allow private/loopback targets");
+               },
+               [](const CrawlConfig&, CrawlConfig* to) { to->allow_private = true; }},
+    EngineFlag{"--no-robots",
+               [](CLI::App* cmd, const char* n, CrawlConfig*) {
+                 cmd->add_flag(std::string(n))->description("Ignore robots.txt (only for your own sites)");
+               },
+               [](const CrawlConfig&, CrawlConfig* to) { to->respect_robots = false; }},
+    TOPICRAWL_OPTION("--include-host", include_hosts, "Only crawl these hosts (and subdomains)"),
+    TOPICRAWL_OPTION("--exclude-host", exclude_hosts, "Never crawl these hosts"),
+    TOPICRAWL_OPTION("--include-regex", include_regex, "Only URLs matching one of these"),
+    TOPICRAWL_OPTION("--exclude-regex", exclude_regex, "Never URLs matching these"),
+    TOPICRAWL_OPTION("--parse-threads", parse_threads, "Parse/score threads (default 2)"),
+    TOPICRAWL_OPTION("--timeout", total_timeout_s, "Total seconds per fetch (default 60)"),
+};
+#undef TOPICRAWL_OPTION
+
 }  // namespace
+
+void AddEngineFlags(CLI::App* cmd, CrawlConfig* flags) {
+  for (const EngineFlag& f : kEngineFlags) f.add(cmd, f.name, flags);
+}
+
+void ApplyGivenEngineFlags(const CLI::App& cmd, const CrawlConfig& flags,
+                           CrawlConfig* config) {
+  for (const EngineFlag& f : kEngineFlags) {
+    if (cmd.count(f.name) > 0) f.copy(flags, config);
+  }
+}
 
 int PrepareCrawlConfig(CrawlConfig* config) {
   if (!config->resume) {

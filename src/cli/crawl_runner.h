@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "crawl/crawl_config.h"
 #include "crawl/crawler.h"
 
@@ -21,6 +23,15 @@ struct CrawlOutcome {
   CrawlStats stats;
   bool interrupted = false;
 };
+
+// The crawl-engine flags that `crawl` and `collect-links` share (seeds,
+// scope, politeness, transport), registered on `cmd` to write into *flags.
+void AddEngineFlags(CLI::App* cmd, CrawlConfig* flags);
+
+// Copies the engine flags given on `cmd`'s command line from `flags` into
+// *config (flags override a config file; flags not given leave it alone).
+void ApplyGivenEngineFlags(const CLI::App& cmd, const CrawlConfig& flags,
+                           CrawlConfig* config);
 
 // Runs the crawl to its end; SIGINT/SIGTERM set the stop flag.
 CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config);
