@@ -16,6 +16,7 @@ pkg_check_modules(PSL REQUIRED IMPORTED_TARGET libpsl)
 pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
 pkg_check_modules(OPENCC REQUIRED IMPORTED_TARGET opencc)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
 # myhtml (libmodest-dev) ships no pkg-config or CMake file.
 find_library(MODEST_LIB modest REQUIRED)
 find_path(MODEST_INCLUDE myhtml/api.h REQUIRED)
