@@ -29,7 +29,9 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "core/hash.h"
 #include "store/crawl_store.h"
@@ -60,7 +62,27 @@ std::string Body(size_t bytes, std::mt19937_64& rng) {
   return out;
 }
 
-PageRecord TemplatePage(int links, size_t body_bytes, std::mt19937_64& rng) {
+// `bytes` of real HTML: the two committed debian-handbook pages
+// (bench/testdata/text, 67 KB together) concatenated, so bodies up to 67 KB
+// never repeat inside deflate's 32 KB window. Falls back to Body() when the
+// files are missing.
+std::string RealHtml(size_t bytes, std::mt19937_64& rng) {
+  std::string out;
+  for (const char* name : {"handbook-en-network-config.html",
+                           "handbook-zh-cn-network-config.html"}) {
+    std::ifstream in(std::string(TOPICRAWL_SOURCE_DIR "/bench/testdata/text/") +
+                     name);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    out += ss.str();
+  }
+  if (out.size() < bytes) return Body(bytes, rng);
+  out.resize(bytes);
+  return out;
+}
+
+PageRecord TemplatePage(int links, size_t body_bytes, std::mt19937_64& rng,
+                        size_t context_bytes = 0, bool real_html = false) {
   PageRecord p;
   p.status = body_bytes ? FetchStatus::kOk : FetchStatus::kTimeout;
   p.http_code = body_bytes ? 200 : 0;
@@ -82,16 +104,18 @@ PageRecord TemplatePage(int links, size_t body_bytes, std::mt19937_64& rng) {
                       "2023 22:13:20 GMT\r\nContent-Type: text/html; "
                       "charset=utf-8\r\nContent-Encoding: gzip\r\n"
                       "Transfer-Encoding: chunked\r\nETag: \"abc\"\r\n\r\n";
-    p.body = Body(body_bytes, rng);
+    p.body = real_html ? RealHtml(body_bytes, rng) : Body(body_bytes, rng);
     p.remote_ip = "127.0.0.1";
   }
   for (int i = 0; i < links; ++i) {
+    std::string context = "neighbouring anchors: survey of topical crawlers, "
+                          "best-first search, context graphs " +
+                          std::to_string(i);
+    if (context_bytes > 0) context.resize(context_bytes, ' ');
     p.links.push_back(
         {"https://www.example" + std::to_string(i % 17) +
              ".com/articles/2023/11/focused-crawling-" + std::to_string(i),
-         "focused crawling part " + std::to_string(i),
-         "neighbouring anchors: survey of topical crawlers, best-first "
-         "search, context graphs " + std::to_string(i),
+         "focused crawling part " + std::to_string(i), std::move(context),
          0.01 * i, "a=0.5 c=0.2 u=0.3"});
   }
   return p;
@@ -100,8 +124,12 @@ PageRecord TemplatePage(int links, size_t body_bytes, std::mt19937_64& rng) {
 void BM_AddPage(benchmark::State& state) {
   const int links = static_cast<int>(state.range(0));
   const size_t body = static_cast<size_t>(state.range(1));
+  // ctx > 0: issue 2's dev-web crawl profile instead of the synthetic one:
+  // contexts of `ctx` bytes and a real HTML body (bench/testdata/text).
+  const size_t context_bytes = static_cast<size_t>(state.range(3));
   std::mt19937_64 rng(1);
-  const PageRecord tmpl = TemplatePage(links, body, rng);
+  const PageRecord tmpl =
+      TemplatePage(links, body, rng, context_bytes, context_bytes > 0);
   const std::string root = TempDir();
   CrawlStoreOptions options;
   options.warc.payload_digest = state.range(2) != 0;
@@ -157,12 +185,15 @@ void BM_AddPage(benchmark::State& state) {
   std::filesystem::remove_all(root);
 }
 BENCHMARK(BM_AddPage)
-    ->ArgNames({"links", "body", "digests"})
-    ->Args({0, 0, 0})
-    ->Args({100, 0, 0})
-    ->Args({100, 2000, 1})
-    ->Args({100, 30000, 0})
-    ->Args({100, 30000, 1})
+    ->ArgNames({"links", "body", "digests", "ctx"})
+    ->Args({0, 0, 0, 0})
+    ->Args({100, 0, 0, 0})
+    ->Args({100, 2000, 1, 0})
+    ->Args({100, 30000, 0, 0})
+    ->Args({100, 30000, 1, 0})
+    // The 20k-page bfs crawl of the dev web (issue 2): 48 KB HTML pages,
+    // ~230 links rows a page with ~44-byte contexts.
+    ->Args({230, 48000, 1, 44})
     ->Iterations(20000)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
@@ -170,7 +201,9 @@ BENCHMARK(BM_AddPage)
 // The WARC writer alone: one response+request+metadata group per iteration.
 void BM_WarcAppend(benchmark::State& state) {
   std::mt19937_64 rng(1);
-  const std::string body = Body(static_cast<size_t>(state.range(0)), rng);
+  const size_t body_bytes = static_cast<size_t>(state.range(0));
+  const std::string body = state.range(3) ? RealHtml(body_bytes, rng)
+                                          : Body(body_bytes, rng);
   WarcOptions options;
   options.compression_level = static_cast<int>(state.range(1));
   options.payload_digest = state.range(2) != 0;
@@ -196,11 +229,14 @@ void BM_WarcAppend(benchmark::State& state) {
   std::filesystem::remove_all(root);
 }
 BENCHMARK(BM_WarcAppend)
-    ->ArgNames({"body", "level", "digests"})
-    ->Args({30000, 1, 0})
-    ->Args({30000, 1, 1})
-    ->Args({30000, 3, 0})
-    ->Args({30000, 6, 0})
+    ->ArgNames({"body", "level", "digests", "html"})
+    ->Args({30000, 1, 0, 0})
+    ->Args({30000, 1, 1, 0})
+    ->Args({30000, 3, 0, 0})
+    ->Args({30000, 6, 0, 0})
+    ->Args({48000, 1, 0, 1})
+    ->Args({48000, 3, 0, 1})
+    ->Args({48000, 6, 0, 1})
     ->Unit(benchmark::kMicrosecond);
 
 void BM_Sha1(benchmark::State& state) {

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -18,14 +17,17 @@ constexpr char kConformsTo[] =
     "http://iipc.github.io/warc-specifications/specifications/warc-format/"
     "warc-1.1/";
 
-z_stream* Z(void* p) { return static_cast<z_stream*>(p); }
-
 // Header values must stay on one line (section 4: CRLF ends a field).
 void AppendField(std::string* out, std::string_view name,
                  std::string_view value) {
   out->append(name);
   out->append(": ");
-  for (char c : value) out->push_back(c == '\r' || c == '\n' ? ' ' : c);
+  for (size_t cut; (cut = value.find_first_of("\r\n")) != value.npos;) {
+    out->append(value.substr(0, cut));
+    out->push_back(' ');
+    value.remove_prefix(cut + 1);
+  }
+  out->append(value);
   out->append("\r\n");
 }
 
@@ -113,26 +115,10 @@ WarcWriter::WarcWriter(std::string dir, uint32_t first_seq,
       next_seq_(first_seq),
       rng_(std::random_device{}() ^
            (uint64_t(::getpid()) << 32) ^
-           static_cast<uint64_t>(clock->UnixMillis())) {
-  auto* z = new z_stream;
-  std::memset(z, 0, sizeof(*z));
-  // windowBits 15 + 16: a gzip wrapper (RFC 1952) around each member.
-  if (deflateInit2(z, options_.compression_level, Z_DEFLATED, 15 + 16, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK) {
-    error_ = Status::Error("zlib deflateInit2 failed");
-    delete z;
-    z = nullptr;
-  }
-  zstream_ = z;
-}
+           static_cast<uint64_t>(clock->UnixMillis())),
+      gzip_(options.compression_level) {}
 
-WarcWriter::~WarcWriter() {
-  (void)CloseFile();
-  if (zstream_ != nullptr) {
-    deflateEnd(Z(zstream_));
-    delete Z(zstream_);
-  }
-}
+WarcWriter::~WarcWriter() { (void)CloseFile(); }
 
 Status WarcWriter::OpenNextFile() {
   if (Status s = CloseFile(); !s.ok()) return s;
@@ -165,11 +151,10 @@ Status WarcWriter::OpenNextFile() {
   }
   warcinfo_id_.clear();  // the warcinfo record does not refer to itself
   info.record_id = NewWarcRecordId(rng_);
-  std::string member;
-  if (Status s = Compress(info, &member); !s.ok()) return s;
+  const size_t before = buffer_.size();
+  if (Status s = Compress(info); !s.ok()) return s;
   warcinfo_id_ = info.record_id;
-  buffer_ += member;
-  file_size_ += member.size();
+  file_size_ += buffer_.size() - before;
   return Status::Ok();
 }
 
@@ -194,8 +179,8 @@ StatusOr<WarcSpan> WarcWriter::Append(const std::vector<WarcRecord>& records) {
   WarcSpan span{file_name_, file_size_, 0};
   const size_t buffer_start = buffer_.size();
   for (const WarcRecord& record : records) {
-    if (Status s = Compress(record, &buffer_); !s.ok()) {
-      buffer_.resize(buffer_start);
+    if (Status s = Compress(record); !s.ok()) {
+      buffer_.Truncate(buffer_start);
       error_ = s;
       return s;
     }
@@ -208,9 +193,9 @@ StatusOr<WarcSpan> WarcWriter::Append(const std::vector<WarcRecord>& records) {
   return span;
 }
 
-Status WarcWriter::Compress(const WarcRecord& record, std::string* out) {
-  std::string head = "WARC/1.1\r\n";
-  head.reserve(512 + record.block.size());
+Status WarcWriter::Compress(const WarcRecord& record) {
+  std::string& head = head_;
+  head.assign("WARC/1.1\r\n");
   AppendField(&head, "WARC-Type", record.type);
   AppendField(&head, "WARC-Record-ID", record.record_id.empty()
                                            ? NewWarcRecordId(rng_)
@@ -236,33 +221,11 @@ Status WarcWriter::Compress(const WarcRecord& record, std::string* out) {
   AppendField(&head, "Content-Length", std::to_string(block_length));
   head.append("\r\n");
 
-  // Section 4: the block is followed by two CRLFs.
+  // Section 4: the block is followed by two CRLFs. The pieces are deflated
+  // where they lie, straight into buffer_ (no concatenation, no zero fill).
   const std::string_view pieces[] = {head, record.block, record.block_suffix,
                                      "\r\n\r\n"};
-  z_stream* z = Z(zstream_);
-  if (z == nullptr || deflateReset(z) != Z_OK) {
-    return Status::Error("zlib deflateReset failed");
-  }
-  const size_t start = out->size();
-  size_t total_in = 0;
-  for (std::string_view p : pieces) total_in += p.size();
-  out->resize(start + deflateBound(z, total_in) + 64);
-  z->next_out = reinterpret_cast<Bytef*>(out->data() + start);
-  z->avail_out = static_cast<uInt>(out->size() - start);
-  for (size_t i = 0; i < 4; ++i) {
-    z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(pieces[i].data()));
-    z->avail_in = static_cast<uInt>(pieces[i].size());
-    int flush = (i == 3) ? Z_FINISH : Z_NO_FLUSH;
-    int rc = deflate(z, flush);
-    if ((flush == Z_FINISH && rc != Z_STREAM_END) ||
-        (flush != Z_FINISH && rc != Z_OK && rc != Z_BUF_ERROR) ||
-        z->avail_in != 0) {
-      out->resize(start);
-      return Status::Error("zlib deflate failed");
-    }
-  }
-  out->resize(out->size() - z->avail_out);
-  return Status::Ok();
+  return gzip_.Append(pieces, &buffer_);
 }
 
 Status WarcWriter::WriteAll(const char* data, size_t n) {
@@ -284,6 +247,8 @@ Status WarcWriter::Flush(bool sync) {
   if (!buffer_.empty()) {
     Status s = WriteAll(buffer_.data(), buffer_.size());
     buffer_.clear();
+    // One giant record may have grown the buffer far beyond its usual size.
+    if (buffer_.capacity() > 4 * options_.buffer_bytes) buffer_.Release();
     if (!s.ok()) {
       error_ = s;
       return s;
