@@ -607,11 +607,22 @@ void Extractor::AttachTextContexts() {
   std::vector<WordSpan>& words = scratch_.words;
   SplitWords(text, &words);
   const size_t window = static_cast<size_t>(std::max(0, options_.context_window_words));
-  auto word_at = [&](size_t offset) {  // first word starting at/after offset
-    return static_cast<size_t>(
-        std::lower_bound(words.begin(), words.end(), offset,
-                         [](const WordSpan& w, size_t off) { return w.begin < off; }) -
-        words.begin());
+  // First word starting at/after `offset`. Links come in document order, so
+  // the offsets asked for mostly grow: walk a cursor forward from the last
+  // answer and binary-search only when an offset goes backwards.
+  size_t cursor = 0;
+  size_t cursor_offset = 0;
+  auto word_at = [&](size_t offset) {
+    if (offset < cursor_offset) {
+      cursor = static_cast<size_t>(
+          std::lower_bound(words.begin(), words.end(), offset,
+                           [](const WordSpan& w, size_t off) { return w.begin < off; }) -
+          words.begin());
+    } else {
+      while (cursor < words.size() && words[cursor].begin < offset) ++cursor;
+    }
+    cursor_offset = offset;
+    return cursor;
   };
   // Word ranges of the links that have words (candidates for neighbours).
   struct Span {
