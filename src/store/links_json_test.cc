@@ -1,0 +1,161 @@
+#include "store/links_json.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace topicrawl {
+namespace {
+
+std::string Json(std::string_view s) {
+  std::string out;
+  AppendJsonString(s, &out);
+  return out;
+}
+
+// Reads `json` back with SQLite's own JSON functions (the way the `links`
+// view does): one row per link, the five fields as text (score as SQLite
+// prints a REAL, null as "NULL").
+std::vector<std::vector<std::string>> ReadBack(const std::string& json) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, "
+                               "j.value->>4 FROM json_each(?1) j ORDER BY j.key",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  sqlite3_bind_text(st, 1, json.data(), static_cast<int>(json.size()), SQLITE_TRANSIENT);
+  std::vector<std::vector<std::string>> rows;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    std::vector<std::string> row;
+    for (int c = 0; c < 5; ++c) {
+      if (c == 3 && sqlite3_column_type(st, c) != SQLITE_NULL) {
+        char buf[40];  // the REAL itself: column text would round it to 15 digits
+        std::snprintf(buf, sizeof(buf), "%.17g", sqlite3_column_double(st, c));
+        row.emplace_back(buf);
+        continue;
+      }
+      const unsigned char* t = sqlite3_column_text(st, c);
+      row.emplace_back(t ? std::string(reinterpret_cast<const char*>(t),
+                                       static_cast<size_t>(sqlite3_column_bytes(st, c)))
+                         : "NULL");
+    }
+    rows.push_back(std::move(row));
+  }
+  EXPECT_EQ(rc, SQLITE_DONE) << sqlite3_errmsg(db) << " in " << json;
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return rows;
+}
+
+TEST(LinksJsonTest, EscapesPerRfc8259Section7) {
+  EXPECT_EQ(Json("plain"), "\"plain\"");
+  EXPECT_EQ(Json("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(Json("l1\nl2\r\t"), "\"l1\\nl2\\r\\t\"");
+  EXPECT_EQ(Json(std::string("\x01\x1f", 2)), "\"\\u0001\\u001f\"");
+  EXPECT_EQ(Json(std::string(1, '\0')), "\"\\u0000\"");
+  EXPECT_EQ(Json("网络 café"), "\"网络 café\"");  // UTF-8 passes through
+  EXPECT_EQ(Json("/ stays"), "\"/ stays\"");
+}
+
+TEST(LinksJsonTest, InvalidUtf8BecomesReplacementCharacter) {
+  EXPECT_EQ(Json("a\xFF" "b"), "\"a\xEF\xBF\xBD" "b\"");
+  EXPECT_EQ(Json("\xC0\xAF"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");      // overlong '/'
+  EXPECT_EQ(Json("\xED\xA0\x80"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // surrogate
+  EXPECT_EQ(Json("\xE6\x9A"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");      // cut sequence
+  EXPECT_EQ(Json("\xF0\x9F\x98\x80"), "\"\xF0\x9F\x98\x80\"");      // U+1F600 is fine
+}
+
+TEST(LinksJsonTest, SqliteReadsBackEveryField) {
+  std::vector<LinkRecord> links = {
+      {"http://a.example/x?q=1", "the \"anchor\"", "ctx \\ with\nnewline", 0.125,
+       "{\"s\":0.125,\"parts\":{\"anchor\":0.5}}"},
+      {"https://b.example/网络", "", "", 0.0, ""},
+      {"http://c.example/", "tab\there", std::string("nul\0x", 5), 1e-300, "{}"},
+  };
+  std::string json;
+  AppendLinksJson(links, &json);
+  auto rows = ReadBack(json);
+  ASSERT_EQ(rows.size(), links.size());
+  for (size_t i = 0; i < links.size(); ++i) {
+    EXPECT_EQ(rows[i][0], links[i].to_url);
+    EXPECT_EQ(rows[i][1], links[i].anchor);
+    EXPECT_EQ(rows[i][4], links[i].explanation);
+    EXPECT_EQ(std::stod(rows[i][3]), links[i].score) << rows[i][3];
+  }
+  EXPECT_EQ(rows[0][2], links[0].context);
+  EXPECT_EQ(rows[2][2].substr(0, 3), "nul");  // SQLite text stops at NUL
+}
+
+TEST(LinksJsonTest, EmptyListAndNonFiniteScores) {
+  std::string json;
+  AppendLinksJson({}, &json);
+  EXPECT_EQ(json, "[]");
+  EXPECT_TRUE(ReadBack(json).empty());
+  std::vector<LinkRecord> links = {
+      {"http://a/", "", "", std::numeric_limits<double>::quiet_NaN(), ""},
+      {"http://b/", "", "", std::numeric_limits<double>::infinity(), ""}};
+  json.clear();
+  AppendLinksJson(links, &json);
+  auto rows = ReadBack(json);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][3], "NULL");
+  EXPECT_EQ(rows[1][3], "NULL");
+}
+
+// Independent check (RFC 3629 §4 table): is `s` valid UTF-8?
+bool ValidUtf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+    for (size_t k = 1; k < n; ++k) {
+      unsigned char d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static const uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n;
+  }
+  return true;
+}
+
+// Random bytes of every kind: SQLite must accept every output as JSON and
+// give back the input where it was valid UTF-8 without NUL.
+TEST(LinksJsonTest, RandomStringsAlwaysGiveValidJson) {
+  std::mt19937 rng(7);
+  const std::vector<std::string> parts = {"a", "\"", "\\", "\n", "\x01", "\xFF", "\xC3\xA9",
+                                          "\xE7\xBD\x91", "\xF0\x9F\x98\x80", "\xE7\xBD",
+                                          "\xED\xA0\x80", " ", "/"};
+  for (int round = 0; round < 300; ++round) {
+    std::vector<LinkRecord> links(1 + rng() % 4);
+    for (LinkRecord& l : links) {
+      for (int k = static_cast<int>(rng() % 10); k > 0; --k) l.anchor += parts[rng() % parts.size()];
+      l.to_url = "http://x/" + std::to_string(round);
+      l.score = std::ldexp(static_cast<double>(rng()), -static_cast<int>(rng() % 60));
+    }
+    std::string json;
+    AppendLinksJson(links, &json);
+    auto rows = ReadBack(json);
+    ASSERT_EQ(rows.size(), links.size()) << json;
+    for (size_t i = 0; i < links.size(); ++i) {
+      EXPECT_EQ(std::stod(rows[i][3]), links[i].score);
+      if (ValidUtf8(links[i].anchor)) {
+        EXPECT_EQ(rows[i][1], links[i].anchor);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace topicrawl
