@@ -147,10 +147,19 @@ void BM_AddPage(benchmark::State& state) {
   for (auto _ : state) {
     state.PauseTiming();
     PageRecord page = tmpl;
-    page.url = "https://www.example.com/p/" + std::to_string(++k);
+    ++k;
+    // Realistic profile: URLs spread over many hosts, so pages_url index
+    // inserts land on random B-tree pages as in a crawl.
+    page.url = context_bytes > 0
+                   ? "https://h" + std::to_string(Hash64(std::to_string(k)) % 2000) +
+                         ".example.com/p/" + std::to_string(k)
+                   : "https://www.example.com/p/" + std::to_string(k);
     page.url_id = Hash64(page.url);
     page.final_url = page.url;
-    for (int i = 0; i < links / 3; ++i) {
+    // Admitted rows: links/3 (synthetic), or ~4 a page as in the dev-web
+    // crawl (73k frontier rows for 20k pages).
+    const int admitted = context_bytes > 0 ? 4 : links / 3;
+    for (int i = 0; i < admitted; ++i) {
       page.admitted.push_back({rng(), page.links[i].to_url + "?k=" +
                                           std::to_string(k),
                                4, k, page.links[i].anchor, 0.5, "", 0});

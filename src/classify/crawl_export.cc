@@ -58,9 +58,16 @@ Status ExportLinks(CrawlDb* db, const UrlPrefixLabeler& labeler,
                    const ExportOptions& options, ExportSummary* sum) {
   std::vector<LinkExample> rows;
   std::unordered_set<std::string> seen;
-  Status s = db->Query(
-      "SELECT p.url, l.to_url, l.anchor, l.context FROM links l "
-      "JOIN pages p ON p.id = l.from_id ORDER BY l.rowid",
+  // Stored order: store schema 2 clusters links by (from_id, ord) WITHOUT
+  // ROWID; schema 1 kept that order in rowid.
+  bool has_ord = false;
+  Status s = db->Query("SELECT 1 FROM pragma_table_info('links') WHERE name = 'ord'",
+                       [&](sqlite3_stmt*) { has_ord = true; });
+  if (!s.ok()) return s;
+  s = db->Query(
+      std::string("SELECT p.url, l.to_url, l.anchor, l.context FROM links l "
+                  "JOIN pages p ON p.id = l.from_id ORDER BY ") +
+          (has_ord ? "l.from_id, l.ord" : "l.rowid"),
       [&](sqlite3_stmt* st) {
         ++sum->links_read;
         LinkExample r;

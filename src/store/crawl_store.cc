@@ -20,22 +20,35 @@ namespace {
 
 int64_t AsInt64(UrlId id) { return static_cast<int64_t>(id); }
 
+// "INSERT INTO links(...) VALUES(...),(...)..." for `rows` rows; schema 1
+// has no ord column.
+std::string InsertLinksSql(int rows, bool with_ord) {
+  std::string sql = with_ord ? "INSERT INTO links(from_id,ord,to_url,anchor,"
+                               "context,score,explanation) VALUES"
+                             : "INSERT INTO links(from_id,to_url,anchor,"
+                               "context,score,explanation) VALUES";
+  const char* row = with_ord ? "(?,?,?,?,?,?,?)" : "(?,?,?,?,?,?)";
+  for (int i = 0; i < rows; ++i) {
+    if (i > 0) sql += ',';
+    sql += row;
+  }
+  return sql;
+}
+
 }  // namespace
 
 Status CrawlStore::Db::Prepare() {
   struct Item {
     SqliteStatement* stmt;
-    const char* sql;
+    std::string sql;
   };
+  const bool with_ord = schema_version >= 2;
   const Item items[] = {
       {&insert_page,
        "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
        "charset,fetched_at,depth,parent_id,anchor,content_hash,size,"
        "relevance,link_score,title,error,explanation,warc_file,warc_offset,"
        "warc_length) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
-      {&insert_link,
-       "INSERT INTO links(from_id,to_url,anchor,context,score,explanation) "
-       "VALUES(?,?,?,?,?,?)"},
       {&log_frontier,
        "INSERT INTO frontier_log(url_id,url,depth,parent_id,anchor,score,"
        "explanation,state) VALUES(?,?,?,?,?,?,?,?)"},
@@ -64,7 +77,27 @@ Status CrawlStore::Db::Prepare() {
     if (!s.ok()) return s.status();
     *item.stmt = std::move(s).value();
   }
+  // Many rows per statement: per-statement VDBE work (reset, bindings,
+  // transaction checks) is paid once per 64 rows. 230 links a page:
+  // 332 us of CPU a page one row at a time, 308 us with 16 rows, 287 us
+  // with 64 (bench/store_bench.cc, realistic case).
+  for (int k = 0; k < kLinkStatements; ++k) {
+    StatusOr<SqliteStatement> s = conn->Prepare(InsertLinksSql(1 << k, with_ord));
+    if (!s.ok()) return s.status();
+    insert_links[k] = std::move(s).value();
+  }
   return Status::Ok();
+}
+
+void CrawlStore::Db::BindLink(SqliteStatement& st, int first, PageId from_id,
+                              int64_t ord, const LinkRecord& link) const {
+  st.BindInt(first++, from_id);
+  if (schema_version >= 2) st.BindInt(first++, ord);
+  st.BindText(first++, link.to_url);
+  st.BindText(first++, link.anchor);
+  st.BindText(first++, link.context);
+  st.BindDouble(first++, link.score);
+  st.BindText(first, link.explanation);
 }
 
 CrawlStore::CrawlStore(std::string dir, const CrawlStoreOptions& options)
@@ -181,15 +214,19 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
   }
   if (Status s = p.Run(); !s.ok()) return s;
 
-  SqliteStatement& l = db_->insert_link;
-  for (const LinkRecord& link : page.links) {
-    l.BindInt(1, id);
-    l.BindText(2, link.to_url);
-    l.BindText(3, link.anchor);
-    l.BindText(4, link.context);
-    l.BindDouble(5, link.score);
-    l.BindText(6, link.explanation);
-    if (Status s = l.Run(); !s.ok()) return s;
+  // ord: the link's position on the page (schema 2's key with from_id).
+  const int columns = db_->schema_version >= 2 ? 7 : 6;
+  size_t ord = 0;
+  for (int k = Db::kLinkStatements - 1; k >= 0; --k) {
+    const size_t rows = size_t{1} << k;
+    SqliteStatement& insert = db_->insert_links[k];
+    for (; page.links.size() - ord >= rows; ord += rows) {
+      for (size_t i = 0; i < rows; ++i) {
+        db_->BindLink(insert, 1 + static_cast<int>(i) * columns, id, ord + i,
+                      page.links[ord + i]);
+      }
+      if (Status s = insert.Run(); !s.ok()) return s;
+    }
   }
   for (const FrontierRecord& row : page.admitted) {
     if (Status s = LogFrontier(row, 0); !s.ok()) return s;

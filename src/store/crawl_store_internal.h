@@ -14,7 +14,12 @@
 namespace topicrawl {
 namespace store_internal {
 
-inline constexpr char kSchemaVersion[] = "1";
+// Schema versions (meta.schema_version). 2: links WITHOUT ROWID, clustered
+// by PRIMARY KEY(from_id, ord), 16 KiB pages. 1: links as a rowid table plus
+// the links_from_id index, 4 KiB pages; still resumed and written (see
+// crawl_store_open.cc).
+inline constexpr int kSchemaVersion = 2;
+inline constexpr int kOldestSchemaVersion = 1;
 inline constexpr char kDbName[] = "crawl.db";
 inline constexpr char kWarcDir[] = "warc";
 
@@ -26,13 +31,24 @@ std::string ErrnoText(const std::string& what, const std::string& path);
 // The connection and its prepared statements.
 class CrawlStore::Db {
  public:
+  // insert_links[k] inserts 2^k links rows in one statement; a page's links
+  // go in as many of the largest as fit, then at most one of each smaller.
+  static constexpr int kLinkStatements = 7;  // 1 .. 64 rows
+
   std::unique_ptr<SqliteDb> conn;
-  SqliteStatement insert_page, insert_link, log_frontier, merge_log, clear_log;
+  int schema_version = store_internal::kSchemaVersion;
+  SqliteStatement insert_page, log_frontier;
+  SqliteStatement insert_links[kLinkStatements];
+  SqliteStatement merge_log, clear_log;
   SqliteStatement insert_event, set_meta, upsert_warc_file;
   SqliteStatement begin, commit, rollback;
 
-  // Prepares every statement above (crawl_store.cc).
+  // Prepares every statement above for `schema_version` (crawl_store.cc).
   Status Prepare();
+  // Binds one links row at parameters first.. of `st` (one row of
+  // insert_links[k]).
+  void BindLink(SqliteStatement& st, int first, PageId from_id, int64_t ord,
+                const LinkRecord& link) const;
 };
 
 }  // namespace topicrawl

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -107,20 +108,28 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
             "anchor|TEXT|0,content_hash|TEXT|0,size|INTEGER|0,relevance|REAL|0,"
             "link_score|REAL|0,title|TEXT|0,error|TEXT|0,explanation|TEXT|0,"
             "warc_file|TEXT|0,warc_offset|INTEGER|0,warc_length|INTEGER|0,");
+  // Schema 2: links clustered by (from_id, ord), no rowid, no index.
   EXPECT_EQ(columns("links"),
-            "from_id|INTEGER|0,to_url|TEXT|0,anchor|TEXT|0,context|TEXT|0,"
-            "score|REAL|0,explanation|TEXT|0,");
+            "from_id|INTEGER|1,ord|INTEGER|2,to_url|TEXT|0,anchor|TEXT|0,"
+            "context|TEXT|0,score|REAL|0,explanation|TEXT|0,");
+  EXPECT_EQ(r.One("SELECT count(*) FROM pragma_index_list('links') "
+                  "WHERE origin = 'pk'"),
+            "1");
   EXPECT_EQ(columns("frontier"),
             "url_id|INTEGER|1,url|TEXT|0,depth|INTEGER|0,parent_id|INTEGER|0,"
             "anchor|TEXT|0,score|REAL|0,explanation|TEXT|0,state|INTEGER|0,");
   EXPECT_EQ(columns("events"), "id|INTEGER|1,at|INTEGER|0,kind|TEXT|0,detail|TEXT|0,");
   EXPECT_EQ(columns("meta"), "key|TEXT|1,value|TEXT|0,");
   EXPECT_EQ(r.One("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "1");
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "2");
+  EXPECT_EQ(r.One("PRAGMA page_size"), "16384");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
   EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
-                  "name IN ('pages_url','links_from_id')"),
-            "2");
+                  "name NOT LIKE 'sqlite_autoindex%'"),
+            "1");
+  EXPECT_EQ(r.One("SELECT name FROM sqlite_master WHERE type='index' AND "
+                  "name NOT LIKE 'sqlite_autoindex%'"),
+            "pages_url");
   EXPECT_TRUE(fs::is_directory(dir_ + "/warc"));
 }
 
@@ -182,10 +191,10 @@ TEST_F(CrawlStoreTest, RoundTripsEveryColumn) {
             "GB18030|1700000123456|3|NULL|锚 text|abcd|77|0.125|0.625|标题||"
             "bm25=1.5|warc/" +
                 fs::directory_iterator(dir_ + "/warc")->path().filename().string());
-  EXPECT_EQ(r.Rows("SELECT from_id,to_url,anchor,context,score,explanation FROM "
-                   "links ORDER BY rowid"),
-            (std::vector<std::string>{"1|http://b.test/|b anchor|ctx words|0.5|why",
-                                      "1|http://c.test/|||-1.5|"}));
+  EXPECT_EQ(r.Rows("SELECT from_id,ord,to_url,anchor,context,score,explanation "
+                   "FROM links"),
+            (std::vector<std::string>{"1|0|http://b.test/|b anchor|ctx words|0.5|why",
+                                      "1|1|http://c.test/|||-1.5|"}));
   EXPECT_EQ(r.Rows("SELECT url_id,url,depth,parent_id,anchor,score,explanation,"
                    "state FROM frontier ORDER BY url"),
             (std::vector<std::string>{
@@ -397,6 +406,93 @@ TEST_F(CrawlStoreTest, ResumeTruncatesUncommittedWarcBytesAndContinuesIds) {
   EXPECT_EQ(seq, 10u);
   fs::remove(dir_ + "/warc/notes.txt");
   ExpectConsistent();
+}
+
+// Links go in 64, 32, ..., 1 rows per statement: every row keeps its page
+// position (ord) and columns, across pages.
+TEST_F(CrawlStoreTest, StoresLinksInPageOrderAcrossStatementBatches) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  ASSERT_TRUE(store);
+  const int counts[] = {130, 0, 63, 64, 1};
+  std::vector<std::string> expected;
+  for (int k = 1; k <= 5; ++k) {
+    PageRecord page = MakeTestPage(k, counts[k - 1]);
+    ASSERT_EQ(page.links.size(), size_t(counts[k - 1]));
+    StatusOr<PageId> id = store->AddPage(PageRecord(page));
+    ASSERT_TRUE(id.ok());
+    for (size_t i = 0; i < page.links.size(); ++i) {
+      const LinkRecord& l = page.links[i];
+      expected.push_back(std::to_string(*id) + "|" + std::to_string(i) + "|" +
+                         l.to_url + "|" + l.anchor + "|" + l.context + "|" +
+                         std::to_string(std::llround(l.score * 1000)) + "|" +
+                         l.explanation);
+    }
+  }
+  ASSERT_TRUE(store->Close().ok());
+  Reader r(dir_);
+  EXPECT_EQ(r.Rows("SELECT from_id,ord,to_url,anchor,context,"
+                   "CAST(round(score * 1000) AS INTEGER),explanation FROM links "
+                   "ORDER BY from_id, ord"),
+            expected);
+  ExpectConsistent();
+}
+
+// A crawl directory written before schema 2 resumes and keeps its layout:
+// new links rows go to the old rowid table (no ord), readers see one order.
+TEST_F(CrawlStoreTest, ResumesASchemaV1DirectoryAndKeepsItsLayout) {
+  ASSERT_TRUE(testing::CreateSchemaV1CrawlDir(dir_).ok());
+  for (int session = 0; session < 2; ++session) {
+    auto store = OpenOrDie(OpenMode::kResume);
+    ASSERT_TRUE(store);
+    for (int k = session * 3 + 1; k <= session * 3 + 3; ++k) {
+      StatusOr<PageId> id = store->AddPage(MakeTestPage(k, 10 * k));
+      ASSERT_TRUE(id.ok()) << id.status().message();
+      EXPECT_EQ(*id, k);
+    }
+    StatusOr<PageStats> stats = store->LoadPageStats();
+    ASSERT_TRUE(stats.ok());
+    EXPECT_EQ(stats->pages, session * 3 + 3);
+    ASSERT_TRUE(store->Close().ok());
+  }
+  ExpectConsistent();
+  Reader r(dir_);
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "1");
+  EXPECT_EQ(r.One("PRAGMA page_size"), "4096");
+  EXPECT_EQ(r.One("SELECT count(*) FROM pragma_table_info('links') "
+                  "WHERE name = 'ord'"),
+            "0");
+  EXPECT_EQ(r.One("SELECT count(*) FROM links"), "210");  // 10+20+...+60
+  // rowid order is page order, then link order (what readers rely on).
+  std::vector<std::string> want;
+  for (int k = 1; k <= 6; ++k) {
+    const PageRecord page = MakeTestPage(k, 10 * k);
+    for (const LinkRecord& l : page.links) {
+      want.push_back(std::to_string(k) + "|" + l.to_url);
+    }
+  }
+  EXPECT_EQ(r.Rows("SELECT from_id, to_url FROM links ORDER BY rowid"), want);
+  EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE name = "
+                  "'links_from_id'"),
+            "1");
+}
+
+TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
+  OpenOrDie(OpenMode::kCreate).reset();
+  for (const char* version : {"3", "0", "2x", ""}) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
+    const std::string sql = std::string("UPDATE meta SET value='") + version +
+                            "' WHERE key='schema_version'";
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    auto store = CrawlStore::Open(dir_, OpenMode::kResume, options_);
+    ASSERT_FALSE(store.ok()) << version;
+    EXPECT_NE(store.status().message().find(
+                  std::string("has schema version ") + version +
+                  ", this build reads 1 to 2"),
+              std::string::npos)
+        << store.status().message();
+  }
 }
 
 TEST_F(CrawlStoreTest, AnIoErrorIsStickyAndLeavesTheCrawlResumable) {

@@ -259,6 +259,50 @@ Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report) {
   return Status::Ok();
 }
 
+Status CreateSchemaV1CrawlDir(const std::string& dir) {
+  // crawl_store_open.cc's kSchema at schema version 1 (commit aad6b1e).
+  static constexpr char kSchemaV1[] = R"sql(
+PRAGMA journal_mode=WAL;
+BEGIN;
+CREATE TABLE pages(id INTEGER PRIMARY KEY,
+  url TEXT, final_url TEXT, status TEXT, http_code INTEGER, content_type TEXT,
+  charset TEXT, fetched_at INTEGER, depth INTEGER, parent_id INTEGER,
+  anchor TEXT, content_hash TEXT, size INTEGER, relevance REAL, link_score REAL,
+  title TEXT, error TEXT, explanation TEXT,
+  warc_file TEXT, warc_offset INTEGER, warc_length INTEGER);
+CREATE INDEX pages_url ON pages(url);
+CREATE TABLE links(from_id INTEGER, to_url TEXT, anchor TEXT, context TEXT,
+  score REAL, explanation TEXT);
+CREATE INDEX links_from_id ON links(from_id);
+CREATE TABLE frontier(url_id INTEGER PRIMARY KEY, url TEXT, depth INTEGER,
+  parent_id INTEGER, anchor TEXT, score REAL, explanation TEXT, state INTEGER);
+CREATE TABLE events(id INTEGER PRIMARY KEY, at INTEGER, kind TEXT, detail TEXT);
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE warc_files(name TEXT PRIMARY KEY, length INTEGER,
+  created_at INTEGER);
+CREATE TABLE frontier_log(url_id INTEGER, url TEXT, depth INTEGER,
+  parent_id INTEGER, anchor TEXT, score REAL, explanation TEXT, state INTEGER);
+INSERT INTO meta(key,value) VALUES('schema_version','1'),
+  ('created_at','1700000000000');
+INSERT INTO events(at,kind,detail) VALUES(1700000000000,'created','v1');
+COMMIT;
+)sql";
+  std::error_code ec;
+  std::filesystem::create_directories(dir + "/warc", ec);
+  if (ec) return Status::Error("cannot create " + dir + "/warc: " + ec.message());
+  Db db;
+  if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
+    return Status::Error("cannot create " + dir + "/crawl.db");
+  }
+  char* err = nullptr;
+  if (sqlite3_exec(db.db, kSchemaV1, nullptr, nullptr, &err) != SQLITE_OK) {
+    Status s = Status::Error(std::string("schema 1: ") + (err ? err : "?"));
+    sqlite3_free(err);
+    return s;
+  }
+  return Status::Ok();
+}
+
 int RunCommand(const std::string& command) {
   int rc = std::system(command.c_str());
   if (rc == -1 || !WIFEXITED(rc)) return -1;

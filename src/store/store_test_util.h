@@ -40,6 +40,12 @@ struct CrawlDirReport {
 // is empty (merged on close); link counts match the metadata.
 Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report);
 
+// Creates `dir` as a crawl directory of store schema 1, exactly as the store
+// wrote it before schema 2 (links as a rowid table + links_from_id index,
+// default 4 KiB pages): crawl.db with the schema, its meta rows and the
+// "created" event, and an empty warc/. For resume tests.
+Status CreateSchemaV1CrawlDir(const std::string& dir);
+
 // Runs a shell command; returns its exit status (-1 when it did not run).
 int RunCommand(const std::string& command);
 
