@@ -1,9 +1,12 @@
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "core/clock.h"
 #include "core/fetch_status.h"
 #include "core/hash.h"
 #include "core/status.h"
+#include "core/thread_cpu.h"
 #include "core/thread_pool.h"
 #include "gtest/gtest.h"
 
@@ -71,6 +74,33 @@ TEST(ThreadPoolTest, DestructorDrainsQueue) {
     for (int i = 0; i < 50; ++i) pool.Submit([&n] { ++n; });
   }
   EXPECT_EQ(n.load(), 50);
+}
+
+// Named pool threads show up under their name with the CPU they burnt.
+TEST(ThreadCpuTest, NamedPoolThreadsAreCounted) {
+  std::atomic<bool> stop{false};
+  {
+    ThreadPool pool(2, "tr-cputest");
+    std::atomic<int> started{0};
+    for (int i = 0; i < 2; ++i) {
+      pool.Submit([&] {
+        ++started;
+        volatile double x = 0;
+        auto t0 = std::chrono::steady_clock::now();
+        while (!stop.load() &&
+               std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(300)) {
+          x = x + 1;
+        }
+      });
+    }
+    while (started.load() < 2) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    auto cpu = ThreadCpuSecondsByName();
+    stop = true;
+    ASSERT_TRUE(cpu.count("tr-cputest")) << FormatThreadCpu(cpu);
+    EXPECT_GT(cpu["tr-cputest"], 0.02) << FormatThreadCpu(cpu);
+    EXPECT_NE(FormatThreadCpu(cpu).find("tr-cputest "), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -1,11 +1,16 @@
 #include "core/thread_pool.h"
 
+#include <pthread.h>
+
 namespace topicrawl {
 
-ThreadPool::ThreadPool(size_t threads) {
+ThreadPool::ThreadPool(size_t threads, const std::string& name) {
   if (threads == 0) threads = 1;
   for (size_t i = 0; i < threads; ++i) {
-    workers_.emplace_back([this] { WorkerLoop(); });
+    workers_.emplace_back([this, name] {
+      if (!name.empty()) pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+      WorkerLoop();
+    });
   }
 }
 

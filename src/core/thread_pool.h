@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -16,7 +17,9 @@ namespace topicrawl {
 // Thread-safe. The destructor drains queued work, then joins the workers.
 class ThreadPool {
  public:
-  explicit ThreadPool(size_t threads);
+  // `name` (at most 15 bytes used) names the worker threads for ps, perf and
+  // ThreadCpuSeconds(); empty: unnamed.
+  explicit ThreadPool(size_t threads, const std::string& name = "");
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;

@@ -1,5 +1,7 @@
 #include "crawl/crawler.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "core/hash.h"
+#include "core/thread_cpu.h"
 #include "core/thread_pool.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
@@ -82,7 +85,12 @@ class StoreWriter {
   StoreWriter(CrawlStore* store, size_t max_queued) : store_(store), max_queued_(max_queued) {}
   ~StoreWriter() { Stop(); }
 
-  void Start() { thread_ = std::thread([this] { Loop(); }); }
+  void Start() {
+    thread_ = std::thread([this] {
+      pthread_setname_np(pthread_self(), "tr-store");
+      Loop();
+    });
+  }
 
   // Queues AddPage(page). Its id is the store's next id (ids follow call order).
   void AddPage(PageRecord page) {
@@ -268,7 +276,7 @@ Status Crawler::Impl::Setup() {
   RobotsCacheOptions ro;
   ro.user_agent = config_.robots_agent;
   robots_ = std::make_unique<RobotsCache>(clock_, ro);
-  pool_ = std::make_unique<ThreadPool>(static_cast<size_t>(config_.parse_threads));
+  pool_ = std::make_unique<ThreadPool>(static_cast<size_t>(config_.parse_threads), "tr-parse");
 
   Status s = BuildFilters();
   if (!s.ok()) return s;
@@ -682,9 +690,16 @@ Status Crawler::Impl::Run() {
   // resume: their frontier rows are still state 0).
   pool_->WaitIdle();
   DrainProcessed();
+  // Where the CPU went (read while the threads still exist): the crawl
+  // thread (fetching, frontier) is the process's own name.
+  const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
   writer_->Stop();  // every queued page is in the store's batch now
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   Progress(true);
+  if (config_.progress_interval_ms > 0 && !cpu.empty()) {
+    std::fprintf(stderr, "cpu by thread: %s\n", cpu.c_str());
+  }
+  if (!cpu.empty()) store_->AddEvent("cpu", cpu);
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
