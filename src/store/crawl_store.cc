@@ -8,6 +8,7 @@
 
 #include "core/hash.h"
 #include "store/crawl_store_internal.h"
+#include "store/links_json.h"
 #include "store/page_warc.h"
 #include "store/sqlite_db.h"
 
@@ -20,17 +21,13 @@ namespace {
 
 int64_t AsInt64(UrlId id) { return static_cast<int64_t>(id); }
 
-// "INSERT INTO links(...) VALUES(...),(...)..." for `rows` rows; schema 1
-// has no ord column.
-std::string InsertLinksSql(int rows, bool with_ord) {
-  std::string sql = with_ord ? "INSERT INTO links(from_id,ord,to_url,anchor,"
-                               "context,score,explanation) VALUES"
-                             : "INSERT INTO links(from_id,to_url,anchor,"
-                               "context,score,explanation) VALUES";
-  const char* row = with_ord ? "(?,?,?,?,?,?,?)" : "(?,?,?,?,?,?)";
+// Schema 1: "INSERT INTO links(...) VALUES(...),(...)..." for `rows` rows.
+std::string InsertLinksSql(int rows) {
+  std::string sql =
+      "INSERT INTO links(from_id,to_url,anchor,context,score,explanation) VALUES";
   for (int i = 0; i < rows; ++i) {
     if (i > 0) sql += ',';
-    sql += row;
+    sql += "(?,?,?,?,?,?)";
   }
   return sql;
 }
@@ -42,7 +39,6 @@ Status CrawlStore::Db::Prepare() {
     SqliteStatement* stmt;
     std::string sql;
   };
-  const bool with_ord = schema_version >= 2;
   const Item items[] = {
       {&insert_page,
        "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
@@ -77,12 +73,19 @@ Status CrawlStore::Db::Prepare() {
     if (!s.ok()) return s.status();
     *item.stmt = std::move(s).value();
   }
-  // Many rows per statement: per-statement VDBE work (reset, bindings,
-  // transaction checks) is paid once per 64 rows. 230 links a page:
-  // 332 us of CPU a page one row at a time, 308 us with 16 rows, 287 us
-  // with 64 (bench/store_bench.cc, realistic case).
+  if (schema_version >= 2) {
+    StatusOr<SqliteStatement> s =
+        conn->Prepare("INSERT INTO page_links(from_id,links) VALUES(?,?)");
+    if (!s.ok()) return s.status();
+    insert_page_links = std::move(s).value();
+    return Status::Ok();
+  }
+  // Schema 1, many rows per statement: per-statement VDBE work (reset,
+  // bindings, transaction checks) is paid once per 64 rows. 230 links a
+  // page: 332 us of CPU a page one row at a time, 308 us with 16 rows,
+  // 287 us with 64 (bench/store_bench.cc, realistic case).
   for (int k = 0; k < kLinkStatements; ++k) {
-    StatusOr<SqliteStatement> s = conn->Prepare(InsertLinksSql(1 << k, with_ord));
+    StatusOr<SqliteStatement> s = conn->Prepare(InsertLinksSql(1 << k));
     if (!s.ok()) return s.status();
     insert_links[k] = std::move(s).value();
   }
@@ -90,9 +93,8 @@ Status CrawlStore::Db::Prepare() {
 }
 
 void CrawlStore::Db::BindLink(SqliteStatement& st, int first, PageId from_id,
-                              int64_t ord, const LinkRecord& link) const {
+                              const LinkRecord& link) const {
   st.BindInt(first++, from_id);
-  if (schema_version >= 2) st.BindInt(first++, ord);
   st.BindText(first++, link.to_url);
   st.BindText(first++, link.anchor);
   st.BindText(first++, link.context);
@@ -214,18 +216,31 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
   }
   if (Status s = p.Run(); !s.ok()) return s;
 
-  // ord: the link's position on the page (schema 2's key with from_id).
-  const int columns = db_->schema_version >= 2 ? 7 : 6;
-  size_t ord = 0;
-  for (int k = Db::kLinkStatements - 1; k >= 0; --k) {
-    const size_t rows = size_t{1} << k;
-    SqliteStatement& insert = db_->insert_links[k];
-    for (; page.links.size() - ord >= rows; ord += rows) {
-      for (size_t i = 0; i < rows; ++i) {
-        db_->BindLink(insert, 1 + static_cast<int>(i) * columns, id, ord + i,
-                      page.links[ord + i]);
-      }
+  if (db_->schema_version >= 2) {
+    if (!page.links.empty()) {
+      std::string& json = db_->links_json;
+      json.clear();
+      AppendLinksJson(page.links, &json);
+      SqliteStatement& insert = db_->insert_page_links;
+      insert.BindInt(1, id);
+      insert.BindText(2, json);
       if (Status s = insert.Run(); !s.ok()) return s;
+      // A huge page must not pin its buffer for the rest of the crawl.
+      if (json.capacity() > (4u << 20)) std::string().swap(json);
+    }
+  } else {
+    constexpr int kColumns = 6;
+    size_t done = 0;
+    for (int k = Db::kLinkStatements - 1; k >= 0; --k) {
+      const size_t rows = size_t{1} << k;
+      SqliteStatement& insert = db_->insert_links[k];
+      for (; page.links.size() - done >= rows; done += rows) {
+        for (size_t i = 0; i < rows; ++i) {
+          db_->BindLink(insert, 1 + static_cast<int>(i) * kColumns, id,
+                        page.links[done + i]);
+        }
+        if (Status s = insert.Run(); !s.ok()) return s;
+      }
     }
   }
   for (const FrontierRecord& row : page.admitted) {

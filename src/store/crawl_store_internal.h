@@ -14,10 +14,10 @@
 namespace topicrawl {
 namespace store_internal {
 
-// Schema versions (meta.schema_version). 2: links WITHOUT ROWID, clustered
-// by PRIMARY KEY(from_id, ord), 16 KiB pages. 1: links as a rowid table plus
-// the links_from_id index, 4 KiB pages; still resumed and written (see
-// crawl_store_open.cc).
+// Schema versions (meta.schema_version). 2: a page's links as one JSON text
+// in page_links, `links` a view over it, 16 KiB pages. 1: links as rows of a
+// rowid table plus the links_from_id index, 4 KiB pages; still resumed and
+// written (see crawl_store_open.cc).
 inline constexpr int kSchemaVersion = 2;
 inline constexpr int kOldestSchemaVersion = 1;
 inline constexpr char kDbName[] = "crawl.db";
@@ -31,23 +31,26 @@ std::string ErrnoText(const std::string& what, const std::string& path);
 // The connection and its prepared statements.
 class CrawlStore::Db {
  public:
-  // insert_links[k] inserts 2^k links rows in one statement; a page's links
-  // go in as many of the largest as fit, then at most one of each smaller.
+  // Schema 1: insert_links[k] inserts 2^k links rows in one statement; a
+  // page's links go in as many of the largest as fit, then at most one of
+  // each smaller.
   static constexpr int kLinkStatements = 7;  // 1 .. 64 rows
 
   std::unique_ptr<SqliteDb> conn;
   int schema_version = store_internal::kSchemaVersion;
   SqliteStatement insert_page, log_frontier;
-  SqliteStatement insert_links[kLinkStatements];
+  SqliteStatement insert_links[kLinkStatements];  // schema 1
+  SqliteStatement insert_page_links;              // schema >= 2
+  std::string links_json;                         // reused buffer
   SqliteStatement merge_log, clear_log;
   SqliteStatement insert_event, set_meta, upsert_warc_file;
   SqliteStatement begin, commit, rollback;
 
   // Prepares every statement above for `schema_version` (crawl_store.cc).
   Status Prepare();
-  // Binds one links row at parameters first.. of `st` (one row of
+  // Binds one schema-1 links row at parameters first.. of `st` (one row of
   // insert_links[k]).
-  void BindLink(SqliteStatement& st, int first, PageId from_id, int64_t ord,
+  void BindLink(SqliteStatement& st, int first, PageId from_id,
                 const LinkRecord& link) const;
 };
 

@@ -43,13 +43,17 @@ namespace {
 // 150-byte row once the table outgrows a batch): it cost 3/4 of AddPage
 // with 100 links and 33 admitted rows. A sorted bulk merge of many rows
 // shares pages instead (bench/store_bench.cc has the figures).
-// Schema 2 (kSchemaVersion) stores links WITHOUT ROWID, clustered by
-// PRIMARY KEY(from_id, ord): ~230 rows a page make links ~85% of the
-// database, and one B-tree instead of a rowid table plus the links_from_id
-// index (schema 1) means one insert per row and ~10% fewer bytes. Rows
-// arrive in key order (page ids grow, ord counts the page's links), so
-// inserts append to the rightmost leaf. Schema 1 directories keep their
-// layout when resumed (Db::schema_version picks the statements).
+// Schema 2 (kSchemaVersion) keeps a page's outlinks as one JSON text in
+// page_links(from_id, links) (store/links_json.h), and `links` is a view
+// that expands it with json_each() into the documented columns (plus ord,
+// the link's position on the page). Why: a dev-web page has ~230 links;
+// as rows they were ~85% of the database and half of the store thread's
+// CPU (0.16 ms a page, bench/crawl_bench.sh: one B-tree insert per link,
+// even 64 rows per statement and WITHOUT ROWID), as one row they are one
+// insert of ~30 KB. Reading through the view costs a JSON parse per page,
+// and `WHERE from_id = ?` still uses page_links' primary key. Schema 1
+// directories (links as rows) keep their layout when resumed
+// (Db::schema_version picks the statements).
 constexpr char kSchema[] = R"sql(
 CREATE TABLE pages(id INTEGER PRIMARY KEY,
   url TEXT, final_url TEXT, status TEXT, http_code INTEGER, content_type TEXT,
@@ -58,9 +62,11 @@ CREATE TABLE pages(id INTEGER PRIMARY KEY,
   title TEXT, error TEXT, explanation TEXT,
   warc_file TEXT, warc_offset INTEGER, warc_length INTEGER);
 CREATE INDEX pages_url ON pages(url);
-CREATE TABLE links(from_id INTEGER, ord INTEGER, to_url TEXT, anchor TEXT,
-  context TEXT, score REAL, explanation TEXT, PRIMARY KEY(from_id, ord))
-  WITHOUT ROWID;
+CREATE TABLE page_links(from_id INTEGER PRIMARY KEY, links TEXT NOT NULL);
+CREATE VIEW links(from_id, ord, to_url, anchor, context, score, explanation) AS
+  SELECT p.from_id, j.key, j.value->>0, j.value->>1, j.value->>2, j.value->>3,
+         j.value->>4
+  FROM page_links AS p, json_each(p.links) AS j;
 CREATE TABLE frontier(url_id INTEGER PRIMARY KEY, url TEXT, depth INTEGER,
   parent_id INTEGER, anchor TEXT, score REAL, explanation TEXT, state INTEGER);
 CREATE TABLE events(id INTEGER PRIMARY KEY, at INTEGER, kind TEXT, detail TEXT);

@@ -108,13 +108,12 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
             "anchor|TEXT|0,content_hash|TEXT|0,size|INTEGER|0,relevance|REAL|0,"
             "link_score|REAL|0,title|TEXT|0,error|TEXT|0,explanation|TEXT|0,"
             "warc_file|TEXT|0,warc_offset|INTEGER|0,warc_length|INTEGER|0,");
-  // Schema 2: links clustered by (from_id, ord), no rowid, no index.
-  EXPECT_EQ(columns("links"),
-            "from_id|INTEGER|1,ord|INTEGER|2,to_url|TEXT|0,anchor|TEXT|0,"
-            "context|TEXT|0,score|REAL|0,explanation|TEXT|0,");
-  EXPECT_EQ(r.One("SELECT count(*) FROM pragma_index_list('links') "
-                  "WHERE origin = 'pk'"),
-            "1");
+  // Schema 2: links is a view over page_links (one JSON text a page).
+  EXPECT_EQ(columns("page_links"), "from_id|INTEGER|1,links|TEXT|0,");
+  EXPECT_EQ(r.One("SELECT type FROM sqlite_master WHERE name = 'links'"), "view");
+  EXPECT_EQ(r.Rows("SELECT name FROM pragma_table_info('links')"),
+            (std::vector<std::string>{"from_id", "ord", "to_url", "anchor", "context", "score",
+                                      "explanation"}));
   EXPECT_EQ(columns("frontier"),
             "url_id|INTEGER|1,url|TEXT|0,depth|INTEGER|0,parent_id|INTEGER|0,"
             "anchor|TEXT|0,score|REAL|0,explanation|TEXT|0,state|INTEGER|0,");
@@ -474,6 +473,34 @@ TEST_F(CrawlStoreTest, ResumesASchemaV1DirectoryAndKeepsItsLayout) {
   EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE name = "
                   "'links_from_id'"),
             "1");
+}
+
+// Schema 2: what AddPage stored comes back row by row through the links
+// view, in page order, and a lookup by page uses page_links' key.
+TEST_F(CrawlStoreTest, LinksViewGivesBackEveryLinkInOrder) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  ASSERT_TRUE(store);
+  PageRecord page = MakeTestPage(1, 0);
+  page.links = {{"http://a.test/x", "Anchor \"quoted\"", "ctx\nline", 0.75, "{\"s\":0.75}"},
+                {"http://b.test/网络", "", "", 0.0, ""},
+                {"http://a.test/x", "again", "", -1.5, ""}};
+  ASSERT_TRUE(store->AddPage(PageRecord(page)).ok());
+  ASSERT_TRUE(store->AddPage(MakeTestPage(2, 0)).ok());  // no links: no row
+  ASSERT_TRUE(store->Close().ok());
+  Reader r(dir_);
+  EXPECT_EQ(r.Rows("SELECT from_id, ord, to_url, anchor, replace(context, char(10), '/'), "
+                   "score, explanation FROM links ORDER BY from_id, ord"),
+            (std::vector<std::string>{"1|0|http://a.test/x|Anchor \"quoted\"|ctx/line|0.75|"
+                                      "{\"s\":0.75}",
+                                      "1|1|http://b.test/网络|||0.0|", "1|2|http://a.test/x|again||-1.5|"}));
+  EXPECT_EQ(r.One("SELECT count(*) FROM page_links"), "1");
+  EXPECT_EQ(r.One("SELECT typeof(score) FROM links LIMIT 1"), "real");
+  std::string plan;
+  for (const std::string& row :
+       r.Rows("EXPLAIN QUERY PLAN SELECT to_url FROM links WHERE from_id = 1")) {
+    plan += row + "\n";
+  }
+  EXPECT_NE(plan.find("INTEGER PRIMARY KEY"), std::string::npos) << plan;
 }
 
 TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {

@@ -93,6 +93,10 @@ void AppendLinksJson(const std::vector<LinkRecord>& links, std::string* out) {
       char buf[32];
       auto r = std::to_chars(buf, buf + sizeof(buf), l.score);
       out->append(buf, r.ptr);
+      // "0" or "3" would read back as an INTEGER: keep scores REAL.
+      if (std::string_view(buf, r.ptr - buf).find_first_of(".e") == std::string_view::npos) {
+        out->append(".0");
+      }
     } else {
       out->append("null");
     }

@@ -7,8 +7,9 @@
 // Strings are escaped per RFC 8259 §7 (quote, backslash, control characters);
 // other bytes pass through, so valid UTF-8 stays valid UTF-8. Bytes that are
 // not valid UTF-8 become U+FFFD: SQLite's JSON functions need valid text.
-// score is the shortest decimal that reads back as the same double; a
-// non-finite score is written as null.
+// score is the shortest decimal that reads back as the same double, always
+// with a '.' or an exponent (so SQLite reads a REAL); a non-finite score is
+// written as null.
 #ifndef TOPICRAWL_STORE_LINKS_JSON_H_
 #define TOPICRAWL_STORE_LINKS_JSON_H_
 
