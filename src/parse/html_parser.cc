@@ -491,7 +491,7 @@ int Extractor::AddLink(std::string_view href, LinkKind kind,
   }
   LinkRecord r;
   r.link.url = std::move(*url);
-  r.link.raw_href = std::string(href);
+  if (options_.keep_raw_href) r.link.raw_href = std::string(href);
   r.link.kind = kind;
   r.node = node;
   r.has_position = node != nullptr;

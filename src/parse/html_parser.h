@@ -68,6 +68,8 @@ struct ParseOptions {
   size_t max_context_bytes = 256;       // cap for context and dom_context
                                         // (~85 CJK characters, ~40 words)
   size_t max_links = 50000;             // links kept per page
+  bool keep_raw_href = true;            // fill Outlink::raw_href (the crawler
+                                        // does not read it: one copy a link)
 };
 
 // Diagnostics of one parse (for tools, benchmarks and debug counters).

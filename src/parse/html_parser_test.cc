@@ -183,6 +183,7 @@ TEST(ParseHtmlTest, ContextsSwitchedOffAreEmptyAndTheRestIsUnchanged) {
   ParseOptions off;
   off.dom_delta = 0;
   off.context_window_words = 0;
+  off.keep_raw_href = false;
   ParsedPage bare = ParseHtml(html, "http://example.com/", off);
   ASSERT_EQ(full.links.size(), 3u);
   ASSERT_EQ(bare.links.size(), 3u);
@@ -193,6 +194,8 @@ TEST(ParseHtmlTest, ContextsSwitchedOffAreEmptyAndTheRestIsUnchanged) {
     EXPECT_EQ(bare.links[i].anchor, full.links[i].anchor);
     EXPECT_EQ(bare.links[i].context, "");
     EXPECT_EQ(bare.links[i].dom_context, "");
+    EXPECT_EQ(bare.links[i].raw_href, "");
+    EXPECT_EQ(full.links[i].raw_href, std::string(1, static_cast<char>('a' + i)));
   }
   EXPECT_EQ(bare.text, full.text);
   EXPECT_EQ(bare.text_blocks, full.text_blocks);
