@@ -1,5 +1,6 @@
 #include "store/links_json.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -38,15 +39,22 @@ void AppendJsonString(std::string_view s, std::string* out) {
   size_t run = 0;  // start of the pending run of bytes copied as they are
   size_t i = 0;
   auto flush = [&](size_t end) { out->append(s.data() + run, end - run); };
-  while (i < s.size()) {
+  // Bytes that need a look: controls, quote, backslash, non-ASCII.
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 0x20; ++c) t[c] = true;
+    for (int c = 0x80; c < 0x100; ++c) t[c] = true;
+    t['"'] = t['\\'] = true;
+    return t;
+  }();
+  const size_t n = s.size();
+  while (i < n) {
+    while (i < n && !kSpecial[static_cast<unsigned char>(s[i])]) ++i;
+    if (i >= n) break;
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-      ++i;
-      continue;
-    }
     if (c >= 0x80) {
-      if (size_t n = Utf8SequenceLength(s, i)) {
-        i += n;
+      if (size_t len = Utf8SequenceLength(s, i)) {
+        i += len;
         continue;
       }
       flush(i);
