@@ -332,7 +332,9 @@ void CurlFetcher::DrainDone() {
 void CurlFetcher::PollEpoll(SteadyClock::time_point deadline) {
   constexpr int kMaxEvents = 256;
   epoll_event events[kMaxEvents];
-  for (;;) {
+  // Sockets are looked at at least once per call, also with a deadline
+  // already past (Poll(0) while the crawler has parsed pages to drain).
+  for (bool first = true;; first = false) {
     int running = 0;
     if (SteadyClock::now() >= timer_due_) {
       timer_due_ = SteadyClock::time_point::max();  // OnTimer may set it again
@@ -342,7 +344,7 @@ void CurlFetcher::PollEpoll(SteadyClock::time_point deadline) {
     if (!done_.empty() || woken_.exchange(false)) return;
     const auto now = SteadyClock::now();
     const auto until = std::min(deadline, timer_due_);
-    if (now >= deadline) return;
+    if (now >= deadline && !first) return;
     int wait_ms = 0;
     if (until > now) {
       // Round up so a 0.4 ms timer does not spin with 0 ms waits.
