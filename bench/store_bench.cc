@@ -2,28 +2,35 @@
 //
 //   build/bench/store_bench --benchmark_counters_tabular=true
 //
-// BM_AddPage/<links>/<body bytes>/<digests>: one AddPage() per iteration
-// into a fresh crawl directory under $TMPDIR (default /tmp), default
-// batching (200 ms), with `links` outlinks (~60-byte URLs, anchor, ~100-byte
-// context), links/3 admitted frontier rows with random url_ids, and a body
-// of `body bytes` (0 = a failure without response: no WARC records).
-// Page construction is excluded from the timing.
+// BM_AddPage/<links>/<body bytes>/<digests>/<ctx>: one AddPage() per
+// iteration into a fresh crawl directory under $TMPDIR (default /tmp),
+// default batching (200 ms), with `links` outlinks (~60-byte URLs, anchor,
+// ~100-byte context), links/3 admitted frontier rows with random url_ids,
+// and a synthetic body of `body bytes` (0 = a failure without response: no
+// WARC records). ctx > 0 is the 20k-page dev-web bfs crawl of issue 2
+// instead: contexts of `ctx` bytes, a real HTML body (bench/testdata/text),
+// 4 admitted rows a page, URLs spread over 2,000 hosts. Page construction
+// is excluded from the timing.
 //
-// Results (2 shared cores at load ~10, so wall time is ~3x CPU time; CPU
-// time per page is the store's real cost):
-//   links  body   digest  CPU/page  p50     p99     Close (frontier merge)
-//   0      0      -       3.4 us    1.8 us  8 us
-//   100    0      -       160 us    92 us   8 ms    5 s for 660k rows
-//   100    2 KB   sha1    225 us    151 us  12 ms
-//   100    30 KB  -       411 us    310 us  17 ms
-//   100    30 KB  sha1    552 us    443 us  17 ms
-// Before frontier_log (direct random-key frontier inserts): 523 us/page for
-// 100 links. WARC alone, 30 KB body: deflate level 1 191 us (ratio 3.1),
-// level 3 294 us (3.5), level 6 708 us (3.9); SHA-1 231 MB/s.
-// The 20k pages/s goal is out of reach here: 100 link rows (~21 KB) per
-// page are written twice (WAL, then checkpoint) and SQLite spends ~1.5 us
-// per row; ~6k pages/s of CPU is the ceiling, above the ~5.6k pages/s the
-// whole crawler reaches on 2 cores (shared/DEPS.md).
+// Results, CPU time a page (2 shared cores, load ~2; before and ISA-L
+// built from their commits with this file): before = aad6b1e (zlib level 1,
+// links rowid table + index, 4 KiB pages, one row per INSERT); ISA-L =
+// 67e6c81 (igzip level 1 straight into one reusable buffer); after = also
+// schema 2 (links WITHOUT ROWID), 16 KiB pages, 64-row INSERTs:
+//   links  body     digest  before   ISA-L    after    p50 / p99 after
+//   0      0        -       3.4 us            2.9 us
+//   100    0        -                         106 us   64 us / 0.18 ms
+//   100    2 KB     sha1                      131 us   90 us / 0.16 ms
+//   100    30 KB    -                         186 us   133 us / 0.48 ms
+//   100    30 KB    sha1    354 us   256 us   198 us   144 us / 1.0 ms
+//   230    48 KB*   sha1    668 us   427 us   293 us   209 us / 0.36 ms
+// (* real HTML, ctx 44.) The SQLite steps on the 230-link case, one at a
+// time: 16 KiB pages -50 us, WITHOUT ROWID -19 us, 64-row INSERTs -45 us
+// (16-row: -24 us). BM_WarcAppend, 48 KB real HTML: igzip level 1 (zlib
+// scale 1-2) 67 us (ratio 2.84; zlib level 1: 260 us, 2.85), level 2 (zlib
+// 3-5) 74 us, level 3 (zlib 6-9) 127 us (2.97); SHA-1 ~1.9 GB/s. The
+// synthetic Body() suits igzip less than real pages (ratio 1.8, zlib 3.1);
+// on 2,000 dev-web pages igzip 1 beats zlib 1 (gzip_member.cc).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

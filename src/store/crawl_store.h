@@ -30,10 +30,11 @@
 //
 // Thread-safety: none. A CrawlStore is used by one thread at a time (during
 // a crawl, the crawler's store writer thread, which receives every call in
-// order through a bounded queue). Cost on this 2-core machine (bench/store_bench.cc, CPU time under
-// a load of ~13): 160 us per page with 100 links and 33 admitted rows
-// (~6k pages/s), 400-530 us with a 30 KB body (gzip level 1, payload
-// digest); p50 latency 90 us, p99 ~10 ms (commit + WAL checkpoint). The
+// order through a bounded queue). Cost on this 2-core machine
+// (bench/store_bench.cc, CPU time): ~290 us a page with 230 links rows and a
+// 48 KB HTML body (igzip level 1, payload digest; 670 us with zlib and
+// schema 1), 106 us with 100 links and no body; p50 latency ~0.2 ms, p99
+// ~0.4-1 ms (commit + WAL checkpoint). The
 // crawler runs it on its own writer thread so commits never stall the fetch
 // loop (bench/crawl_bench.sh); the one long stall (the frontier merge)
 // happens in Close() and on resume.
