@@ -15,16 +15,18 @@
 // Results, CPU time a page (2 shared cores, load ~2; before and ISA-L
 // built from their commits with this file): before = aad6b1e (zlib level 1,
 // links rowid table + index, 4 KiB pages, one row per INSERT); ISA-L =
-// 67e6c81 (igzip level 1 straight into one reusable buffer); after = also
-// schema 2 (links WITHOUT ROWID), 16 KiB pages, 64-row INSERTs:
-//   links  body     digest  before   ISA-L    after    p50 / p99 after
+// 67e6c81 (igzip level 1 straight into one reusable buffer); rows = links
+// WITHOUT ROWID, 16 KiB pages, 64-row INSERTs (9e1a0f8, never shipped);
+// JSON = schema 2 as shipped: a page's links as one JSON text (page_links)
+// behind the `links` view:
+//   links  body     digest  before   ISA-L    rows     JSON     p50 / p99 JSON
 //   0      0        -       3.4 us            2.9 us
-//   100    0        -                         106 us   64 us / 0.18 ms
-//   100    2 KB     sha1                      131 us   90 us / 0.16 ms
-//   100    30 KB    -                         186 us   133 us / 0.48 ms
-//   100    30 KB    sha1    354 us   256 us   198 us   144 us / 1.0 ms
-//   230    48 KB*   sha1    668 us   427 us   293 us   209 us / 0.36 ms
-// (* real HTML, ctx 44.) The SQLite steps on the 230-link case, one at a
+//   100    0        -                         106 us   65 us    35 us / 73 us
+//   100    2 KB     sha1                      131 us
+//   100    30 KB    -                         186 us
+//   100    30 KB    sha1    354 us   256 us   198 us   151 us   106 us / 149 us
+//   230    48 KB*   sha1    668 us   427 us   293 us   208 us   139 us / 208 us
+// (* real HTML, ctx 44.) The row-layout steps on the 230-link case, one at a
 // time: 16 KiB pages -50 us, WITHOUT ROWID -19 us, 64-row INSERTs -45 us
 // (16-row: -24 us). BM_WarcAppend, 48 KB real HTML: igzip level 1 (zlib
 // scale 1-2) 67 us (ratio 2.84; zlib level 1: 260 us, 2.85), level 2 (zlib

@@ -1,7 +1,8 @@
 // CrawlStore: the crawl output directory. One directory per crawl:
 //
-//   DIR/crawl.db      SQLite (WAL, synchronous=NORMAL): pages, links,
-//                     frontier, events, meta (schema in docs/ARCHITECTURE.md)
+//   DIR/crawl.db      SQLite (WAL, synchronous=NORMAL): pages, page_links
+//                     (+ the links view), frontier, events, meta (schema
+//                     in docs/ARCHITECTURE.md)
 //   DIR/warc/         topicrawl-<YYYYmmddHHMMSS>-<seq>.warc.gz (WARC/1.1)
 //   DIR/config.toml   snapshot of the effective configuration
 //   DIR/LOCK          flock()ed while a process has the store open
@@ -31,10 +32,10 @@
 // Thread-safety: none. A CrawlStore is used by one thread at a time (during
 // a crawl, the crawler's store writer thread, which receives every call in
 // order through a bounded queue). Cost on this 2-core machine
-// (bench/store_bench.cc, CPU time): ~290 us a page with 230 links rows and a
+// (bench/store_bench.cc, CPU time): ~210 us a page with 230 links and a
 // 48 KB HTML body (igzip level 1, payload digest; 670 us with zlib and
-// schema 1), 106 us with 100 links and no body; p50 latency ~0.2 ms, p99
-// ~0.4-1 ms (commit + WAL checkpoint). The
+// links as rows), 65 us with 100 links and no body; p50 latency ~0.14 ms,
+// p99 ~0.2 ms (commit + WAL checkpoint). The
 // crawler runs it on its own writer thread so commits never stall the fetch
 // loop (bench/crawl_bench.sh); the one long stall (the frontier merge)
 // happens in Close() and on resume.
