@@ -22,6 +22,9 @@ namespace topicrawl {
 //   ISA-L        level 1  1055 MB/s  ratio 6.23
 //   ISA-L        level 2  1032 MB/s  ratio 6.27
 //   ISA-L        level 3   481 MB/s  ratio 6.45
+// The WARC of a 20k-page dev-web crawl (79,745 records, 1,013 MB): igzip
+// level 1 199.5 MB (ratio 5.08), zlib level 1 on the same members 203.3 MB
+// (4.98).
 // ISA-L level 1 is 3.7x faster than zlib level 1 at a slightly better ratio,
 // and, unlike libdeflate, streams: the WARC header, HTTP head and body are
 // compressed from where they lie instead of being concatenated first.
