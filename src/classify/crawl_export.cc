@@ -58,8 +58,8 @@ Status ExportLinks(CrawlDb* db, const UrlPrefixLabeler& labeler,
                    const ExportOptions& options, ExportSummary* sum) {
   std::vector<LinkExample> rows;
   std::unordered_set<std::string> seen;
-  // Stored order: store schema 2 clusters links by (from_id, ord) WITHOUT
-  // ROWID; schema 1 kept that order in rowid.
+  // Stored order: store schema 2's links view has each link's position on
+  // its page (ord); schema 1 kept that order in rowid.
   bool has_ord = false;
   Status s = db->Query("SELECT 1 FROM pragma_table_info('links') WHERE name = 'ord'",
                        [&](sqlite3_stmt*) { has_ord = true; });
