@@ -12,27 +12,14 @@
 #        EXTRA        extra crawl flags (e.g. "--parse-threads 1 --no-links-table")
 #        KEEP=1       keep the crawl directory
 #
-# Figures, 2 shared cores under a load average of 9-13 from other engineers
-# (pages/s mostly measures the CPU share we get; CPU ms/page is steadier, but
-# still moves +-5% between identical runs). bfs, delay 0, 15 dev-web seeds;
-# each run also stores ~1.5 failure rows per ok page (robots-denied external
-# hosts) and ~230 links rows per ok page.
-#                          N      pages/s  CPU ms/page  peak RSS  in flight
-#   main 9aa745c (before)  20000  226      2.03         378 MB    13-55 of 64
-#   perf branch (after)    20000  265-267  1.97-2.01    466-606 MB 28-64 of 64
-#   before, N=5000 x3: 2.61-2.80 ms/page, 146-243 pages/s
-#   after,  N=5000 x3: 2.64-2.82 ms/page, 173-308 pages/s
-#   idle machine (05:15, after merge to main), N=20000: 1031 pages/s,
-#   1.64 ms CPU/page, 494 MB peak RSS.
-# perf (cpu-clock; no HW counters here), before: crawl thread 59% of all CPU
-# (zlib 12%, portable SHA-1 10%, SQLite 9%, malloc/memcpy 12%, kernel 7%),
-# each parse thread ~20% (myhtml ~10%, link/context extraction ~7%).
-# After: SQLite/WARC run on a store writer thread (crawl thread ~21%), SHA-1
-# goes through libcrypto (~2 GB/s; the portable one ran ~130 MB/s), link
-# strings are moved, not copied. The 3,000 pages/s target needs <= 0.67 ms
-# CPU a page on 2 cores; we are at ~2 ms: what is left is spread over myhtml
-# + extraction (~0.8 ms), WARC gzip level 1 (~0.25 ms), SQLite links rows
-# (~0.2 ms), malloc (~0.3 ms), kernel + TLS + curl (~0.3 ms).
+# Figures (docs/performance.md has the breakdown): bfs, delay 0, 15 dev-web
+# seeds; each run also stores ~1.5 failure rows per ok page (robots-denied
+# external hosts, 404s). Idle machine, N=20000:
+#                          pages/s      CPU ms/page  peak RSS    cores used
+#   main aad6b1e           914-931      1.84         505-522 MB
+#   now                    1684-1776    1.03-1.06    377-399 MB  1.88
+# The 3,000 pages/s target needs <= 0.67 ms CPU a page on 2 cores; myhtml,
+# libcurl, SQLite, ISA-L, SHA-1 and nginx alone take ~0.69 ms a page here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-20000}
