@@ -32,7 +32,7 @@ using testing::MakeTestPage;
   StatusOr<PageStats> stats = (*store)->LoadPageStats();
   if (!stats.ok()) _exit(4);
   for (int64_t k = stats->pages + 1;; ++k) {
-    // 0-70 links: every links statement size (1-64 rows).
+    // 0-70 links: pages without links, small and large link lists.
     PageRecord page = MakeTestPage(k, static_cast<int>(k % 71), 3,
                                    1000 + (k * 7919) % 20000);
     for (FrontierRecord& row : page.admitted) row.parent_id = k;

@@ -21,25 +21,21 @@ namespace {
 
 int64_t AsInt64(UrlId id) { return static_cast<int64_t>(id); }
 
-// Schema 1: "INSERT INTO links(...) VALUES(...),(...)..." for `rows` rows.
-std::string InsertLinksSql(int rows) {
-  std::string sql =
-      "INSERT INTO links(from_id,to_url,anchor,context,score,explanation) VALUES";
-  for (int i = 0; i < rows; ++i) {
-    if (i > 0) sql += ',';
-    sql += "(?,?,?,?,?,?)";
-  }
-  return sql;
-}
-
 }  // namespace
 
 Status CrawlStore::Db::Prepare() {
   struct Item {
     SqliteStatement* stmt;
-    std::string sql;
+    const char* sql;
   };
   const Item items[] = {
+      // Schema 2: one JSON text a page; schema 1 (resumed old directories):
+      // one links row a link.
+      {&insert_links,
+       schema_version >= 2
+           ? "INSERT INTO page_links(from_id,links) VALUES(?,?)"
+           : "INSERT INTO links(from_id,to_url,anchor,context,score,explanation) "
+             "VALUES(?,?,?,?,?,?)"},
       {&insert_page,
        "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
        "charset,fetched_at,depth,parent_id,anchor,content_hash,size,"
@@ -73,33 +69,7 @@ Status CrawlStore::Db::Prepare() {
     if (!s.ok()) return s.status();
     *item.stmt = std::move(s).value();
   }
-  if (schema_version >= 2) {
-    StatusOr<SqliteStatement> s =
-        conn->Prepare("INSERT INTO page_links(from_id,links) VALUES(?,?)");
-    if (!s.ok()) return s.status();
-    insert_page_links = std::move(s).value();
-    return Status::Ok();
-  }
-  // Schema 1, many rows per statement: per-statement VDBE work (reset,
-  // bindings, transaction checks) is paid once per 64 rows. 230 links a
-  // page: 332 us of CPU a page one row at a time, 308 us with 16 rows,
-  // 287 us with 64 (bench/store_bench.cc, realistic case).
-  for (int k = 0; k < kLinkStatements; ++k) {
-    StatusOr<SqliteStatement> s = conn->Prepare(InsertLinksSql(1 << k));
-    if (!s.ok()) return s.status();
-    insert_links[k] = std::move(s).value();
-  }
   return Status::Ok();
-}
-
-void CrawlStore::Db::BindLink(SqliteStatement& st, int first, PageId from_id,
-                              const LinkRecord& link) const {
-  st.BindInt(first++, from_id);
-  st.BindText(first++, link.to_url);
-  st.BindText(first++, link.anchor);
-  st.BindText(first++, link.context);
-  st.BindDouble(first++, link.score);
-  st.BindText(first, link.explanation);
 }
 
 CrawlStore::CrawlStore(std::string dir, const CrawlStoreOptions& options)
@@ -216,31 +186,27 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
   }
   if (Status s = p.Run(); !s.ok()) return s;
 
+  SqliteStatement& l = db_->insert_links;
   if (db_->schema_version >= 2) {
     if (!page.links.empty()) {
       std::string& json = db_->links_json;
       json.clear();
       AppendLinksJson(page.links, &json);
-      SqliteStatement& insert = db_->insert_page_links;
-      insert.BindInt(1, id);
-      insert.BindText(2, json);
-      if (Status s = insert.Run(); !s.ok()) return s;
+      l.BindInt(1, id);
+      l.BindText(2, json);
+      if (Status s = l.Run(); !s.ok()) return s;
       // A huge page must not pin its buffer for the rest of the crawl.
       if (json.capacity() > (4u << 20)) std::string().swap(json);
     }
   } else {
-    constexpr int kColumns = 6;
-    size_t done = 0;
-    for (int k = Db::kLinkStatements - 1; k >= 0; --k) {
-      const size_t rows = size_t{1} << k;
-      SqliteStatement& insert = db_->insert_links[k];
-      for (; page.links.size() - done >= rows; done += rows) {
-        for (size_t i = 0; i < rows; ++i) {
-          db_->BindLink(insert, 1 + static_cast<int>(i) * kColumns, id,
-                        page.links[done + i]);
-        }
-        if (Status s = insert.Run(); !s.ok()) return s;
-      }
+    for (const LinkRecord& link : page.links) {
+      l.BindInt(1, id);
+      l.BindText(2, link.to_url);
+      l.BindText(3, link.anchor);
+      l.BindText(4, link.context);
+      l.BindDouble(5, link.score);
+      l.BindText(6, link.explanation);
+      if (Status s = l.Run(); !s.ok()) return s;
     }
   }
   for (const FrontierRecord& row : page.admitted) {

@@ -31,27 +31,17 @@ std::string ErrnoText(const std::string& what, const std::string& path);
 // The connection and its prepared statements.
 class CrawlStore::Db {
  public:
-  // Schema 1: insert_links[k] inserts 2^k links rows in one statement; a
-  // page's links go in as many of the largest as fit, then at most one of
-  // each smaller.
-  static constexpr int kLinkStatements = 7;  // 1 .. 64 rows
-
   std::unique_ptr<SqliteDb> conn;
   int schema_version = store_internal::kSchemaVersion;
   SqliteStatement insert_page, log_frontier;
-  SqliteStatement insert_links[kLinkStatements];  // schema 1
-  SqliteStatement insert_page_links;              // schema >= 2
-  std::string links_json;                         // reused buffer
+  SqliteStatement insert_links;  // page_links (schema 2) or links rows (1)
+  std::string links_json;        // reused buffer (schema 2)
   SqliteStatement merge_log, clear_log;
   SqliteStatement insert_event, set_meta, upsert_warc_file;
   SqliteStatement begin, commit, rollback;
 
   // Prepares every statement above for `schema_version` (crawl_store.cc).
   Status Prepare();
-  // Binds one schema-1 links row at parameters first.. of `st` (one row of
-  // insert_links[k]).
-  void BindLink(SqliteStatement& st, int first, PageId from_id,
-                const LinkRecord& link) const;
 };
 
 }  // namespace topicrawl
