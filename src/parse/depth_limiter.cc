@@ -1,6 +1,7 @@
 #include "parse/depth_limiter.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -17,34 +18,24 @@ bool IsSpace(char c) {
 bool IsAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
-char Lower(char c) {
+constexpr char Lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 // Tag names are compared as 64-bit keys: names of up to 8 characters are
 // packed (lower-cased) into the key, longer ones hashed with the top bit set.
 // The model runs over every tag of every page, so integer compares matter.
+// Lower-casing here (not in a copy of the name) keeps the tokenizer loop
+// free of string building.
 using TagKey = uint64_t;
 
-constexpr TagKey KeyOf(std::string_view lower_name) {
-  if (lower_name.size() <= 8) {
-    TagKey k = 0;
-    for (char c : lower_name) k = (k << 8) | static_cast<unsigned char>(c);
-    return k;
-  }
-  TagKey h = 1469598103934665603ULL;  // FNV-1a
-  for (char c : lower_name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return h | (1ULL << 63);
-}
-
-// KeyOf() of the lower-cased `name`, without building the lower-case copy.
-TagKey LowerKeyOf(std::string_view name) {
+constexpr TagKey KeyOf(std::string_view name) {
   if (name.size() <= 8) {
     TagKey k = 0;
     for (char c : name) k = (k << 8) | static_cast<unsigned char>(Lower(c));
     return k;
   }
-  TagKey h = 1469598103934665603ULL;  // FNV-1a, as in KeyOf
+  TagKey h = 1469598103934665603ULL;  // FNV-1a
   for (char c : name) h = (h ^ static_cast<unsigned char>(Lower(c))) * 1099511628211ULL;
   return h | (1ULL << 63);
 }
@@ -90,46 +81,43 @@ constexpr TagKey kClosesP[] = {
     KeyOf("table"), KeyOf("ul"), KeyOf("li"), KeyOf("dd"), KeyOf("dt"),
     KeyOf("listing"), KeyOf("plaintext")};
 
-// Per-tag classes, looked up once per tag with a switch (the compiler turns
-// it into a binary search over the keys) instead of scanning the lists.
+// Per-tag classes, built at compile time from the three lists above into
+// one table sorted by key, and looked up once per tag by binary search
+// instead of scanning the lists.
 enum TagClass : uint8_t { kIsVoid = 1, kIsRawText = 2, kIsClosesP = 4 };
 
-constexpr uint8_t ClassOf(TagKey k) {
-  uint8_t c = 0;
-  if (In(k, kVoid)) c |= kIsVoid;
-  if (In(k, kRawText)) c |= kIsRawText;
-  if (In(k, kClosesP)) c |= kIsClosesP;
-  return c;
-}
+struct TagClassEntry {
+  TagKey key;
+  uint8_t classes;
+};
+
+constexpr auto kTagClasses = [] {
+  constexpr size_t kSize = std::size(kVoid) + std::size(kRawText) + std::size(kClosesP);
+  std::array<TagClassEntry, kSize> table{};
+  size_t used = 0;
+  auto add = [&](TagKey key, uint8_t cls) {
+    for (size_t i = 0; i < used; ++i) {
+      if (table[i].key == key) {
+        table[i].classes |= cls;
+        return;
+      }
+    }
+    table[used++] = {key, cls};
+  };
+  for (TagKey k : kVoid) add(k, kIsVoid);
+  for (TagKey k : kRawText) add(k, kIsRawText);
+  for (TagKey k : kClosesP) add(k, kIsClosesP);
+  // Slots left by tags in two lists: no class, sorted last.
+  for (size_t i = used; i < kSize; ++i) table[i] = {~TagKey{0}, 0};
+  std::sort(table.begin(), table.end(),
+            [](const TagClassEntry& a, const TagClassEntry& b) { return a.key < b.key; });
+  return table;
+}();
 
 uint8_t TagClassOf(TagKey k) {
-#define TOPICRAWL_TAG(name) \
-  case KeyOf(name):         \
-    return ClassOf(KeyOf(name));
-  switch (k) {
-    TOPICRAWL_TAG("area") TOPICRAWL_TAG("base") TOPICRAWL_TAG("br") TOPICRAWL_TAG("col")
-    TOPICRAWL_TAG("embed") TOPICRAWL_TAG("hr") TOPICRAWL_TAG("img") TOPICRAWL_TAG("input")
-    TOPICRAWL_TAG("link") TOPICRAWL_TAG("meta") TOPICRAWL_TAG("param") TOPICRAWL_TAG("source")
-    TOPICRAWL_TAG("track") TOPICRAWL_TAG("wbr") TOPICRAWL_TAG("keygen") TOPICRAWL_TAG("frame")
-    TOPICRAWL_TAG("basefont") TOPICRAWL_TAG("bgsound") TOPICRAWL_TAG("image")
-    TOPICRAWL_TAG("script") TOPICRAWL_TAG("style") TOPICRAWL_TAG("xmp") TOPICRAWL_TAG("iframe")
-    TOPICRAWL_TAG("noembed") TOPICRAWL_TAG("noframes") TOPICRAWL_TAG("textarea")
-    TOPICRAWL_TAG("title")
-    TOPICRAWL_TAG("address") TOPICRAWL_TAG("article") TOPICRAWL_TAG("aside")
-    TOPICRAWL_TAG("blockquote") TOPICRAWL_TAG("center") TOPICRAWL_TAG("details")
-    TOPICRAWL_TAG("dialog") TOPICRAWL_TAG("dir") TOPICRAWL_TAG("div") TOPICRAWL_TAG("dl")
-    TOPICRAWL_TAG("fieldset") TOPICRAWL_TAG("figcaption") TOPICRAWL_TAG("figure")
-    TOPICRAWL_TAG("footer") TOPICRAWL_TAG("form") TOPICRAWL_TAG("h1") TOPICRAWL_TAG("h2")
-    TOPICRAWL_TAG("h3") TOPICRAWL_TAG("h4") TOPICRAWL_TAG("h5") TOPICRAWL_TAG("h6")
-    TOPICRAWL_TAG("header") TOPICRAWL_TAG("hgroup") TOPICRAWL_TAG("main")
-    TOPICRAWL_TAG("menu") TOPICRAWL_TAG("nav") TOPICRAWL_TAG("ol") TOPICRAWL_TAG("p")
-    TOPICRAWL_TAG("pre") TOPICRAWL_TAG("section") TOPICRAWL_TAG("summary")
-    TOPICRAWL_TAG("table") TOPICRAWL_TAG("ul") TOPICRAWL_TAG("li") TOPICRAWL_TAG("dd")
-    TOPICRAWL_TAG("dt") TOPICRAWL_TAG("listing") TOPICRAWL_TAG("plaintext")
-    default:
-      return 0;
-  }
-#undef TOPICRAWL_TAG
+  auto it = std::lower_bound(kTagClasses.begin(), kTagClasses.end(), k,
+                             [](const TagClassEntry& e, TagKey key) { return e.key < key; });
+  return it != kTagClasses.end() && it->key == k ? it->classes : 0;
 }
 
 // Moves past a tag's attributes following the tokenizer's attribute states
@@ -328,7 +316,7 @@ DepthLimitResult LimitNestingDepth(std::string_view html, int max_depth,
     const size_t name_begin = q;
     while (q < n && !IsSpace(html[q]) && html[q] != '/' && html[q] != '>') ++q;
     const std::string_view raw_name = html.substr(name_begin, q - name_begin);
-    const TagKey tag = LowerKeyOf(raw_name);
+    const TagKey tag = KeyOf(raw_name);
     p = SkipAttributes(html, q);
     if (is_end) {
       if (!model.End(tag)) drops.emplace_back(tag_begin, p);
