@@ -51,20 +51,26 @@ struct Url {
   }
 };
 
-// Percent-encode sets (§1.3), as bit tables over ASCII. Every byte >= 0x7F is
-// encoded in all of them (non-ASCII input is UTF-8, encoded byte by byte).
-struct EncodeSet {
-  uint64_t bits[2] = {0, 0};
+// A set of bytes as a 256-bit table.
+struct ByteSet {
+  uint64_t bits[4] = {0, 0, 0, 0};
   constexpr void Add(unsigned char c) { bits[c >> 6] |= uint64_t{1} << (c & 63); }
-  constexpr bool Has(unsigned char c) const {
-    return c >= 0x7F || (bits[c >> 6] >> (c & 63)) & 1;
-  }
+  constexpr bool Has(unsigned char c) const { return (bits[c >> 6] >> (c & 63)) & 1; }
 };
 
+constexpr ByteSet MakeByteSet(const char* chars) {
+  ByteSet s;
+  for (const char* p = chars; *p != '\0'; ++p) s.Add(static_cast<unsigned char>(*p));
+  return s;
+}
+
+// Percent-encode sets (§1.3): C0 controls, every byte >= 0x7F (non-ASCII
+// input is UTF-8, encoded byte by byte) and `extra`.
+using EncodeSet = ByteSet;
 constexpr EncodeSet MakeSet(const char* extra) {
-  EncodeSet s;
+  EncodeSet s = MakeByteSet(extra);
   for (int c = 0; c < 0x20; ++c) s.Add(static_cast<unsigned char>(c));
-  for (const char* p = extra; *p != '\0'; ++p) s.Add(static_cast<unsigned char>(*p));
+  for (int c = 0x7F; c < 0x100; ++c) s.Add(static_cast<unsigned char>(c));
   return s;
 }
 
@@ -92,19 +98,6 @@ void AppendEncoded(std::string_view in, const EncodeSet& set, std::string* out) 
   }
 }
 
-// A plain set of bytes (unlike EncodeSet, no implicit members).
-struct ByteSet {
-  uint64_t bits[4] = {0, 0, 0, 0};
-  constexpr bool Has(unsigned char c) const { return (bits[c >> 6] >> (c & 63)) & 1; }
-};
-constexpr ByteSet MakeByteSet(const char* chars) {
-  ByteSet s;
-  for (const char* p = chars; *p != '\0'; ++p) {
-    unsigned char c = static_cast<unsigned char>(*p);
-    s.bits[c >> 6] |= uint64_t{1} << (c & 63);
-  }
-  return s;
-}
 constexpr ByteSet kTabNewlineSet = MakeByteSet("\t\n\r");
 constexpr ByteSet kAuthorityEndSet = MakeByteSet("/\\?#");
 constexpr ByteSet kPathEndSet = MakeByteSet("?#");
