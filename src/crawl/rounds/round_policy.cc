@@ -5,25 +5,6 @@
 
 namespace topicrawl {
 
-namespace {
-
-constexpr std::string_view kStateNames[] = {
-    "not_fetched", "new", "changed", "trivially_changed", "unchanged", "gone", "failed"};
-
-}  // namespace
-
-std::string_view UrlStateName(UrlState state) {
-  const auto i = static_cast<size_t>(state);
-  return i < std::size(kStateNames) ? kStateNames[i] : "unknown";
-}
-
-std::optional<UrlState> ParseUrlState(std::string_view name) {
-  for (size_t i = 0; i < std::size(kStateNames); ++i) {
-    if (kStateNames[i] == name) return static_cast<UrlState>(i);
-  }
-  return std::nullopt;
-}
-
 void TruncateToBudget(std::vector<Revisit>* revisits, int64_t budget) {
   auto better = [](const Revisit& a, const Revisit& b) {
     if (a.priority != b.priority) return a.priority > b.priority;

@@ -43,24 +43,12 @@
 
 #include "core/crawl_task.h"
 #include "core/status.h"
+#include "core/url_state.h"
 
 namespace topicrawl {
 
-// The state of one URL in one round, as detected by the crawler. Stored as
-// the integer value (store: fetches.state); the names are what `eval` and
-// the tools print.
-enum class UrlState : uint8_t {
-  kNotFetched = 0,        // not fetched in that round
-  kNew = 1,               // first successful fetch of the URL
-  kChanged = 2,           // new content: SimHash Hamming distance > 3
-  kTriviallyChanged = 3,  // new content, Hamming distance <= 3 (template edit)
-  kUnchanged = 4,         // 304 Not Modified, or 200 with an equal digest
-  kGone = 5,              // 404 / 410; kept with its history
-  kFailed = 6,            // any other failure; the stored version stays valid
-};
-std::string_view UrlStateName(UrlState state);
-// nullopt for an unknown name.
-std::optional<UrlState> ParseUrlState(std::string_view name);
+// UrlState (core/url_state.h): new / changed / trivially_changed /
+// unchanged / gone / failed, the state of one URL in one round.
 
 // What the store knows of one URL when a round is planned.
 struct KnownUrl {
