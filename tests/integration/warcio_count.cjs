@@ -9,7 +9,7 @@ async function main() {
   for (const file of process.argv.slice(2)) {
     const parser = new WARCParser(fs.createReadStream(file));
     for await (const record of parser) {
-      const h = record.warcHeaders;
+      const h = { get: (name) => record.warcHeader(name) };
       const body = await record.readFully(false);
       console.log([record.warcType, h.get('WARC-Profile') || '-', record.warcTargetURI || '-',
                    h.get('WARC-Refers-To-Target-URI') || '-', h.get('WARC-Payload-Digest') || '-',
