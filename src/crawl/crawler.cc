@@ -565,6 +565,7 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   rec.remote_ip = f.remote_ip;
   rec.digest = p.digest;
   rec.simhash = p.simhash;
+  rec.out_links = static_cast<int64_t>(p.page.links.size());
   SetRoundFields(f, &rec);
   if (const RoundState::Revisit* rv = round_.Find(task.url_id)) {
     rec.fetch_state = RoundState::ClassifyChange(*rv, p.simhash);
@@ -650,6 +651,7 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
     rec.version_id = rv->version_id;
     rec.digest = rv->digest;
     rec.simhash = rv->simhash;
+    rec.out_links = rv->out_links;
     rec.etag = rv->etag;
     rec.last_modified = rv->last_modified;
     round_.Done(rec.url_id);
@@ -710,6 +712,7 @@ bool Crawler::Impl::StoreKeptRevisit(FetchResult* result) {
   // send fresh validators).
   rec.digest = rv->digest;
   rec.simhash = rv->simhash;
+  rec.out_links = rv->out_links;
   rec.etag = f.etag.empty() ? rv->etag : f.etag;
   rec.last_modified = f.last_modified.empty() ? rv->last_modified : f.last_modified;
   round_.Done(rec.url_id);

@@ -12,7 +12,8 @@ Status RoundState::Load(CrawlStore* store, std::vector<RevisitRecord>* revisits)
     if (!follow.ok()) return follow.status();
     follow_new_links_ = !follow->has_value() || **follow != "0";
     Status s = store->LoadPendingRevisits(round_, [&](const RevisitRecord& r) {
-      revisits_[r.url_id] = {r.version_id, r.digest, r.simhash, r.etag, r.last_modified};
+      revisits_[r.url_id] = {r.version_id, r.digest,        r.simhash,
+                             r.etag,       r.last_modified, r.out_links};
       revisits->push_back(r);
       return true;
     });

@@ -38,6 +38,7 @@ class RoundState {
     uint64_t simhash = 0;
     std::string etag;
     std::string last_modified;
+    uint32_t out_links = 0;
   };
 
   // Reads the round, its pending revisits and the SimHash index. A store

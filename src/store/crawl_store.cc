@@ -55,8 +55,8 @@ Status CrawlStore::Db::Prepare() {
       {&insert_fetch,
        schema_version >= 3
            ? "INSERT OR IGNORE INTO fetches(url_id,round,at,state,http_code,bytes,"
-             "page_id,digest,simhash,etag,last_modified,new_links,revisit) "
-             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)"
+             "page_id,digest,simhash,etag,last_modified,new_links,out_links,revisit) "
+             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
            : "SELECT 1"},
       {&version_page,
        "SELECT coalesce(nullif(final_url,''),url),fetched_at,warc_file,"
@@ -293,7 +293,9 @@ Status CrawlStore::WriteFetchRow(const PageRecord& page, PageId version) {
   if (!page.etag.empty()) f.BindText(10, page.etag);
   if (!page.last_modified.empty()) f.BindText(11, page.last_modified);
   f.BindInt(12, static_cast<int64_t>(page.admitted.size()));
-  f.BindInt(13, page.revisit ? 1 : 0);
+  f.BindInt(13, static_cast<int64_t>(page.out_links >= 0 ? page.out_links
+                                                          : static_cast<int64_t>(page.links.size())));
+  f.BindInt(14, page.revisit ? 1 : 0);
   return f.Run();
 }
 
@@ -599,7 +601,7 @@ Status CrawlStore::LoadPendingRevisits(
   if (Status s = MergeFrontierLog(); !s.ok()) return s;
   StatusOr<SqliteStatement> q = db_->conn->Prepare(
       "SELECT r.url_id, f.url, f.depth, f.parent_id, f.anchor, r.priority, "
-      "h.page_id, h.digest, h.simhash, h.etag, h.last_modified "
+      "h.page_id, h.digest, h.simhash, h.etag, h.last_modified, h.out_links "
       "FROM revisits r JOIN frontier f ON f.url_id = r.url_id "
       "LEFT JOIN fetches h ON h.url_id = r.url_id AND h.round = "
       "  (SELECT max(x.round) FROM fetches x WHERE x.url_id = r.url_id AND x.round < ?1) "
@@ -620,6 +622,7 @@ Status CrawlStore::LoadPendingRevisits(
     r.simhash = static_cast<uint64_t>(q->Int(8));
     r.etag = q->Text(9);
     r.last_modified = q->Text(10);
+    r.out_links = static_cast<uint32_t>(q->Int(11));
     if (!visit(r)) break;
   }
   return status;
@@ -629,7 +632,7 @@ Status CrawlStore::ForEachFetch(int round, const std::function<bool(const FetchR
   if (Status s = RequireRounds(); !s.ok()) return s;
   std::string sql =
       "SELECT url_id,round,at,state,http_code,bytes,page_id,digest,simhash,etag,"
-      "last_modified,new_links,revisit FROM fetches";
+      "last_modified,new_links,revisit,out_links FROM fetches";
   if (round >= 0) sql += " WHERE round=" + std::to_string(round);
   StatusOr<SqliteStatement> q = db_->conn->Prepare(sql);
   if (!q.ok()) return q.status();
@@ -649,6 +652,7 @@ Status CrawlStore::ForEachFetch(int round, const std::function<bool(const FetchR
     f.last_modified = q->Text(10);
     f.new_links = static_cast<uint32_t>(q->Int(11));
     f.revisit = q->Int(12) != 0;
+    f.out_links = static_cast<uint32_t>(q->Int(13));
     if (!visit(f)) break;
   }
   return status;
@@ -661,7 +665,8 @@ Status CrawlStore::ForEachUrlHistory(
   StatusOr<SqliteStatement> q = db_->conn->Prepare(
       "SELECT f.url_id, f.url, f.depth, f.parent_id, f.anchor, f.score, f.state, "
       "h.round, h.at, h.state, h.http_code, h.bytes, h.page_id, h.digest, h.simhash, "
-      "h.new_links, h.revisit FROM frontier f LEFT JOIN fetches h ON h.url_id = f.url_id "
+      "h.new_links, h.revisit, h.out_links FROM frontier f "
+      "LEFT JOIN fetches h ON h.url_id = f.url_id "
       "ORDER BY f.url_id, h.round");
   if (!q.ok()) return q.status();
   Status status;
@@ -695,6 +700,7 @@ Status CrawlStore::ForEachUrlHistory(
     f.simhash = static_cast<uint64_t>(q->Int(14));
     f.new_links = static_cast<uint32_t>(q->Int(15));
     f.revisit = q->Int(16) != 0;
+    f.out_links = static_cast<uint32_t>(q->Int(17));
     fetches.push_back(std::move(f));
   }
   if (!status.ok()) return status;
@@ -750,9 +756,7 @@ StatusOr<std::optional<CrawlStore::PageFacts>> CrawlStore::LoadPageFacts(PageId 
   if (Status s = RequireRounds(); !s.ok()) return s;
   if (!page_facts_) {
     StatusOr<SqliteStatement> q = db_->conn->Prepare(
-        "SELECT size, relevance, "
-        "(SELECT json_array_length(links) FROM page_links WHERE from_id = p.id), "
-        "near_dup_of, url FROM pages p WHERE id = ?");
+        "SELECT size, relevance, 0, near_dup_of, url FROM pages p WHERE id = ?");
     if (!q.ok()) return q.status();
     page_facts_ = std::make_unique<SqliteStatement>(std::move(q).value());
   }
@@ -764,7 +768,6 @@ StatusOr<std::optional<CrawlStore::PageFacts>> CrawlStore::LoadPageFacts(PageId 
     PageFacts f;
     f.size = q.Int(0);
     if (!q.IsNull(1)) f.relevance = q.Double(1);
-    f.out_links = static_cast<uint32_t>(q.Int(2));
     f.near_dup_of = q.Int(3);
     f.url = q.Text(4);
     out = std::move(f);

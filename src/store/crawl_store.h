@@ -151,6 +151,7 @@ struct PageRecord {
   PageId near_duplicate_of = 0;  // pages.near_dup_of (0: NULL)
   std::string etag;           // validators of the version, sent on revisits
   std::string last_modified;
+  int64_t out_links = -1;     // outlinks of the version (-1: links.size())
 };
 
 struct CrawlStoreOptions {
@@ -211,6 +212,7 @@ struct FetchRow {
   std::string etag;
   std::string last_modified;
   uint32_t new_links = 0;  // URLs admitted to the crawl from this fetch
+  uint32_t out_links = 0;  // outlinks of the version valid after this fetch
   bool revisit = false;
 };
 
@@ -228,6 +230,7 @@ struct RevisitRecord {
   uint64_t simhash = 0;
   std::string etag;
   std::string last_modified;
+  uint32_t out_links = 0;
 };
 
 // The version of a URL valid in a round (see CrawlStore::VersionAt).
@@ -323,12 +326,11 @@ class CrawlStore {
   // The newest fetch of every URL with a simhash (the near-duplicate index
   // is rebuilt from these): (page_id, url_id, simhash).
   Status LoadSimhashes(const std::function<bool(PageId, UrlId, uint64_t)>& visit);
-  // A page row's facts for policies: size, relevance, outlink count,
-  // near_dup_of. nullopt when no such page.
+  // A page row's facts for policies: size, relevance, near_dup_of. nullopt
+  // when no such page.
   struct PageFacts {
     int64_t size = -1;
     std::optional<double> relevance;
-    uint32_t out_links = 0;
     PageId near_dup_of = 0;
     std::string url;
   };

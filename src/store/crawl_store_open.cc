@@ -63,7 +63,7 @@ namespace {
 //   fetches            one row per (URL, round) fetched: state (UrlState),
 //                      HTTP code, bytes, the version valid afterwards
 //                      (page_id), content digest, SimHash, validators, new
-//                      links admitted. WITHOUT ROWID with the key (url_id,
+//                      links admitted, outlinks of the version. WITHOUT ROWID with the key (url_id,
 //                      round): a URL's history is one contiguous range, the
 //                      version of a URL in round K one seek, and no index.
 //                      Integers only but for the validators (NULL when the
@@ -82,7 +82,7 @@ CREATE TABLE pages(id INTEGER PRIMARY KEY,
 CREATE TABLE fetches(url_id INTEGER, round INTEGER, at INTEGER,
   state INTEGER, http_code INTEGER, bytes INTEGER, page_id INTEGER,
   digest INTEGER, simhash INTEGER, etag TEXT, last_modified TEXT,
-  new_links INTEGER, revisit INTEGER,
+  new_links INTEGER, out_links INTEGER, revisit INTEGER,
   PRIMARY KEY(url_id, round)) WITHOUT ROWID;
 CREATE TABLE revisits(url_id INTEGER PRIMARY KEY, priority REAL)
   WITHOUT ROWID;

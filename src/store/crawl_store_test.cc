@@ -114,7 +114,7 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
             "url_id|INTEGER|1,round|INTEGER|2,at|INTEGER|0,state|INTEGER|0,"
             "http_code|INTEGER|0,bytes|INTEGER|0,page_id|INTEGER|0,digest|INTEGER|0,"
             "simhash|INTEGER|0,etag|TEXT|0,last_modified|TEXT|0,new_links|INTEGER|0,"
-            "revisit|INTEGER|0,");
+            "out_links|INTEGER|0,revisit|INTEGER|0,");
   EXPECT_EQ(columns("revisits"), "url_id|INTEGER|1,priority|REAL|0,");
   // Schema 2: links is a view over page_links (one JSON text a page).
   EXPECT_EQ(columns("page_links"), "from_id|INTEGER|1,links|TEXT|0,");

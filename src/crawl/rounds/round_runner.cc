@@ -127,6 +127,7 @@ Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>&
           u.last_state = f.state;
           u.new_links_last = f.new_links;
           u.page_id = f.page_id;
+          u.out_links = f.out_links;
         }
         if (u.page_id != 0) {
           auto facts = store_->LoadPageFacts(u.page_id);
@@ -137,7 +138,6 @@ Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>&
           if (facts->has_value()) {
             u.size = (*facts)->size;
             u.relevance = (*facts)->relevance;
-            u.out_links = (*facts)->out_links;
             u.near_duplicate = (*facts)->near_dup_of != 0;
           }
         }
@@ -256,13 +256,19 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
   request.round = last + 1;
   request.now_ms = SystemClock()->UnixMillis();
   request.budget = options.budget;
-  if (request.budget < 0 && options.budget_fraction >= 0) {
-    int64_t known = 0;
+  // One pass: the known pages (for a relative budget) and the known ids.
+  int64_t known = 0;
+  std::vector<UrlId> known_ids;
+  {
     Status s = (*history)->ForEachUrl([&](const KnownUrl& u) {
       if (u.page_id != 0) ++known;
+      known_ids.push_back(u.url_id);
       return true;
     });
     if (!s.ok()) return s;
+    std::sort(known_ids.begin(), known_ids.end());
+  }
+  if (request.budget < 0 && options.budget_fraction >= 0) {
     request.budget = static_cast<int64_t>(options.budget_fraction * static_cast<double>(known) + 0.5);
   }
   RoundPlan plan;
@@ -289,18 +295,12 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
       seed_urls.push_back(*url);
     }
   }
-  std::unordered_set<UrlId> known_ids;
-  Status s = (*history)->ForEachUrl([&](const KnownUrl& u) {
-    if (seed_ids.count(u.url_id)) known_ids.insert(u.url_id);
-    return true;
-  });
-  if (!s.ok()) return s;
   double top = 1.0;
   for (const auto& [id, p] : revisits) top = std::max(top, p);
   std::vector<FrontierRecord> new_seeds;
   for (size_t i = 0; i < seed_order.size(); ++i) {
     const UrlId id = seed_order[i];
-    if (known_ids.count(id)) {
+    if (std::binary_search(known_ids.begin(), known_ids.end(), id)) {
       if (planned.insert(id).second) revisits.push_back({id, top});
     } else {
       new_seeds.push_back({id, seed_urls[i], 0, 0, "", top,
