@@ -35,8 +35,7 @@ class AdaptiveRoundPolicy : public RoundPolicy {
   Status Plan(const RoundRequest& request, RoundHistory& history, RoundPlan* plan) override {
     int64_t with_history = 0;
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
-      if (u.first_round < 0 || u.gone()) return true;
-      if (u.page_id == 0 && u.last_state != UrlState::kFailed) return true;
+      if (u.page_id == 0 || u.gone()) return true;  // no stored version
       const double v = Value(u, request.round);
       if (u.fetches > 1) ++with_history;
       plan->revisits.push_back({u.url_id, v});

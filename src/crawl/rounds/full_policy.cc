@@ -1,8 +1,10 @@
 // `full`: the baseline of every incremental-crawl comparison -- fetch every
 // known page again, each round (Cho & Garcia-Molina 2000 call it the
-// "uniform" or batch crawler). Gone pages are not asked again (404/410 is
-// final on the benchmark webs; they stay in the store with their history);
-// URLs whose last fetch failed otherwise are retried. The round starts from
+// "uniform" or batch crawler). Every URL with a stored version is fetched;
+// gone pages are not asked again (404/410 is final on the benchmark webs;
+// they stay in the store with their history), nor URLs that never gave a
+// version (robots denials, external hosts, errors). A stored page whose last
+// revisit failed transiently is retried. The round starts from
 // the original seeds, so pages newly linked from them are found.
 //
 // Priority: the page's relevance (1 when it has none), so that a budget
@@ -18,8 +20,9 @@ class FullRoundPolicy : public RoundPolicy {
 
   Status Plan(const RoundRequest& request, RoundHistory& history, RoundPlan* plan) override {
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
-      if (u.first_round < 0 && u.last_state == UrlState::kNotFetched) return true;  // queued only
-      if (u.gone()) return true;
+      // Pages with a stored version only: URLs that never gave one (robots
+      // denials, external hosts, errors) are not what a recrawl refreshes.
+      if (u.page_id == 0 || u.gone()) return true;
       plan->revisits.push_back({u.url_id, u.relevance.value_or(1.0)});
       return true;
     });

@@ -49,8 +49,7 @@ class NutchRoundPolicy : public RoundPolicy {
 
   Status Plan(const RoundRequest& request, RoundHistory& history, RoundPlan* plan) override {
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
-      if (u.first_round < 0 || u.gone()) return true;
-      if (u.page_id == 0 && u.last_state != UrlState::kFailed) return true;
+      if (u.page_id == 0 || u.gone()) return true;  // no stored version
       const double interval = Interval(u.url_id);
       const double elapsed = request.round - u.last_round;
       if (elapsed + 1e-9 < interval) return true;  // not due

@@ -54,6 +54,7 @@ TEST(FullPolicy, RevisitsEverythingButGoneAndQueued) {
   h.Add(12, "http://a/y").relevance = 0.2;
   KnownUrl& queued = h.Add(13, "http://a/q");
   queued.first_round = -1;
+  queued.page_id = 0;
   queued.fetches = 0;
   queued.last_state = UrlState::kNotFetched;
   h.Add(14, "http://a/f").last_state = UrlState::kFailed;
