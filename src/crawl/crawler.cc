@@ -20,6 +20,7 @@
 #include "core/thread_pool.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
+#include "crawl/url_trap.h"
 #include "fetch/charset.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
@@ -46,6 +47,7 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   FetcherOptions o;
   o.user_agent = c.user_agent;
   o.connect_to = c.connect_to;
+  o.resolve = c.resolve;
   o.cacert = c.cacert;
   o.proxy = c.proxy;
   o.allow_private = c.allow_private;
@@ -65,6 +67,10 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);
   o.max_retries = static_cast<uint32_t>(c.max_retries);
+  o.retry_delay_s = c.retry_delay_s;
+  o.backoff_max_s = c.backoff_max_s;
+  o.max_retry_after_s = c.max_retry_after_s;
+  o.host_failure_budget = static_cast<uint32_t>(c.host_failure_budget);
   o.max_pages_per_host = static_cast<uint64_t>(c.max_pages_per_host);
   o.spill_dir = c.out_dir + "/spill";
   return o;
@@ -185,7 +191,10 @@ class StoreWriter {
 class Crawler::Impl {
  public:
   Impl(CrawlConfig config, const std::atomic<bool>* stop)
-      : config_(std::move(config)), stop_(stop), clock_(SystemClock()) {}
+      : config_(std::move(config)),
+        stop_(stop),
+        clock_(SystemClock()),
+        traps_(MakeTrapOptions(config_)) {}
 
   Status Run();
   const CrawlStats& stats() const { return stats_; }
@@ -209,6 +218,18 @@ class Crawler::Impl {
   bool RefillFromStrategy();  // true when the strategy queued something
   void Progress(bool final);
   Duration PollWait();
+  // Back-off bookkeeping (issue #10): host state changes become events, URLs
+  // of given-up hosts become host_failed rows.
+  void NoteHostHealth(HostId host, const HostHealth& before);
+  void RecordAbandoned();
+  void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
+  std::string WaitingReason();
+  static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
+    UrlTrapOptions o;
+    o.max_urls_per_pattern = static_cast<uint32_t>(c.max_urls_per_pattern);
+    o.max_url_params = c.max_url_params;
+    return o;
+  }
 
   CrawlConfig config_;
   const std::atomic<bool>* stop_;
@@ -221,6 +242,10 @@ class Crawler::Impl {
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<StoreWriter> writer_;  // owns store_ during the loop
   UrlFilterChain filters_{FilterDecision::kAccept};
+  UrlTrapGuard traps_;
+  // robots.txt host key -> why its address was refused (SSRF rule): the
+  // host's URLs are recorded as refused_address, not robots_denied.
+  std::map<std::string, std::string> refused_hosts_;
   ParseOptions parse_options_;
 
   std::mutex processed_mu_;
@@ -359,6 +384,10 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
   // been parked (robots.txt pending) or recorded (denied).
   if (!config_.respect_robots) return true;
   std::string key = RobotsHostKey(task.url);
+  if (auto refused = refused_hosts_.find(key); refused != refused_hosts_.end()) {
+    RecordRefusal(task, FetchStatus::kPrivateAddress, refused->second);
+    return false;
+  }
   auto lookup = robots_->Lookup(key);
   if (lookup.state != RobotsCache::State::kReady) {
     frontier_->HoldHost(task.host_id);
@@ -389,6 +418,11 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
 
 void Crawler::Impl::OnRobotsFetched(FetchResult result) {
   std::string key = RobotsHostKey(result.task.url);
+  if (result.status == FetchStatus::kPrivateAddress) {
+    // Not "unreachable": we refused the address. The host's URLs are
+    // recorded as what they are (CheckRobots), with the address and rule.
+    refused_hosts_[key] = result.error;
+  }
   robots_->OnFetched(key, result.http_code, result.body, result.status);
   writer_->Post([detail = key + " " + std::string(FetchStatusName(result.status)) + " " +
                           std::to_string(result.http_code)](CrawlStore* store) {
@@ -422,6 +456,12 @@ void Crawler::Impl::Dispatch() {
     std::optional<CrawlTask> task = frontier_->Next();
     if (!task) return;
     if (!CheckRobots(*task)) continue;
+    // Retries were counted when first dispatched.
+    if (std::string why = task->attempt == 0 ? traps_.Check(task->url) : std::string();
+        !why.empty()) {
+      RecordRefusal(*task, FetchStatus::kTrapRefused, std::move(why));
+      continue;
+    }
     ++page_fetches_;
     fetcher_->Submit(std::move(*task), FetchKind::kPage);
   }
@@ -430,7 +470,14 @@ void Crawler::Impl::Dispatch() {
 void Crawler::Impl::OnPageFetched(FetchResult result) {
   --page_fetches_;
   HostFeedback fb{result.status, result.http_code, result.retry_after_s};
+  fb.host_unreachable = result.host_unreachable;
+  const bool transient = IsTransient(result.status, result.http_code);
+  HostHealth before;
+  if (transient && result.task.host_id < frontier_->Hosts()) {
+    before = frontier_->Health(result.task.host_id);
+  }
   CompleteResult cr = frontier_->Complete(result.task, fb);
+  if (transient) NoteHostHealth(result.task.host_id, before);
   if (cr == CompleteResult::kRetryQueued) {
     ++stats_.retries;
     return;
@@ -583,6 +630,70 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
   if (AddPageRecord(std::move(rec)).ok()) ++stats_.pages_failed;
 }
 
+void Crawler::Impl::RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why) {
+  FetchResult refused;
+  refused.task = task;
+  refused.status = status;
+  refused.error = std::move(why);
+  refused.fetched_at_unix_ms = clock_->UnixMillis();
+  frontier_->Complete(task, {status, 0, -1});
+  StoreFailure(std::move(refused));
+}
+
+void Crawler::Impl::NoteHostHealth(HostId host, const HostHealth& before) {
+  if (host >= frontier_->Hosts()) return;
+  HostHealth now = frontier_->Health(host);
+  const std::string& key = frontier_->HostKey(host);
+  if (now.failed && !before.failed) {
+    std::string why = frontier_->HostFailureReason(host);
+    std::fprintf(stderr, "warning: %s\n", why.c_str());
+    writer_->Post([why](CrawlStore* store) { store->AddEvent("host_failed", why); });
+  } else if (now.backoff_level > before.backoff_level) {
+    double wait = std::chrono::duration<double>(now.next_start - clock_->Now()).count();
+    char detail[512];
+    std::snprintf(detail, sizeof(detail),
+                  "%s backed off %.1f s: %u consecutive failures (last: %s), level %d",
+                  key.c_str(), std::max(0.0, wait), now.consecutive_failures,
+                  now.last_failure.c_str(), now.backoff_level);
+    writer_->Post([d = std::string(detail)](CrawlStore* store) {
+      store->AddEvent("host_backoff", d);
+    });
+  }
+}
+
+void Crawler::Impl::RecordAbandoned() {
+  for (CrawlTask& task : frontier_->TakeAbandoned()) {
+    FetchResult r;
+    r.status = FetchStatus::kHostFailed;
+    r.error = frontier_->HostFailureReason(task.host_id);
+    r.fetched_at_unix_ms = clock_->UnixMillis();
+    r.task = std::move(task);
+    StoreFailure(std::move(r));
+  }
+}
+
+std::string Crawler::Impl::WaitingReason() {
+  WaitReport w = frontier_->Waiting();
+  std::string out;
+  auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (w.hosts_backed_off > 0) {
+    add(std::to_string(w.hosts_backed_off) + " host" + (w.hosts_backed_off > 1 ? "s" : "") +
+        " backed off (" + w.worst_host + ": " + std::to_string(w.worst_failures) + " failures)");
+  }
+  if (w.retries_delayed > 0) add(std::to_string(w.retries_delayed) + " URL retries delayed");
+  if (w.hosts_held > 0) add(std::to_string(w.hosts_held) + " hosts wait for robots.txt");
+  if (w.hosts_delayed > 0) add(std::to_string(w.hosts_delayed) + " hosts in politeness delay");
+  if (w.hosts_busy > 0) add(std::to_string(w.hosts_busy) + " hosts busy");
+  if (out.empty()) add("strategy or page budget");
+  if (w.next != TimePoint::max()) {
+    double s = std::chrono::duration<double>(w.next - clock_->Now()).count();
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "waiting %.0f s: ", std::max(0.0, s));
+    return buf + out;
+  }
+  return "waiting: " + out;
+}
+
 Status Crawler::Impl::AddPageRecord(PageRecord rec) {
   // The store assigns ids in call order, so the id is known now; a failed
   // write stops the crawl (Finished) and Run() returns its error.
@@ -658,13 +769,18 @@ void Crawler::Impl::Progress(bool final) {
   double dt = std::chrono::duration<double>(now - last_progress_).count();
   double rate = dt > 0 ? (stats_.pages_ok - last_progress_pages_) / dt : 0;
   if (final) rate = stats_.elapsed_s > 0 ? stats_.pages_ok / stats_.elapsed_s : 0;
+  // Nothing in flight but work queued: say why the crawl waits (issue #10).
+  std::string waiting;
+  if (!final && stats_.in_flight == 0 && stats_.queued > 0 && parsing_ == 0) {
+    waiting = " | " + WaitingReason();
+  }
   std::fprintf(stderr,
                "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s | queue %zu | "
-               "hosts %zu | in flight %zu | errors %lld%s\n",
+               "hosts %zu | in flight %zu | errors %lld%s%s\n",
                stats_.elapsed_s, static_cast<long long>(stats_.pages_ok),
                static_cast<long long>(stats_.pages_failed), rate, stats_.queued,
                stats_.hosts, stats_.in_flight, static_cast<long long>(stats_.pages_failed),
-               final ? " (final)" : "");
+               waiting.c_str(), final ? " (final)" : "");
   last_progress_ = now;
   last_progress_pages_ = stats_.pages_ok;
 }
@@ -685,12 +801,14 @@ Status Crawler::Impl::Run() {
         OnPageFetched(std::move(r));
       }
     }
+    RecordAbandoned();
     Progress(false);
   }
   // Let parsed pages land; abandon in-flight fetches (they are re-fetched on
   // resume: their frontier rows are still state 0).
   pool_->WaitIdle();
   DrainProcessed();
+  RecordAbandoned();
   // Where the CPU went (read while the threads still exist): the crawl
   // thread (fetching, frontier) is the process's own name.
   const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());

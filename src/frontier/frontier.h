@@ -139,7 +139,7 @@ struct FrontierOptions {
   uint32_t host_backoff_after = 3;
   // Consecutive transient failures after which the host is given up (Nutch
   // fetcher.max.exceptions.per.queue). 0: never.
-  uint32_t host_failure_budget = 10;
+  uint32_t host_failure_budget = 6;
   // Admission.
   uint64_t max_pages_per_host = 0;  // 0 = unlimited; counts admitted URLs
   // Seed 001: a link found again while still queued keeps the higher score.
