@@ -148,8 +148,12 @@ class StoreWriter {
         if (queue_.empty() && !stopping_) {
           // Idle: commit an old batch so readers see recent pages.
           lock.unlock();
-          store_->CommitIfDue();
+          Status committed = store_->CommitIfDue();
           lock.lock();
+          if (!committed.ok() && !failed()) {  // e.g. disk full on commit
+            error_ = committed;
+            failed_.store(true, std::memory_order_release);
+          }
           has_work_.wait_for(lock, std::chrono::milliseconds(100),
                              [this] { return !queue_.empty() || stopping_; });
         }
@@ -246,6 +250,9 @@ class Crawler::Impl {
   // robots.txt host key -> why its address was refused (SSRF rule): the
   // host's URLs are recorded as refused_address, not robots_denied.
   std::map<std::string, std::string> refused_hosts_;
+  // robots.txt host key -> why its robots.txt was unreachable (RFC 9309
+  // 2.3.1.4: disallow all), the reason stored with each denied URL.
+  std::map<std::string, std::string> robots_unreachable_;
   ParseOptions parse_options_;
 
   std::mutex processed_mu_;
@@ -407,7 +414,8 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
     FetchResult denied;
     denied.task = task;
     denied.status = FetchStatus::kRobotsDenied;
-    denied.error = "disallowed by robots.txt";
+    auto why = robots_unreachable_.find(key);
+    denied.error = why == robots_unreachable_.end() ? "disallowed by robots.txt" : why->second;
     denied.fetched_at_unix_ms = clock_->UnixMillis();
     frontier_->Complete(task, {FetchStatus::kRobotsDenied, 0, -1});
     StoreFailure(std::move(denied));
@@ -422,6 +430,18 @@ void Crawler::Impl::OnRobotsFetched(FetchResult result) {
     // Not "unreachable": we refused the address. The host's URLs are
     // recorded as what they are (CheckRobots), with the address and rule.
     refused_hosts_[key] = result.error;
+  }
+  const bool unavailable = result.status == FetchStatus::kHttpError &&
+                           result.http_code >= 400 && result.http_code < 500 &&
+                           result.http_code != 429;
+  if (result.status == FetchStatus::kOk || result.status == FetchStatus::kNotModified ||
+      unavailable) {
+    robots_unreachable_.erase(key);
+  } else {
+    robots_unreachable_[key] =
+        "robots.txt unreachable (" + std::string(FetchStatusName(result.status)) +
+        (result.http_code ? " " + std::to_string(result.http_code) : std::string()) + ": " +
+        result.error + "), so RFC 9309 2.3.1.4 disallows the whole host";
   }
   robots_->OnFetched(key, result.http_code, result.body, result.status);
   writer_->Post([detail = key + " " + std::string(FetchStatusName(result.status)) + " " +
@@ -824,7 +844,14 @@ Status Crawler::Impl::Run() {
                    "pages_ok=" + std::to_string(stats_.pages_ok));
   Status fin = strategy_->Finish();
   Status closed = store_->Close();
-  if (!error_.ok()) return error_;
+  if (!error_.ok() || !closed.ok()) {
+    // Disk full, I/O error: every write after the last commit is dropped
+    // (SQLite rolls back; resume cuts the WARC tail), nothing is half-kept.
+    const Status& cause = !error_.ok() ? error_ : closed;
+    return Status::Error("storing the crawl failed, so it stopped: " + cause.message() +
+                         ". The directory is resumable: free space (or fix the disk) and run "
+                         "`topicrawl crawl --resume " + config_.out_dir + "`");
+  }
   if (!fin.ok()) return fin;
   return closed;
 }

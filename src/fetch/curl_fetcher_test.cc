@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/test_require.h"
 #include "fetch/fetcher.h"
 #include "support/nginx_server.h"
 #include "support/test_http_server.h"
@@ -700,7 +701,7 @@ TEST(FetcherOptionsTest, ValidatesConnectToSyntax) {
 class CurlFetcherTlsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!testing::NginxAvailable()) GTEST_SKIP() << "nginx/openssl not installed";
+    if (!testing::NginxAvailable()) TOPICRAWL_SKIP_UNLESS_REQUIRED("nginx/openssl not installed");
     char tmpl[] = "/tmp/topicrawl-site-XXXXXX";
     root_ = mkdtemp(tmpl);
     std::ofstream(root_ + "/index.html") << "<p>secure</p>";

@@ -308,6 +308,7 @@ class Frontier {
     uint32_t in_flight = 0;
     uint64_t admitted = 0;
     TimePoint next_start{};
+    TimePoint retry_after_until{};  // the server's Retry-After, honoured
     double min_delay_s = 0;
     int backoff_level = 0;
     uint32_t consecutive_failures = 0;

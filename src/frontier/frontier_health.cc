@@ -66,9 +66,15 @@ bool Frontier::ApplyFeedback(const CrawlTask& task, uint64_t seq,
   const TimePoint now = clock_->Now();
   if (IsNeutral(feedback.status)) return false;  // the server said nothing
   if (!IsTransient(feedback.status, feedback.http_code)) {
-    // The host answered: whatever its streak was, it is over.
+    // The host answered: whatever its streak was, it is over, and a back-off
+    // still running is lifted (the host is evidently up) -- but not a
+    // Retry-After the server asked for.
     host.consecutive_failures = 0;
-    host.backoff_level = 0;
+    if (host.backoff_level > 0) {
+      host.backoff_level = 0;
+      host.next_start = std::max(std::min(host.next_start, now + Seconds(HostDelay(host))),
+                                 host.retry_after_until);
+    }
     return false;
   }
   ++host.consecutive_failures;
@@ -87,7 +93,8 @@ bool Frontier::ApplyFeedback(const CrawlTask& task, uint64_t seq,
   }
   if (feedback.retry_after_s >= 0) {
     double wait = std::min(feedback.retry_after_s, options_.max_retry_after_s);
-    host.next_start = std::max(host.next_start, now + Seconds(wait));
+    host.retry_after_until = std::max(host.retry_after_until, now + Seconds(wait));
+    host.next_start = std::max(host.next_start, host.retry_after_until);
   }
   if (options_.host_failure_budget > 0 &&
       host.consecutive_failures >= options_.host_failure_budget) {

@@ -353,6 +353,32 @@ TEST_F(FrontierPolitenessTest, ASuccessEndsTheFailureStreak) {
   EXPECT_EQ(f->Health(0).total_failures, 2u);
 }
 
+TEST_F(FrontierPolitenessTest, AnAnswerLiftsTheBackOffButNotRetryAfter) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.retry_delay_s = 100;
+  o.max_connections_per_host = 2;
+  auto f = Make(o);
+  for (int i = 0; i < 4; ++i) f->Add(Link("http://a.com/" + std::to_string(i), 1.0 - i * 0.1));
+  auto t0 = f->Next();
+  auto t1 = f->Next();
+  // A 503 backs the host off while t1 is still out...
+  f->Complete(*t0, HostFeedback{FetchStatus::kHttpError, 503, -1});
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
+  // ...which then comes back fine: the host is up, the back-off is lifted.
+  f->Complete(*t1, HostFeedback{});
+  EXPECT_EQ(f->NextWakeup(), clock_.Now());
+  auto t2 = f->Next();
+  ASSERT_TRUE(t2);
+  // A Retry-After is the server's request and stays in force.
+  f->Complete(*t2, HostFeedback{FetchStatus::kHttpError, 429, 20});
+  auto t3 = f->Next();
+  EXPECT_FALSE(t3);
+  Advance(1);
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 19.0);
+}
+
 TEST_F(FrontierPolitenessTest, PermanentErrorsAreFinalAtOnce) {
   FrontierOptions o;
   o.min_delay_s = 0;
