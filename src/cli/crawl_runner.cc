@@ -59,6 +59,18 @@ const EngineFlag kEngineFlags[] = {
     TOPICRAWL_OPTION("--exclude-regex", exclude_regex, "Never URLs matching these"),
     TOPICRAWL_OPTION("--parse-threads", parse_threads, "Parse/score threads (default 2)"),
     TOPICRAWL_OPTION("--timeout", total_timeout_s, "Total seconds per fetch (default 60)"),
+    TOPICRAWL_OPTION("--resolve", resolve,
+                     "HOST:PORT:ADDRESS as curl --resolve (repeatable; no private exemption)"),
+    TOPICRAWL_OPTION("--retry-delay", retry_delay_s,
+                     "Seconds before a failed URL's first retry, doubling (default 2)"),
+    TOPICRAWL_OPTION("--max-backoff", backoff_max_s,
+                     "Cap in seconds of a host's back-off (default 60)"),
+    TOPICRAWL_OPTION("--host-failure-budget", host_failure_budget,
+                     "Consecutive failures before a host is given up (default 6, 0 = never)"),
+    TOPICRAWL_OPTION("--max-urls-per-pattern", max_urls_per_pattern,
+                     "URL-trap budget per host and path pattern (default 1000, 0 = off)"),
+    TOPICRAWL_OPTION("--max-url-params", max_url_params,
+                     "Refuse URLs with more query parameters (default 10, -1 = off)"),
 };
 #undef TOPICRAWL_OPTION
 

@@ -21,6 +21,7 @@
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
 #include "crawl/strategy_state.h"
+#include "crawl/url_trap.h"
 #include "fetch/charset.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
@@ -47,6 +48,7 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   FetcherOptions o;
   o.user_agent = c.user_agent;
   o.connect_to = c.connect_to;
+  o.resolve = c.resolve;
   o.cacert = c.cacert;
   o.proxy = c.proxy;
   o.allow_private = c.allow_private;
@@ -66,6 +68,10 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);
   o.max_retries = static_cast<uint32_t>(c.max_retries);
+  o.retry_delay_s = c.retry_delay_s;
+  o.backoff_max_s = c.backoff_max_s;
+  o.max_retry_after_s = c.max_retry_after_s;
+  o.host_failure_budget = static_cast<uint32_t>(c.host_failure_budget);
   o.max_pages_per_host = static_cast<uint64_t>(c.max_pages_per_host);
   o.spill_dir = c.out_dir + "/spill";
   return o;
@@ -143,8 +149,12 @@ class StoreWriter {
         if (queue_.empty() && !stopping_) {
           // Idle: commit an old batch so readers see recent pages.
           lock.unlock();
-          store_->CommitIfDue();
+          Status committed = store_->CommitIfDue();
           lock.lock();
+          if (!committed.ok() && !failed()) {  // e.g. disk full on commit
+            error_ = committed;
+            failed_.store(true, std::memory_order_release);
+          }
           has_work_.wait_for(lock, std::chrono::milliseconds(100),
                              [this] { return !queue_.empty() || stopping_; });
         }
@@ -186,7 +196,10 @@ class StoreWriter {
 class Crawler::Impl {
  public:
   Impl(CrawlConfig config, const std::atomic<bool>* stop)
-      : config_(std::move(config)), stop_(stop), clock_(SystemClock()) {}
+      : config_(std::move(config)),
+        stop_(stop),
+        clock_(SystemClock()),
+        traps_(MakeTrapOptions(config_)) {}
 
   Status Run();
   const CrawlStats& stats() const { return stats_; }
@@ -211,6 +224,18 @@ class Crawler::Impl {
   void CheckpointState();     // periodic save of the strategy's state
   void Progress(bool final);
   Duration PollWait();
+  // Back-off bookkeeping (issue #10): host state changes become events, URLs
+  // of given-up hosts become host_failed rows.
+  void NoteHostHealth(HostId host, const HostHealth& before);
+  void RecordAbandoned();
+  void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
+  std::string WaitingReason();
+  static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
+    UrlTrapOptions o;
+    o.max_urls_per_pattern = static_cast<uint32_t>(c.max_urls_per_pattern);
+    o.max_url_params = c.max_url_params;
+    return o;
+  }
 
   CrawlConfig config_;
   const std::atomic<bool>* stop_;
@@ -223,6 +248,13 @@ class Crawler::Impl {
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<StoreWriter> writer_;  // owns store_ during the loop
   UrlFilterChain filters_{FilterDecision::kAccept};
+  UrlTrapGuard traps_;
+  // robots.txt host key -> why its address was refused (SSRF rule): the
+  // host's URLs are recorded as refused_address, not robots_denied.
+  std::map<std::string, std::string> refused_hosts_;
+  // robots.txt host key -> why its robots.txt was unreachable (RFC 9309
+  // 2.3.1.4: disallow all), the reason stored with each denied URL.
+  std::map<std::string, std::string> robots_unreachable_;
   ParseOptions parse_options_;
 
   std::mutex processed_mu_;
@@ -371,6 +403,10 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
   // been parked (robots.txt pending) or recorded (denied).
   if (!config_.respect_robots) return true;
   std::string key = RobotsHostKey(task.url);
+  if (auto refused = refused_hosts_.find(key); refused != refused_hosts_.end()) {
+    RecordRefusal(task, FetchStatus::kPrivateAddress, refused->second);
+    return false;
+  }
   auto lookup = robots_->Lookup(key);
   if (lookup.state != RobotsCache::State::kReady) {
     frontier_->HoldHost(task.host_id);
@@ -390,7 +426,8 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
     FetchResult denied;
     denied.task = task;
     denied.status = FetchStatus::kRobotsDenied;
-    denied.error = "disallowed by robots.txt";
+    auto why = robots_unreachable_.find(key);
+    denied.error = why == robots_unreachable_.end() ? "disallowed by robots.txt" : why->second;
     denied.fetched_at_unix_ms = clock_->UnixMillis();
     frontier_->Complete(task, {FetchStatus::kRobotsDenied, 0, -1});
     StoreFailure(std::move(denied));
@@ -401,6 +438,23 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
 
 void Crawler::Impl::OnRobotsFetched(FetchResult result) {
   std::string key = RobotsHostKey(result.task.url);
+  if (result.status == FetchStatus::kPrivateAddress) {
+    // Not "unreachable": we refused the address. The host's URLs are
+    // recorded as what they are (CheckRobots), with the address and rule.
+    refused_hosts_[key] = result.error;
+  }
+  const bool unavailable = result.status == FetchStatus::kHttpError &&
+                           result.http_code >= 400 && result.http_code < 500 &&
+                           result.http_code != 429;
+  if (result.status == FetchStatus::kOk || result.status == FetchStatus::kNotModified ||
+      unavailable) {
+    robots_unreachable_.erase(key);
+  } else {
+    robots_unreachable_[key] =
+        "robots.txt unreachable (" + std::string(FetchStatusName(result.status)) +
+        (result.http_code ? " " + std::to_string(result.http_code) : std::string()) + ": " +
+        result.error + "), so RFC 9309 2.3.1.4 disallows the whole host";
+  }
   robots_->OnFetched(key, result.http_code, result.body, result.status);
   writer_->Post([detail = key + " " + std::string(FetchStatusName(result.status)) + " " +
                           std::to_string(result.http_code)](CrawlStore* store) {
@@ -434,6 +488,12 @@ void Crawler::Impl::Dispatch() {
     std::optional<CrawlTask> task = frontier_->Next();
     if (!task) return;
     if (!CheckRobots(*task)) continue;
+    // Retries were counted when first dispatched.
+    if (std::string why = task->attempt == 0 ? traps_.Check(task->url) : std::string();
+        !why.empty()) {
+      RecordRefusal(*task, FetchStatus::kTrapRefused, std::move(why));
+      continue;
+    }
     ++page_fetches_;
     fetcher_->Submit(std::move(*task), FetchKind::kPage);
   }
@@ -442,7 +502,14 @@ void Crawler::Impl::Dispatch() {
 void Crawler::Impl::OnPageFetched(FetchResult result) {
   --page_fetches_;
   HostFeedback fb{result.status, result.http_code, result.retry_after_s};
+  fb.host_unreachable = result.host_unreachable;
+  const bool transient = IsTransient(result.status, result.http_code);
+  HostHealth before;
+  if (transient && result.task.host_id < frontier_->Hosts()) {
+    before = frontier_->Health(result.task.host_id);
+  }
   CompleteResult cr = frontier_->Complete(result.task, fb);
+  if (transient) NoteHostHealth(result.task.host_id, before);
   if (cr == CompleteResult::kRetryQueued) {
     ++stats_.retries;
     return;
@@ -595,6 +662,70 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
   if (AddPageRecord(std::move(rec)).ok()) ++stats_.pages_failed;
 }
 
+void Crawler::Impl::RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why) {
+  FetchResult refused;
+  refused.task = task;
+  refused.status = status;
+  refused.error = std::move(why);
+  refused.fetched_at_unix_ms = clock_->UnixMillis();
+  frontier_->Complete(task, {status, 0, -1});
+  StoreFailure(std::move(refused));
+}
+
+void Crawler::Impl::NoteHostHealth(HostId host, const HostHealth& before) {
+  if (host >= frontier_->Hosts()) return;
+  HostHealth now = frontier_->Health(host);
+  const std::string& key = frontier_->HostKey(host);
+  if (now.failed && !before.failed) {
+    std::string why = frontier_->HostFailureReason(host);
+    std::fprintf(stderr, "warning: %s\n", why.c_str());
+    writer_->Post([why](CrawlStore* store) { store->AddEvent("host_failed", why); });
+  } else if (now.backoff_level > before.backoff_level) {
+    double wait = std::chrono::duration<double>(now.next_start - clock_->Now()).count();
+    char detail[512];
+    std::snprintf(detail, sizeof(detail),
+                  "%s backed off %.1f s: %u consecutive failures (last: %s), level %d",
+                  key.c_str(), std::max(0.0, wait), now.consecutive_failures,
+                  now.last_failure.c_str(), now.backoff_level);
+    writer_->Post([d = std::string(detail)](CrawlStore* store) {
+      store->AddEvent("host_backoff", d);
+    });
+  }
+}
+
+void Crawler::Impl::RecordAbandoned() {
+  for (CrawlTask& task : frontier_->TakeAbandoned()) {
+    FetchResult r;
+    r.status = FetchStatus::kHostFailed;
+    r.error = frontier_->HostFailureReason(task.host_id);
+    r.fetched_at_unix_ms = clock_->UnixMillis();
+    r.task = std::move(task);
+    StoreFailure(std::move(r));
+  }
+}
+
+std::string Crawler::Impl::WaitingReason() {
+  WaitReport w = frontier_->Waiting();
+  std::string out;
+  auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (w.hosts_backed_off > 0) {
+    add(std::to_string(w.hosts_backed_off) + " host" + (w.hosts_backed_off > 1 ? "s" : "") +
+        " backed off (" + w.worst_host + ": " + std::to_string(w.worst_failures) + " failures)");
+  }
+  if (w.retries_delayed > 0) add(std::to_string(w.retries_delayed) + " URL retries delayed");
+  if (w.hosts_held > 0) add(std::to_string(w.hosts_held) + " hosts wait for robots.txt");
+  if (w.hosts_delayed > 0) add(std::to_string(w.hosts_delayed) + " hosts in politeness delay");
+  if (w.hosts_busy > 0) add(std::to_string(w.hosts_busy) + " hosts busy");
+  if (out.empty()) add("strategy or page budget");
+  if (w.next != TimePoint::max()) {
+    double s = std::chrono::duration<double>(w.next - clock_->Now()).count();
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "waiting %.0f s: ", std::max(0.0, s));
+    return buf + out;
+  }
+  return "waiting: " + out;
+}
+
 Status Crawler::Impl::AddPageRecord(PageRecord rec) {
   // The store assigns ids in call order, so the id is known now; a failed
   // write stops the crawl (Finished) and Run() returns its error.
@@ -687,13 +818,18 @@ void Crawler::Impl::Progress(bool final) {
   double dt = std::chrono::duration<double>(now - last_progress_).count();
   double rate = dt > 0 ? (stats_.pages_ok - last_progress_pages_) / dt : 0;
   if (final) rate = stats_.elapsed_s > 0 ? stats_.pages_ok / stats_.elapsed_s : 0;
+  // Nothing in flight but work queued: say why the crawl waits (issue #10).
+  std::string waiting;
+  if (!final && stats_.in_flight == 0 && stats_.queued > 0 && parsing_ == 0) {
+    waiting = " | " + WaitingReason();
+  }
   std::fprintf(stderr,
                "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s | queue %zu | "
-               "hosts %zu | in flight %zu | errors %lld%s\n",
+               "hosts %zu | in flight %zu | errors %lld%s%s\n",
                stats_.elapsed_s, static_cast<long long>(stats_.pages_ok),
                static_cast<long long>(stats_.pages_failed), rate, stats_.queued,
                stats_.hosts, stats_.in_flight, static_cast<long long>(stats_.pages_failed),
-               final ? " (final)" : "");
+               waiting.c_str(), final ? " (final)" : "");
   last_progress_ = now;
   last_progress_pages_ = stats_.pages_ok;
 }
@@ -715,6 +851,7 @@ Status Crawler::Impl::Run() {
         OnPageFetched(std::move(r));
       }
     }
+    RecordAbandoned();
     Progress(false);
     CheckpointState();
   }
@@ -722,6 +859,7 @@ Status Crawler::Impl::Run() {
   // resume: their frontier rows are still state 0).
   pool_->WaitIdle();
   DrainProcessed();
+  RecordAbandoned();
   // Where the CPU went (read while the threads still exist): the crawl
   // thread (fetching, frontier) is the process's own name.
   const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
@@ -738,8 +876,15 @@ Status Crawler::Impl::Run() {
   Status saved = SaveStrategyState(*strategy_, config_.out_dir);
   Status fin = strategy_->Finish();
   Status closed = store_->Close();
-  if (!error_.ok()) return error_;
-  if (!saved.ok()) return saved;
+  if (!saved.ok() && error_.ok() && closed.ok()) return saved;
+  if (!error_.ok() || !closed.ok()) {
+    // Disk full, I/O error: every write after the last commit is dropped
+    // (SQLite rolls back; resume cuts the WARC tail), nothing is half-kept.
+    const Status& cause = !error_.ok() ? error_ : closed;
+    return Status::Error("storing the crawl failed, so it stopped: " + cause.message() +
+                         ". The directory is resumable: free space (or fix the disk) and run "
+                         "`topicrawl crawl --resume " + config_.out_dir + "`");
+  }
   if (!fin.ok()) return fin;
   return closed;
 }
