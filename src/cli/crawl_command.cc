@@ -39,6 +39,7 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
   if (given("--no-links-table")) config.store_links = false;
   if (given("--deterministic")) config.deterministic = true;
   if (given("--focus-tolerance")) config.focus_tolerance = f.focus_tolerance;
+  if (given("--focus-window")) config.focus_window = f.focus_window;
 
   if (!flags->resume_dir.empty()) {
     config.resume = true;
@@ -98,6 +99,8 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--focus-tolerance", c.focus_tolerance,
                   "Best-first kin: fetch only links within this score of the best queued "
                   "(default -1 = off)");
+  cmd->add_option("--focus-window", c.focus_window,
+                  "At most this many pages selected but not yet parsed (0 = no limit)");
   cmd->add_flag("--deterministic")->description(
       "One page at a time: same --rng-seed + static web = same crawl");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");

@@ -66,6 +66,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"max_urls_per_pattern", &CrawlConfig::max_urls_per_pattern},
       {"max_url_params", &CrawlConfig::max_url_params},
       {"focus_tolerance", &CrawlConfig::focus_tolerance},
+      {"focus_window", &CrawlConfig::focus_window},
       {"user_agent", &CrawlConfig::user_agent},
       {"robots_agent", &CrawlConfig::robots_agent},
       {"connect_to", &CrawlConfig::connect_to},
@@ -234,6 +235,7 @@ Status ValidateCrawlConfig(const CrawlConfig& c) {
     return Status::Error("per_host_connections must be >= 1");
   if (c.concurrency < 1) return Status::Error("concurrency must be >= 1");
   if (c.parse_threads < 1) return Status::Error("parse_threads must be >= 1");
+  if (c.focus_window < 0) return Status::Error("focus_window must be >= 0");
   if (c.max_redirects < 0) return Status::Error("max_redirects must be >= 0");
   if (c.max_body_bytes < 1024)
     return Status::Error("max_body_bytes must be >= 1024");

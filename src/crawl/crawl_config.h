@@ -67,6 +67,14 @@ struct CrawlConfig {
   // link-dense host it first likes, while filling idle connections across
   // hosts acts as exploration.
   double focus_tolerance = -1;
+  // At most this many pages are selected but not processed yet (being
+  // fetched, or fetched and waiting for / in the parse pool); 0 = no limit
+  // but concurrency and the parse backlog (4 x concurrency). Every page in
+  // that window was chosen without its parents' links in the frontier, and
+  // how many there are depends on timing: a small window keeps the crawl
+  // close to the strategy's order and its runs close to each other
+  // (docs/baselines.md, "Reproducibility").
+  int focus_window = 0;
 
   // --- fetching ---
   std::string user_agent =

@@ -481,6 +481,12 @@ void Crawler::Impl::Dispatch() {
       return;
     }
     if (parsing_ > static_cast<size_t>(4 * config_.concurrency)) return;
+    // The focus window (CrawlConfig::focus_window): pages chosen before
+    // their parents' links reached the frontier.
+    if (config_.focus_window > 0 &&
+        page_fetches_ + parsing_ >= static_cast<size_t>(config_.focus_window)) {
+      return;
+    }
     // Deterministic mode: select the next URL only once the previous page's
     // links are in the frontier, so selection never depends on timing.
     if (config_.deterministic && page_fetches_ + parsing_ > 0) return;
