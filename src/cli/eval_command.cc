@@ -11,6 +11,7 @@
 #include "eval/labels.h"
 #include "eval/metrics.h"
 #include "eval/metrics_report.h"
+#include "eval/round_metrics.h"
 #include "eval/svg_plot.h"
 #include "eval/wl_diagnostics.h"
 
@@ -27,6 +28,7 @@ struct EvalFlags {
   bool csv = false;
   std::string plot;
   std::string plot_dos;
+  std::string truth_dir;
 };
 
 // Loads the optional label and reachable files; reports problems on stderr.
@@ -75,11 +77,35 @@ std::string CurveChart(const eval::CrawlMetrics& m, const std::string& name) {
   return eval::RenderHarvestChart(s);
 }
 
+// --truth-dir: metrics per crawl round against an evolved web's truth.
+int RunRoundEval(const EvalFlags& f) {
+  std::optional<eval::LabelSet> labels;
+  std::optional<eval::UrlSet> reachable;
+  if (!LoadGroundTruth(f, &labels, &reachable)) return kExitUsage;
+  StatusOr<std::vector<eval::RoundMetrics>> rounds =
+      eval::ComputeRoundMetrics(f.dir, f.truth_dir, labels ? &*labels : nullptr);
+  if (!rounds.ok()) {
+    std::cerr << "eval: " << rounds.status().message() << '\n';
+    return kExitFailure;
+  }
+  std::cout << (f.json ? eval::RoundMetricsToJson(*rounds) + "\n"
+                       : eval::RoundMetricsToTable(*rounds));
+  if (!f.plot.empty()) {
+    Status s = eval::WriteTextFile(f.plot, eval::RenderRoundChart(*rounds, "Rounds of " + f.dir));
+    if (!s.ok()) {
+      std::cerr << "eval: " << s.message() << '\n';
+      return kExitFailure;
+    }
+  }
+  return kExitOk;
+}
+
 int RunEval(const EvalFlags& f) {
   if (f.json && f.csv) {
     std::cerr << "eval: --json and --csv are exclusive\n";
     return kExitUsage;
   }
+  if (!f.truth_dir.empty()) return RunRoundEval(f);
   eval::MetricOptions options;
   options.beta = f.beta;
   if (!f.at.empty()) {
@@ -154,6 +180,9 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", flags->json, "Print one JSON object");
   cmd->add_flag("--csv", flags->csv, "Print CSV, one row per checkpoint");
   cmd->add_option("--plot", flags->plot, "Write the harvest curve as SVG");
+  cmd->add_option("--truth-dir", flags->truth_dir,
+                  "Evolved web (web evolve): metrics per crawl round against its truth; "
+                  "--json prints {rounds: [...]}, --plot an SVG per round");
   cmd->add_option("--plot-dos", flags->plot_dos, "Write WL ln g(E) as SVG (needs wl_dos.tsv)");
   cmd->callback([flags, exit_code] { *exit_code = RunEval(*flags); });
 }

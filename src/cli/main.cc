@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   // The explicit command list; one line per subcommand.
   topicrawl::cli::AddVersionCommand(app, &exit_code);
   topicrawl::cli::AddCrawlCommand(app, &exit_code);
+  topicrawl::cli::AddRecrawlCommand(app, &exit_code);
   topicrawl::cli::AddUrlCommand(app, &exit_code);
   topicrawl::cli::AddRobotsCommand(app, &exit_code);
   topicrawl::cli::AddFetchCommand(app, &exit_code);

@@ -94,6 +94,9 @@ struct CrawlConfig {
   // --- processing ---
   int parse_threads = 2;
   bool store_links = true;          // write every outlink to the links table
+  // A page whose SimHash is within 3 bits of a stored page's is stored with
+  // near_dup_of; its outlinks are still followed unless this is false.
+  bool near_duplicate_follow_links = true;
   bool write_warc = true;
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
 };

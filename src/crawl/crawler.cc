@@ -20,6 +20,7 @@
 #include "core/thread_pool.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
+#include "crawl/round_state.h"
 #include "crawl/strategy_state.h"
 #include "crawl/url_trap.h"
 #include "fetch/charset.h"
@@ -29,6 +30,7 @@
 #include "parse/html_parser.h"
 #include "robots/robots_cache.h"
 #include "store/crawl_store.h"
+#include "text/simhash.h"
 #include "url/url.h"
 #include "url/url_filter.h"
 
@@ -42,6 +44,8 @@ struct ProcessedPage {
   ParsedPage page;
   PageAssessment assessment;
   std::string parse_error;  // non-empty: parsing threw; stored as parse_error
+  uint64_t digest = 0;      // Hash64 of the body (rounds: change detection)
+  uint64_t simhash = 0;     // SimHash64 of the text (near-duplicates)
 };
 
 FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
@@ -217,6 +221,9 @@ class Crawler::Impl {
   void DrainProcessed();
   void StoreProcessed(ProcessedPage p);
   void StoreFailure(FetchResult result);
+  // Rounds: a revisit answered 304 / with an equal digest / gone / failed.
+  bool StoreKeptRevisit(FetchResult* result);
+  void SetRoundFields(const FetchResult& f, PageRecord* rec);
   Status AddPageRecord(PageRecord rec);
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   bool Finished();
@@ -264,6 +271,7 @@ class Crawler::Impl {
   // robots.txt host key -> frontier hosts parked until it arrives.
   std::map<std::string, std::vector<HostId>> robots_waiting_;
 
+  RoundState round_;  // round number, pending revisits, SimHash index
   PageId next_page_id_ = 1;
   Status error_;  // first storage error; stops the crawl
   CrawlStats stats_;
@@ -365,16 +373,39 @@ Status Crawler::Impl::SeedOrResume() {
     next_page_id_ = stats->max_page_id + 1;
     stats_.pages_ok = stats->ok_pages;
     stats_.pages_failed = stats->pages - stats->ok_pages;
+    // Rounds: the round's pending revisits are queued again (their frontier
+    // rows are done since an earlier round), and --max-pages counts this
+    // round's fetches only.
+    std::vector<RevisitRecord> revisits;
+    if (Status s = round_.Load(store_.get(), &revisits); !s.ok()) return s;
+    if (round_.round() > 0) {
+      stats_.pages_ok = stats_.pages_failed = 0;
+      Status s = store_->ForEachFetch(round_.round(), [this](const FetchRow& f) {
+        ++(f.state == UrlState::kFailed || f.state == UrlState::kGone ? stats_.pages_failed
+                                                                      : stats_.pages_ok);
+        return true;
+      });
+      if (!s.ok()) return s;
+    }
     Status s = store_->LoadFrontier([this](const FrontierRecord& r) {
       if (r.state == 0) {
         frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.score});
-      } else {
+      } else if (round_.Find(r.url_id) == nullptr) {
         frontier_->MarkSeen(r.url_id, r.url);
       }
       return true;
     });
     if (!s.ok()) return s;
-    return store_->AddEvent("resume", "queued=" + std::to_string(frontier_->Queued()));
+    for (const RevisitRecord& r : revisits) {
+      frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.priority});
+    }
+    return store_->AddEvent("resume", "round=" + std::to_string(round_.round()) +
+                                          " revisits=" + std::to_string(revisits.size()) +
+                                          " queued=" + std::to_string(frontier_->Queued()));
+  }
+  {
+    std::vector<RevisitRecord> none;
+    if (Status s = round_.Load(store_.get(), &none); !s.ok()) return s;
   }
   std::vector<FrontierRecord> rows;
   for (const auto& seed : config_.seeds) {
@@ -494,12 +525,16 @@ void Crawler::Impl::Dispatch() {
     std::optional<CrawlTask> task = frontier_->Next();
     if (!task) return;
     if (!CheckRobots(*task)) continue;
-    // Retries were counted when first dispatched.
-    if (std::string why = task->attempt == 0 ? traps_.Check(task->url) : std::string();
+    // Retries were counted when first dispatched; planned revisits of a
+    // round were admitted in an earlier round and are not trap candidates.
+    if (std::string why = task->attempt == 0 && round_.Find(task->url_id) == nullptr
+                              ? traps_.Check(task->url)
+                              : std::string();
         !why.empty()) {
       RecordRefusal(*task, FetchStatus::kTrapRefused, std::move(why));
       continue;
     }
+    round_.Prepare(&*task);
     ++page_fetches_;
     fetcher_->Submit(std::move(*task), FetchKind::kPage);
   }
@@ -520,6 +555,7 @@ void Crawler::Impl::OnPageFetched(FetchResult result) {
     ++stats_.retries;
     return;
   }
+  if (StoreKeptRevisit(&result)) return;
   if (result.status != FetchStatus::kOk) {
     StoreFailure(std::move(result));
     return;
@@ -542,6 +578,8 @@ void Crawler::Impl::Process(FetchResult result) {
     const std::string& base = result.final_url.empty() ? result.task.url : result.final_url;
     p.page = ParseHtml(p.decoded.utf8, base, parse_options_);
     strategy_->Assess(result.task, p.page, &p.assessment);
+    p.digest = Hash64(result.body);
+    p.simhash = SimHash64(p.page.text);
   } catch (const std::exception& e) {
     p.parse_error = e.what();
   }
@@ -601,9 +639,22 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   rec.response_head = std::move(p.fetch.response_head);
   rec.body = std::move(p.fetch.body);  // p is ours: no 30 KB copy
   rec.remote_ip = f.remote_ip;
+  rec.digest = p.digest;
+  rec.simhash = p.simhash;
+  SetRoundFields(f, &rec);
+  if (const RoundState::Revisit* rv = round_.Find(task.url_id)) {
+    rec.fetch_state = RoundState::ClassifyChange(*rv, p.simhash);
+    rec.version_id = rv->version_id;
+    round_.Done(task.url_id);
+  }
+  if (rec.status == FetchStatus::kOk) {
+    rec.near_duplicate_of = round_.NearDuplicateAndAdd(p.simhash, id, task.url_id);
+  }
+  const bool follow = round_.follow_new_links() &&
+                      (rec.near_duplicate_of == 0 || config_.near_duplicate_follow_links);
 
   const uint32_t child_depth = task.depth + 1;
-  for (size_t i = 0; i < p.page.links.size(); ++i) {
+  for (size_t i = 0; follow && i < p.page.links.size(); ++i) {
     const Outlink& link = p.page.links[i];
     const PageAssessment::Link& a = p.assessment.links[i];
     if (link.url.empty()) continue;
@@ -665,6 +716,27 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
   rec.response_head = std::move(f.response_head);
   rec.body = std::move(f.body);
   rec.remote_ip = std::move(f.remote_ip);
+  SetRoundFields(f, &rec);
+  rec.fetch_state =
+      f.http_code == 404 || f.http_code == 410 ? UrlState::kGone : UrlState::kFailed;
+  if (const RoundState::Revisit* rv = round_.Find(rec.url_id)) {
+    // A revisit that never got an answer (robots, parse pool): the version
+    // stays; no pages row.
+    rec.store_version = false;
+    rec.version_id = rv->version_id;
+    rec.digest = rv->digest;
+    rec.simhash = rv->simhash;
+    rec.etag = rv->etag;
+    rec.last_modified = rv->last_modified;
+    round_.Done(rec.url_id);
+    if (writer_->failed()) {
+      if (error_.ok()) error_ = writer_->error();
+      return;
+    }
+    ++stats_.pages_failed;
+    writer_->AddPage(std::move(rec));
+    return;
+  }
   if (AddPageRecord(std::move(rec)).ok()) ++stats_.pages_failed;
 }
 
@@ -730,6 +802,65 @@ std::string Crawler::Impl::WaitingReason() {
     return buf + out;
   }
   return "waiting: " + out;
+}
+
+void Crawler::Impl::SetRoundFields(const FetchResult& f, PageRecord* rec) {
+  rec->round = round_.round();
+  rec->fetch_state = UrlState::kNew;
+  rec->revisit = round_.Find(f.task.url_id) != nullptr;
+  rec->etag = f.etag;
+  rec->last_modified = f.last_modified;
+}
+
+bool Crawler::Impl::StoreKeptRevisit(FetchResult* result) {
+  // A revisit whose stored version stays valid is decided here, before any
+  // parsing: 304, an equal body digest, gone (404/410) or another failure.
+  // Changed bodies go on to the parse pool like new pages.
+  const RoundState::Revisit* rv = round_.Find(result->task.url_id);
+  if (rv == nullptr) return false;
+  const uint64_t digest = result->status == FetchStatus::kOk ? Hash64(result->body) : 0;
+  PageRecord::RevisitProfile profile;
+  std::optional<UrlState> state = RoundState::ClassifyBeforeParse(*rv, *result, digest, &profile);
+  if (!state) return false;
+  FetchResult& f = *result;
+  PageRecord rec;
+  rec.url_id = f.task.url_id;
+  rec.url = f.task.url;
+  rec.final_url = f.final_url == f.task.url ? "" : f.final_url;
+  rec.status = *state == UrlState::kUnchanged ? FetchStatus::kOk : f.status;
+  rec.http_code = f.http_code;
+  rec.content_type = f.content_type;
+  rec.fetched_at = f.fetched_at_unix_ms ? f.fetched_at_unix_ms : clock_->UnixMillis();
+  rec.depth = f.task.depth;
+  rec.parent_id = f.task.parent_page_id;
+  rec.anchor = f.task.anchor;
+  rec.link_score = f.task.score;
+  rec.error = std::move(f.error);
+  rec.request_head = std::move(f.request_head);
+  rec.response_head = std::move(f.response_head);
+  rec.body = std::move(f.body);
+  rec.remote_ip = std::move(f.remote_ip);
+  rec.round = round_.round();
+  rec.revisit = true;
+  rec.fetch_state = *state;
+  rec.store_version = false;
+  rec.version_id = rv->version_id;
+  rec.revisit_profile = profile;
+  // The version's digest, SimHash and validators carry forward (a 304 may
+  // send fresh validators).
+  rec.digest = rv->digest;
+  rec.simhash = rv->simhash;
+  rec.etag = f.etag.empty() ? rv->etag : f.etag;
+  rec.last_modified = f.last_modified.empty() ? rv->last_modified : f.last_modified;
+  round_.Done(rec.url_id);
+  if (writer_->failed()) {
+    if (error_.ok()) error_ = writer_->error();
+    return true;
+  }
+  stats_.bytes += static_cast<int64_t>(rec.body.size());
+  ++(*state == UrlState::kUnchanged ? stats_.pages_ok : stats_.pages_failed);
+  writer_->AddPage(std::move(rec));  // no page id: the version stays
+  return true;
 }
 
 Status Crawler::Impl::AddPageRecord(PageRecord rec) {
@@ -880,6 +1011,12 @@ Status Crawler::Impl::Run() {
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
   Status saved = SaveStrategyState(*strategy_, config_.out_dir);
+  if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
+    // The round is complete: `recrawl` may plan the next one
+    // (crawl/rounds/round_runner.h, RoundFinishedKey).
+    store_->SetMeta("round_finished." + std::to_string(round_.round()),
+                    std::to_string(clock_->UnixMillis()));
+  }
   Status fin = strategy_->Finish();
   Status closed = store_->Close();
   if (!saved.ok() && error_.ok() && closed.ok()) return saved;
