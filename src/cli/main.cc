@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddCollectLinksCommand(app, &exit_code);
   topicrawl::cli::AddTrainCommand(app, &exit_code);
   topicrawl::cli::AddAnalyzeCommand(app, &exit_code);
+  topicrawl::cli::AddHubCommands(app, &exit_code);  // after train + analyze
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
