@@ -36,6 +36,10 @@ void AddCompareCommand(CLI::App& app, int* exit_code);
 void AddCollectLinksCommand(CLI::App& app, int* exit_code);
 void AddTrainCommand(CLI::App& app, int* exit_code);
 void AddAnalyzeCommand(CLI::App& app, int* exit_code);
+void AddServeCommand(CLI::App& app, int* exit_code);
+void AddIndexCommand(CLI::App& app, int* exit_code);
+void AddSearchCommand(CLI::App& app, int* exit_code);
+void AddExportCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 
