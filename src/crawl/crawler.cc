@@ -660,7 +660,7 @@ void Crawler::Impl::Progress(bool final) {
   stats_.queued = frontier_->Queued();
   stats_.hosts = frontier_->Hosts();
   stats_.in_flight = fetcher_->InFlight();
-  if (monitor_) ServeMonitor(now, final);
+  if (monitor_ && !final) ServeMonitor(now, false);  // "finished": after Close()
   if (config_.progress_interval_ms <= 0 && !final) return;
   if (!final && now - last_progress_ < std::chrono::milliseconds(config_.progress_interval_ms)) {
     return;
@@ -766,6 +766,7 @@ Status Crawler::Impl::Run() {
                    "pages_ok=" + std::to_string(stats_.pages_ok));
   Status fin = strategy_->Finish();
   Status closed = store_->Close();
+  if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
   if (!error_.ok()) return error_;
   if (!fin.ok()) return fin;
   return closed;

@@ -209,6 +209,11 @@ StatusOr<SearchResult> SearchIndex::Search(const SearchQuery& query) {
                                                 Xapian::MSet::SNIPPET_EXHAUSTIVE |
                                                 Xapian::MSet::SNIPPET_CJK_NGRAM,
                                             "\x01", "\x02", "..."));
+        // CJK n-grams are highlighted a character at a time: join adjacent
+        // marks so that 防火墙 is one highlight.
+        for (size_t p; (p = hit.snippet.find("\x02\x01")) != std::string::npos;) {
+          hit.snippet.erase(p, 2);
+        }
       }
       hit.score = it.get_weight();
       hit.percent = it.get_percent();

@@ -81,6 +81,18 @@ TEST_F(SearchIndexTest, ChineseQueriesOfOneToThreeCharacters) {
   EXPECT_TRUE(Ids("数据库").empty());
 }
 
+TEST_F(SearchIndexTest, ChineseHighlightsAreWhole) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  auto index = SearchIndex::Open(dir_);
+  ASSERT_TRUE(index.ok());
+  SearchQuery q;
+  q.q = "防火墙";
+  auto r = (*index)->Search(q);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 1u);
+  EXPECT_NE(r->hits[0].snippet.find("\x01防火墙\x02"), std::string::npos) << r->hits[0].snippet;
+}
+
 TEST_F(SearchIndexTest, Filters) {
   ASSERT_TRUE(IndexNewPages(dir_).ok());
   EXPECT_EQ(Ids("firewall", true), std::vector<int64_t>{1});  // 5 has relevance 0.3 < beta

@@ -51,14 +51,14 @@ const HOSTILE_HREF = '/x"><img src=x onerror=alert(3)>';
 const EN_WORDS = ['firewall', 'router', 'packet', 'tcp', 'network', 'routing', 'switch', 'subnet'];
 function enPage(k) {
   const w = EN_WORDS[k % EN_WORDS.length];
-  const links = [1, 2, 3].map((d) => `<a href="/p${k * 3 + d}">${EN_WORDS[(k + d) % EN_WORDS.length]} guide ${k * 3 + d}</a>`).join(' ');
+  const links = [1, 2, 3].map((d) => `<a href="/p${(k * 3 + d) % 5000}">${EN_WORDS[(k + d) % EN_WORDS.length]} guide ${(k * 3 + d) % 5000}</a>`).join(' ');
   return `<!doctype html><html><head><title>Network ${w} guide ${k}</title></head><body>
 <h1>${w} configuration ${k}</h1><p>This page explains ${w} setup, firewall rules, packet filtering,
 tcp ports and routing tables for network administrators. Page ${k}.</p>
 <p>${links} <a href="http://zh.test/p${k}">中文 ${k}</a></p></body></html>`;
 }
 function zhPage(k) {
-  const links = [1, 2, 3].map((d) => `<a href="/p${k * 3 + d}">防火墙 第${k * 3 + d}篇</a>`).join(' ');
+  const links = [1, 2, 3].map((d) => `<a href="/p${(k * 3 + d) % 5000}">防火墙 第${(k * 3 + d) % 5000}篇</a>`).join(' ');
   return `<!doctype html><html><head><meta charset="utf-8"><title>防火墙配置指南 ${k}</title></head><body>
 <h1>防火墙与路由器 ${k}</h1><p>本文介绍如何配置防火墙规则、数据包过滤和网络路由表。第${k}篇。</p>
 <p>${links} <a href="http://en.test/p${k + 1}">English ${k}</a></p></body></html>`;
@@ -90,7 +90,8 @@ await new Promise((r) => site.listen(0, '127.0.0.1', r));
 const sitePort = site.address().port;
 log(`test site on 127.0.0.1:${sitePort}`);
 
-fs.writeFileSync(path.join(outDir, 'seeds.txt'), 'http://en.test/\nhttp://zh.test/\n');
+// The hostile URL is also a seed, so that it is fetched early.
+fs.writeFileSync(path.join(outDir, 'seeds.txt'), `http://en.test/\nhttp://zh.test/\nhttp://evil.test${HOSTILE_HREF}\n`);
 fs.writeFileSync(path.join(outDir, 'topic.txt'),
   'firewall\t1.0\nrouter\t0.8\npacket\t0.8\nrouting\t0.7\ntcp\t0.6\nnetwork\t0.5\n防火墙\t1.0\n路由\t0.7\n');
 const crawlDir = path.join(outDir, 'crawl');
@@ -146,8 +147,11 @@ try {
     const links = [...document.querySelectorAll('#recent a')];
     return links.some((a) => /\/p\d+$/.test(a.title) && !/\/p0$/.test(a.title));
   }, null, { timeout: 30000 });
-  const target = await page.$$eval('#recent a', (as) => as.findIndex((a) => /\/p\d+$/.test(a.title)));
-  await (await page.$$('#recent a'))[target].click();
+  // The list is re-rendered every second: find and click in one step.
+  await page.evaluate(() => {
+    const a = [...document.querySelectorAll('#recent a')].find((x) => /\/p\d+$/.test(x.title) && !/\/p0$/.test(x.title));
+    a.click();
+  });
   await page.waitForSelector('#why:not([hidden])');
   await page.waitForFunction(() => document.querySelectorAll('#why-path li').length >= 2);
   const relevanceExpl = await page.textContent('#why-relevance');
@@ -155,7 +159,7 @@ try {
   const pathItems = await page.$$eval('#why-path li', (lis) => lis.map((l) => l.textContent));
   if (relevanceExpl.trim() === '' || relevanceExpl === '(none)') fail('no relevance explanation');
   if (linkExpl.trim() === '' || linkExpl === '(none)') fail('no link explanation');
-  if (!pathItems.some((t) => /en\.test\/|zh\.test\//.test(t))) fail('path to seed: ' + pathItems);
+  if (!/depth 0 /.test(pathItems[pathItems.length - 1])) fail('the path does not end at a seed: ' + pathItems);
   log(`why fetched: ${pathItems.length} pages back to the seed; relevance explanation ${relevanceExpl.length} chars`);
 
   // 4. Search, English and Chinese (the index is built while crawling).
@@ -194,7 +198,16 @@ try {
   // its anchor text reaches the page only as text.
   const api = await page.evaluate(async () => (await fetch('/api/pages?host=evil.test&limit=50')).json());
   const hostileLink = api.pages.find((p) => p.url.includes('onerror'));
-  log(`hostile URL stored as ${hostileLink ? hostileLink.url : '(not yet fetched)'}`);
+  if (!hostileLink) fail('the hostile URL was not crawled: ' + JSON.stringify(api));
+  log(`hostile URL stored as ${hostileLink.url}`);
+  // Its "why fetched" view: the URL as text, not markup.
+  await page.fill('#search-q', 'hostile');
+  await page.click('#search-form button');
+  await page.waitForFunction((u) => [...document.querySelectorAll('#search-results li a')].some((a) => a.title === u), hostileLink.url, { timeout: 20000 });
+  await page.evaluate((u) => [...document.querySelectorAll('#search-results li a')].find((a) => a.title === u).click(), hostileLink.url);
+  await page.waitForFunction((u) => document.querySelector('#why-url').textContent === u, hostileLink.url, { timeout: 10000 });
+  const after = await page.evaluate(() => document.querySelectorAll('img').length);
+  if (after !== 0) fail(`${after} <img> elements were injected by the hostile URL`);
   if (dialogs.length) fail('a dialog opened: ' + dialogs.join(' | '));
   log('hostile title rendered as text, no injected elements, no dialog');
 

@@ -48,6 +48,8 @@ int64_t QueryInt(const std::string& dir, const std::string& sql) {
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
       sqlite3_step(st) == SQLITE_ROW) {
     v = sqlite3_column_int64(st, 0);
+  } else {
+    ADD_FAILURE() << dir << ": " << sql << ": " << sqlite3_errmsg(db);
   }
   sqlite3_finalize(st);
   sqlite3_close(db);
@@ -55,8 +57,8 @@ int64_t QueryInt(const std::string& dir, const std::string& sql) {
 }
 
 // Runs a shell command; returns (exit code, stdout + stderr).
-std::pair<int, std::string> Run(const std::string& cmd) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+std::pair<int, std::string> Shell(const std::string& cmd) {
+  FILE* p = popen(("(" + cmd + ") 2>&1").c_str(), "r");
   std::string out;
   char buf[4096];
   size_t n;
@@ -202,7 +204,7 @@ TEST_F(ServeIntegrationTest, LiveApiSeedsMetricsStopExportSearch) {
   EXPECT_EQ(WEXITSTATUS(wstatus), 0);
 
   // Export: one JSON object per ok page.
-  auto [code, out] = Run(bin + " export " + dir_ + " --format jsonl --fields url,title,text,parent_url 2>/dev/null");
+  auto [code, out] = Shell(bin + " export " + dir_ + " --format jsonl --fields url,title,text,parent_url 2>/dev/null");
   ASSERT_EQ(code, 0) << out;
   std::istringstream lines(out);
   std::string line;
@@ -218,42 +220,42 @@ TEST_F(ServeIntegrationTest, LiveApiSeedsMetricsStopExportSearch) {
     ++n;
   }
   EXPECT_EQ(n, ok);
-  auto rel = Run(bin + " export " + dir_ + " --relevant-only --fields url 2>/dev/null");
+  auto rel = Shell(bin + " export " + dir_ + " --relevant-only --fields url 2>/dev/null");
   EXPECT_EQ(std::count(rel.second.begin(), rel.second.end(), '\n'),
             metric("topicrawl_pages_relevant_total"));
-  EXPECT_EQ(Run(bin + " export " + dir_ + " --fields nosuch").first, 2);
+  EXPECT_EQ(Shell(bin + " export " + dir_ + " --fields nosuch").first, 2);
 
   // Index and search from the CLI, English and Chinese.
-  auto indexed = Run(bin + " index " + dir_);
+  auto indexed = Shell(bin + " index " + dir_);
   ASSERT_EQ(indexed.first, 0) << indexed.second;
-  auto found = Run(bin + " search " + dir_ + " firewall --limit 50");
+  auto found = Shell(bin + " search " + dir_ + " firewall --limit 50");
   ASSERT_EQ(found.first, 0) << found.second;
   EXPECT_NE(found.second.find("http://site.test/p1\n"), std::string::npos) << found.second;
   EXPECT_EQ(found.second.find("Soup recipe"), std::string::npos);
-  auto zh = Run(bin + " search " + dir_ + " 防火墙 --limit 50");
+  auto zh = Shell(bin + " search " + dir_ + " 防火墙 --limit 50");
   EXPECT_NE(zh.second.find("http://site.test/p2\n"), std::string::npos) << zh.second;
 }
 
 TEST_F(ServeIntegrationTest, NonLoopbackListenerNeedsAToken) {
   std::ofstream(base_ + "/seeds.txt") << "http://site.test/\n";
-  auto r = Run(std::string(TOPICRAWL_BINARY) + " crawl --seeds " + base_ +
+  auto r = Shell(std::string(TOPICRAWL_BINARY) + " crawl --seeds " + base_ +
                "/seeds.txt --serve 0.0.0.0:0 --out " + dir_);
   EXPECT_NE(r.first, 0);
   EXPECT_NE(r.second.find("requires --token"), std::string::npos) << r.second;
-  auto s = Run(std::string(TOPICRAWL_BINARY) + " serve " + dir_ + " --listen 0.0.0.0:0");
+  auto s = Shell(std::string(TOPICRAWL_BINARY) + " serve " + dir_ + " --listen 0.0.0.0:0");
   EXPECT_EQ(s.first, 2);
   EXPECT_NE(s.second.find("requires --token"), std::string::npos) << s.second;
 }
 
 TEST_F(ServeIntegrationTest, UnknownCommandIsNamedAndListed) {
   for (const char* extra : {"", " --help"}) {
-    auto r = Run(std::string(TOPICRAWL_BINARY) + " nosuch" + extra);
+    auto r = Shell(std::string(TOPICRAWL_BINARY) + " nosuch" + extra);
     EXPECT_EQ(r.first, 2) << extra;
     EXPECT_NE(r.second.find("unknown command 'nosuch'"), std::string::npos) << r.second;
     EXPECT_NE(r.second.find("  crawl\n"), std::string::npos) << r.second;
     EXPECT_NE(r.second.find("  serve\n"), std::string::npos) << r.second;
   }
-  EXPECT_EQ(Run(std::string(TOPICRAWL_BINARY) + " --help").first, 0);
+  EXPECT_EQ(Shell(std::string(TOPICRAWL_BINARY) + " --help").first, 0);
 }
 
 }  // namespace

@@ -107,8 +107,11 @@
       chart($('chart-recall'), s.recall.series, 1, () => '100 %');
     }
     const ol = $('recent');
+    const key = (s.recent_relevant || []).slice(0, 15).map((p) => p.id).join(',');
+    if (ol.dataset.key === key) return;  // unchanged: keep the nodes (and clicks) stable
+    ol.dataset.key = key;
     ol.replaceChildren();
-    for (const p of s.recent_relevant || []) {
+    for (const p of (s.recent_relevant || []).slice(0, 15)) {
       const li = el('li');
       const a = el('a', p.title || p.url);
       a.dataset.id = String(p.id);
