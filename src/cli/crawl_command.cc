@@ -5,9 +5,11 @@
 
 #include "cli/commands.h"
 #include "cli/crawl_runner.h"
+#include "cli/serve_flags.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
+#include "eval/failure_breakdown.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -78,6 +80,13 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
       static_cast<long long>(st.links_seen), static_cast<long long>(st.links_queued),
       st.elapsed_s, st.elapsed_s > 0 ? st.pages_ok / st.elapsed_s : 0.0,
       config.out_dir.c_str());
+  // Failures by cause, and which are links out of the crawl's web.
+  if (st.pages_failed > 0) {
+    auto breakdown = eval::ReadFailureBreakdown(config.out_dir, config.connect_to);
+    if (breakdown.ok()) {
+      std::printf("failures by cause:\n%s", eval::FailureBreakdownText(*breakdown).c_str());
+    }
+  }
   return outcome.interrupted ? kExitInterrupted : kExitOk;
 }
 
@@ -104,6 +113,7 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--deterministic")->description(
       "One page at a time: same --rng-seed + static web = same crawl");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");
+  AddServeFlags(cmd);
   cmd->callback([cmd, flags, exit_code] { *exit_code = RunCrawl(cmd, flags.get()); });
 }
 

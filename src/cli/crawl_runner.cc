@@ -1,10 +1,17 @@
 #include "cli/crawl_runner.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <memory>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/serve_flags.h"
+#include "crawl/crawl_monitor.h"
+#include "server/api_server.h"
+#include "server/live_indexer.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -113,9 +120,49 @@ CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config) {
   std::signal(SIGTERM, OnSignal);
   Crawler crawler(config, &g_stop);
   CrawlOutcome out;
+  // --serve / --index (cli/serve_flags.h): the server and the indexer run
+  // beside the crawl and only see it through the monitor and crawl.db.
+  const ServeFlags& serve = GivenServeFlags();
+  CrawlMonitor monitor;
+  std::unique_ptr<ApiServer> server;
+  if (!serve.listen.empty()) {
+    auto options = MakeServerOptions(serve, serve.listen);
+    if (!options.ok()) {
+      out.status = options.status();
+      return out;
+    }
+    auto started = ApiServer::Start(*options, {ServedCrawl{config.out_dir, &monitor}});
+    if (!started.ok()) {
+      out.status = started.status();
+      return out;
+    }
+    server = std::move(started).value();
+    crawler.SetMonitor(&monitor);
+    std::fprintf(stderr, "dashboard: %s  (API: %sapi/status, metrics: %smetrics)\n",
+                 server->url().c_str(), server->url().c_str(), server->url().c_str());
+  }
+  std::unique_ptr<LiveIndexer> indexer;
+  if (serve.index) {
+    indexer = std::make_unique<LiveIndexer>(config.out_dir);
+    indexer->Start();
+  }
   out.status = crawler.Run();
   out.stats = crawler.stats();
   out.interrupted = crawler.interrupted();
+  if (indexer) {
+    indexer->Stop();  // indexes what the crawl committed last
+    std::fprintf(stderr, "search index: %lld pages indexed -> %s/search\n",
+                 static_cast<long long>(indexer->indexed()), config.out_dir.c_str());
+  }
+  if (server && serve.linger_s > 0 && !monitor.stop_requested() && !g_stop.load()) {
+    std::fprintf(stderr, "crawl ended; serving %s for %.0f s more (POST /api/stop ends it)\n",
+                 server->url().c_str(), serve.linger_s);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<int64_t>(serve.linger_s * 1000));
+    while (!g_stop.load() && std::chrono::steady_clock::now() < deadline &&
+           !server->WaitForStopRequest(std::chrono::milliseconds(200))) {
+    }
+  }
   return out;
 }
 

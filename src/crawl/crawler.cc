@@ -18,6 +18,7 @@
 #include "core/hash.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
+#include "crawl/crawl_monitor.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
 #include "crawl/round_state.h"
@@ -208,8 +209,11 @@ class Crawler::Impl {
   Status Run();
   const CrawlStats& stats() const { return stats_; }
   bool interrupted() const { return interrupted_; }
+  CrawlMonitor* monitor_ = nullptr;  // optional (SetMonitor)
 
  private:
+  void ServeMonitor(TimePoint now, bool final);
+  void ReportToMonitor(const PageRecord& rec, HostId host, bool relevant);
   Status Setup();
   Status BuildFilters();
   Status SeedOrResume();
@@ -683,6 +687,10 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     ++stats_.pages_failed;
   }
   strategy_->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
+  if (monitor_) {
+    ReportToMonitor(rec, task.host_id,
+                    ok && strategy_->Beta() >= 0 && p.assessment.relevance >= strategy_->Beta());
+  }
   // The strategy is done with the page: its link strings move into the links
   // rows instead of being copied (~100 links, ~300 allocations a page).
   if (config_.store_links) {
@@ -716,6 +724,7 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
   rec.response_head = std::move(f.response_head);
   rec.body = std::move(f.body);
   rec.remote_ip = std::move(f.remote_ip);
+  if (monitor_) ReportToMonitor(rec, f.task.host_id, false);
   SetRoundFields(f, &rec);
   rec.fetch_state =
       f.http_code == 404 || f.http_code == 410 ? UrlState::kGone : UrlState::kFailed;
@@ -878,7 +887,7 @@ Status Crawler::Impl::AddPageRecord(PageRecord rec) {
 bool Crawler::Impl::Finished() {
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   if (!error_.ok()) return true;
-  if (stop_ && stop_->load()) {
+  if ((stop_ && stop_->load()) || (monitor_ && monitor_->stop_requested())) {
     interrupted_ = true;
     return true;
   }
@@ -948,6 +957,7 @@ void Crawler::Impl::Progress(bool final) {
   stats_.queued = frontier_->Queued();
   stats_.hosts = frontier_->Hosts();
   stats_.in_flight = fetcher_->InFlight();
+  if (monitor_ && !final) ServeMonitor(now, false);  // "finished": after Close()
   if (config_.progress_interval_ms <= 0 && !final) return;
   if (!final && now - last_progress_ < std::chrono::milliseconds(config_.progress_interval_ms)) {
     return;
@@ -971,11 +981,60 @@ void Crawler::Impl::Progress(bool final) {
   last_progress_pages_ = stats_.pages_ok;
 }
 
+// The monitor hooks (crawl/crawl_monitor.h): a snapshot every publish
+// interval, seeds posted through the REST API added like the initial ones.
+void Crawler::Impl::ReportToMonitor(const PageRecord& rec, HostId host, bool relevant) {
+  MonitoredPage m;
+  m.id = next_page_id_;
+  m.host = host;
+  m.ok = rec.status == FetchStatus::kOk;
+  m.relevant = relevant;
+  m.relevance = rec.relevance.value_or(0);
+  m.link_score = rec.link_score;
+  m.depth = rec.depth;
+  m.fetched_at_ms = rec.fetched_at;
+  m.status = FetchStatusName(rec.status);
+  m.url = &rec.url;
+  m.title = &rec.title;
+  monitor_->OnPage(m);
+}
+
+void Crawler::Impl::ServeMonitor(TimePoint now, bool final) {
+  if (!final && monitor_->seeds_pending()) {
+    std::vector<FrontierRecord> rows;
+    for (const std::string& seed : monitor_->TakeSeeds()) {
+      auto url = ResolveLink("", seed);
+      if (!url || filters_.Decide(*url) == FilterDecision::kReject) continue;
+      LinkCandidate c{*url, DedupId(*url, config_.dedup_ignore_scheme), 0, 0, "",
+                      strategy_->SeedScore()};
+      if (frontier_->Add(c) == AddResult::kAdded) {
+        rows.push_back({c.url_id, c.url, 0, 0, "", c.score, "{\"seed\":\"api\"}", 0});
+      }
+    }
+    if (!rows.empty()) {
+      stats_.links_queued += static_cast<int64_t>(rows.size());
+      writer_->Post([rows = std::move(rows)](CrawlStore* store) {
+        store->AddEvent("api_seeds", std::to_string(rows.size()) + " seeds");
+        store->AddSeeds(rows);
+      });
+    }
+  }
+  if (!final && !monitor_->PublishDue(now)) return;
+  const char* state = final ? (interrupted_ ? "stopped" : "finished")
+                      : monitor_->stop_requested() ? "stopping"
+                                                   : "running";
+  monitor_->Publish(stats_, frontier_.get(), now, clock_->UnixMillis(), state);
+}
+
 Status Crawler::Impl::Run() {
   Status s = Setup();
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
   next_state_save_ = started_ + std::chrono::seconds(10);
+  if (monitor_) {
+    monitor_->SetStrategy(config_.strategy, strategy_->Beta());
+    monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
+  }
   writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
   writer_->Start();
   while (!Finished()) {
@@ -1000,6 +1059,7 @@ Status Crawler::Impl::Run() {
   // Where the CPU went (read while the threads still exist): the crawl
   // thread (fetching, frontier) is the process's own name.
   const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
+  if (monitor_) monitor_->SetWakeup(nullptr);  // the fetcher goes with this crawler
   writer_->Stop();  // every queued page is in the store's batch now
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   Progress(true);
@@ -1019,6 +1079,7 @@ Status Crawler::Impl::Run() {
   }
   Status fin = strategy_->Finish();
   Status closed = store_->Close();
+  if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
   if (!saved.ok() && error_.ok() && closed.ok()) return saved;
   if (!error_.ok() || !closed.ok()) {
     // Disk full, I/O error: every write after the last commit is dropped
@@ -1035,6 +1096,7 @@ Status Crawler::Impl::Run() {
 Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)
     : impl_(std::make_unique<Impl>(std::move(config), stop)) {}
 Crawler::~Crawler() = default;
+void Crawler::SetMonitor(CrawlMonitor* monitor) { impl_->monitor_ = monitor; }
 Status Crawler::Run() { return impl_->Run(); }
 const CrawlStats& Crawler::stats() const { return impl_->stats(); }
 bool Crawler::interrupted() const { return impl_->interrupted(); }

@@ -136,6 +136,11 @@ const std::string& Frontier::HostKey(HostId host) const {
   return hosts_[host].key;
 }
 
+Frontier::HostInfo Frontier::GetHostInfo(HostId host) const {
+  const Host& h = hosts_[host];
+  return HostInfo{h.count, h.in_flight, h.backoff_level, h.held, h.next_start, h.min_delay_s};
+}
+
 void Frontier::HoldHost(HostId host) {
   if (host >= hosts_.size()) return;
   hosts_[host].held = true;

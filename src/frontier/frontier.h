@@ -209,6 +209,16 @@ class Frontier {
   void ReleaseHost(HostId host);
   // Crawl-delay floor for this host (seconds, clamped to >= 0).
   void SetHostMinDelay(HostId host, double seconds);
+  // Politeness state of one host, for monitoring. REQUIRES: host < Hosts().
+  struct HostInfo {
+    size_t queued = 0;
+    uint32_t in_flight = 0;
+    int backoff_level = 0;
+    bool held = false;
+    TimePoint next_start{};
+    double min_delay_s = 0;
+  };
+  HostInfo GetHostInfo(HostId host) const;
 
   // Sets the score of a queued link (in RAM: sift in place, O(log n); spilled:
   // takes effect when it is reloaded). False when the link is not queued.
