@@ -704,8 +704,10 @@ Status Crawler::Impl::Run() {
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
-  Status fin = strategy_->Finish();
+  // The store closes first: a strategy may write its own tables into
+  // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
   Status closed = store_->Close();
+  Status fin = strategy_->Finish();
   if (!error_.ok()) return error_;
   if (!fin.ok()) return fin;
   return closed;

@@ -107,8 +107,9 @@ double Bm25Index::SelfScore(const Bm25Doc& query) const {
   for (int f = 0; f < kBm25Fields; ++f) {
     if (params_.weights[f] <= 0) continue;
     const uint32_t len = static_cast<uint32_t>(query[f].size());
+    // Every query term counts, also those no document has (idf with n = 0):
+    // a query that shares only its common words with Gw stays far from 1.
     for (const auto& [term, qtf] : CountTerms(query[f])) {
-      if (term_ids_[f].find(term) == term_ids_[f].end()) continue;
       s += params_.weights[f] * idf(f, term) * qtf * TfPart(qtf, len, f);
     }
   }

@@ -20,8 +20,9 @@
 // Normalisation to [0, 1] (the seed needs s_j * Q(v_j) comparable with
 // sim_anchor, but does not say how): s_j / s(q, q), the score the query
 // would get against a document identical to itself (its own field lengths
-// and term counts, same N, n(t) and avgdl), clamped to 1. A vertex that
-// repeats the query exactly scores 1.
+// and term counts, same N, n(t) and avgdl; terms no document has count with
+// n(t) = 0), clamped to 1. A vertex that repeats the query exactly scores 1;
+// a query sharing only common words (the host name) with Gw scores near 0.
 //
 // Top-1 lookup (Top1): WAND (Broder et al. 2003) over per-(field, term)
 // posting lists sorted by document id. Each list keeps max tf and min

@@ -45,6 +45,12 @@ TEST(Bm25IndexTest, ThreeDocumentsByHand) {
   EXPECT_EQ(hit.doc, 2);
   EXPECT_NEAR(hit.score, 0.4457443, 1e-7);
   EXPECT_NEAR(hit.normalized, 0.8, 1e-9);
+  // A query word no document has still counts in the normaliser (n = 0,
+  // idf = ln(1 + 3.5 / 0.5) = ln 8; query length 3 -> tf part 0.8):
+  //   self = 0.5 * (0.1335314 + 0.9808293 + 2.0794415) * 0.8 = 1.2775209
+  const Bm25Doc q3 = Anchor({"tcp", "socket", "zzz"});
+  EXPECT_NEAR(index.SelfScore(q3), 1.2775209, 1e-7);
+  EXPECT_NEAR(index.Top1(q3).normalized, 0.4457443 / 1.2775209, 1e-7);
 }
 
 // The URL field weighs 0.2: a URL-only match of a rare term in a 1-term URL
