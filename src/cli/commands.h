@@ -44,6 +44,7 @@ void AddServeCommand(CLI::App& app, int* exit_code);
 void AddIndexCommand(CLI::App& app, int* exit_code);
 void AddSearchCommand(CLI::App& app, int* exit_code);
 void AddExportCommand(CLI::App& app, int* exit_code);
+void AddLabelCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

@@ -1077,8 +1077,10 @@ Status Crawler::Impl::Run() {
     store_->SetMeta("round_finished." + std::to_string(round_.round()),
                     std::to_string(clock_->UnixMillis()));
   }
-  Status fin = strategy_->Finish();
+  // The store closes first: a strategy may write its own tables into
+  // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
   Status closed = store_->Close();
+  Status fin = strategy_->Finish();
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
   if (!saved.ok() && error_.ok() && closed.ok()) return saved;
   if (!error_.ok() || !closed.ok()) {
