@@ -36,6 +36,7 @@ void AddCompareCommand(CLI::App& app, int* exit_code);
 void AddCollectLinksCommand(CLI::App& app, int* exit_code);
 void AddTrainCommand(CLI::App& app, int* exit_code);
 void AddAnalyzeCommand(CLI::App& app, int* exit_code);
+void AddTdaCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

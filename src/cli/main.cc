@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddCollectLinksCommand(app, &exit_code);
   topicrawl::cli::AddTrainCommand(app, &exit_code);
   topicrawl::cli::AddAnalyzeCommand(app, &exit_code);
+  topicrawl::cli::AddTdaCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -22,6 +22,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"wang-landau", NewWangLandauStrategy},
       {"annealing", NewAnnealingStrategy},
       {"nb-link", NewNbLinkStrategy},
+      {"tda", NewTdaStrategy},
   };
   return *registry;
 }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <fstream>
+#include <sstream>
 
 namespace topicrawl {
 namespace {
@@ -13,9 +16,11 @@ namespace {
 // nothing per word once a thread has seen a page of the model's size.
 struct Scratch {
   std::vector<float> acc;          // summed occurrence factors per entry
+  std::vector<uint32_t> count;     // occurrences per entry (reading order)
   std::vector<uint32_t> touched;   // entries with acc != 0
   std::vector<float> doc;          // document vector C_p
   std::vector<double> onto;        // eq.-8 weight per ontology term
+  std::vector<uint32_t> onto_count;
 };
 
 Scratch& ThreadScratch() {
@@ -221,7 +226,10 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
   const std::shared_ptr<const Model> m = model();
   const WordVectors* vec = m->vectors.get();
   Scratch& s = ThreadScratch();
-  if (s.acc.size() < m->entries.size()) s.acc.resize(m->entries.size(), 0);
+  if (s.acc.size() < m->entries.size()) {
+    s.acc.resize(m->entries.size(), 0);
+    s.count.resize(m->entries.size(), 0);
+  }
   SdtpParts parts;
   parts.has_vectors = vec != nullptr && !m->dsv->vector.empty();
   parts.tokens = static_cast<int>(w.sequence_end);
@@ -229,17 +237,20 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
     auto it = m->lookup.find(w.tokens[i]);
     if (it == m->lookup.end()) continue;
     const uint32_t e = it->second;
-    if (s.acc[e] == 0) s.touched.push_back(e);
+    if (s.acc[e] == 0 && s.count[e] == 0) s.touched.push_back(e);
     s.acc[e] += w.factors[i];
+    s.count[e] += i < w.sequence_end;
   }
   const double total = std::max<size_t>(w.sequence_end, 1);
   s.onto.assign(ontology_.size(), 0);
   if (parts.has_vectors) s.doc.assign(vec->dim(), 0);
-  std::vector<int> counts(ontology_.size(), 0);
+  s.onto_count.assign(ontology_.size(), 0);
   for (uint32_t e : s.touched) {
     const Entry& entry = m->entries[e];
     const double tf = s.acc[e] / total;
+    const uint32_t occurrences = s.count[e];
     s.acc[e] = 0;
+    s.count[e] = 0;
     if (entry.contradiction >= 0 && parts.contradiction.empty()) {
       parts.contradiction = contradiction_list_[entry.contradiction];
     }
@@ -251,7 +262,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
     const double weight = tf * idf;  // eq. 8
     if (entry.onto >= 0) {
       s.onto[entry.onto] += weight;
-      ++counts[entry.onto];
+      s.onto_count[entry.onto] += occurrences;
     }
     if (parts.has_vectors && entry.vec != WordVectors::kNoWord) {
       auto v = vec->Vector(entry.vec);  // eq. 12-13
@@ -270,7 +281,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
     nd += s.onto[i] * s.onto[i];
     TermWeight t;
     t.term = ontology_[i].first;
-    t.count = counts[i];
+    t.count = static_cast<int>(s.onto_count[i]);
     t.weight = s.onto[i];
     t.topic_weight = tw;
     parts.static_terms.push_back(std::move(t));
@@ -383,6 +394,52 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
     if (t.id == WordVectors::kNoWord) continue;
     auto v = vectors.Vector(t.id);
     for (size_t k = 0; k < v.size(); ++k) dsv.vector[k] += static_cast<float>(t.weight) * v[k];
+  }
+  return dsv;
+}
+
+Status WriteDsvTsv(const Dsv& dsv, const std::string& path) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) return Status::Error("cannot write " + path);
+  out << "# term\tweight\trd\tkind\n";
+  for (const DsvTerm& t : dsv.terms) {
+    out << t.term << '\t' << t.weight << '\t' << t.rd << '\t'
+        << (t.is_static ? "static" : "new") << '\n';
+  }
+  out.close();
+  return out ? Status::Ok() : Status::Error("error writing " + path);
+}
+
+StatusOr<Dsv> ReadDsvTsv(const std::string& path, const WordVectors& vectors) {
+  std::ifstream in(path);
+  if (!in) return Status::Error("cannot read " + path);
+  Dsv dsv;
+  dsv.vector.assign(vectors.dim(), 0);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    DsvTerm t;
+    std::string weight, rd, kind;
+    if (!std::getline(fields, t.term, '\t') || !std::getline(fields, weight, '\t') ||
+        !std::getline(fields, rd, '\t') || !std::getline(fields, kind, '\t')) {
+      return Status::Error(path + ":" + std::to_string(n) + ": expected 4 tab-separated fields");
+    }
+    try {
+      t.weight = std::stod(weight);
+      t.rd = std::stod(rd);
+    } catch (const std::exception&) {
+      return Status::Error(path + ":" + std::to_string(n) + ": bad number");
+    }
+    t.is_static = kind == "static";
+    t.id = vectors.Id(t.term);
+    if (t.id != WordVectors::kNoWord) {
+      auto v = vectors.Vector(t.id);
+      for (size_t k = 0; k < v.size(); ++k) dsv.vector[k] += static_cast<float>(t.weight) * v[k];
+    }
+    dsv.terms.push_back(std::move(t));
   }
   return dsv;
 }

@@ -98,6 +98,13 @@ struct Dsv {
   size_t NewTerms() const;
 };
 
+// The DSV as text: `term<TAB>weight<TAB>rd<TAB>static|new` per line after a
+// `#` header (a crawl writes DIR/tda-dsv.tsv next to DIR/tda-vectors.bin).
+Status WriteDsvTsv(const Dsv& dsv, const std::string& path);
+// Reads the terms and rebuilds the vector from `vectors` (terms without a
+// vector are kept with id kNoWord). Errors name the file and line.
+StatusOr<Dsv> ReadDsvTsv(const std::string& path, const WordVectors& vectors);
+
 // Per-word weight totals gathered while building the training corpus, for
 // eq. 10's weight(w).
 struct TermStats {

@@ -15,6 +15,7 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(const StrategyCo
 StatusOr<std::unique_ptr<CrawlStrategy>> NewWangLandauStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewAnnealingStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext& context);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 
