@@ -1,13 +1,20 @@
 // `topicrawl web ...`: build, serve and stop the manifest-built benchmark
 // webs (src/web/web_builder.h, nginx_web.h), list their pages, and run the
 // synthetic web (src/web/synthetic_web.h).
+#include <array>
 #include <csignal>
+#include <map>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands.h"
+#include "eval/labels.h"
+#include "web/evolved_web.h"
+#include "web/version_rounds.h"
+#include "web/web_evolver.h"
 #include "web/manifest.h"
 #include "web/nginx_web.h"
 #include "web/site_index.h"
@@ -44,7 +51,13 @@ void AddBuild(CLI::App& web, int* exit_code) {
   cmd->add_option("--dir", *dir, "Web directory (debs/, root/, site-index.tsv, ...)")->required();
   cmd->add_option("--packages", flags->packages,
                   "packages-*.tsv with exact versions and sha256 (package version deb_sha256)");
-  cmd->callback([flags, dir, exit_code] {
+  auto rounds = std::make_shared<std::string>();
+  auto force = std::make_shared<bool>(false);
+  cmd->add_option("--rounds", *rounds,
+                  "`versions`: one round per version the archive offers (apt-cache madison), oldest "
+                  "first; round 0 in DIR/root, later rounds as overlays (docs/incremental.md)");
+  cmd->add_flag("--force", *force, "With --rounds: replace existing or interrupted rounds in DIR");
+  cmd->callback([flags, dir, rounds, force, exit_code] {
     bool ok = false;
     std::string text = ReadText(flags->manifest, &ok);
     if (!ok) {
@@ -56,6 +69,31 @@ void AddBuild(CLI::App& web, int* exit_code) {
     if (!manifest.ok()) {
       std::cerr << "web build: " << manifest.status().message() << "\n";
       *exit_code = kExitUsage;
+      return;
+    }
+    if (!rounds->empty()) {
+      if (*rounds != "versions") {
+        std::cerr << "web build: --rounds takes `versions` (simulated rounds: `topicrawl web evolve`)\n";
+        *exit_code = kExitUsage;
+        return;
+      }
+      if (!flags->packages.empty()) {
+        std::cerr << "web build: --packages is ignored with --rounds versions (every archive version is used)\n";
+      }
+      web::VersionRoundsOptions vo;
+      vo.dir = *dir;
+      vo.manifest_text = text;
+      vo.force = *force;
+      vo.log = &std::cerr;
+      auto report = web::BuildVersionRounds(*manifest, vo);
+      if (!report.ok()) {
+        std::cerr << "web build: " << report.status().message() << "\n";
+        *exit_code = kExitFailure;
+        return;
+      }
+      std::cerr << "web build: rounds 0.." << report->rounds << " in " << report->seconds << " s; serve with "
+                << "`topicrawl web serve --dir " << *dir << " --round K`\n";
+      *exit_code = kExitOk;
       return;
     }
     web::BuildOptions options;
@@ -91,7 +129,7 @@ void AddServe(CLI::App& web, int* exit_code) {
                "arguments");
   struct Flags {
     std::string dir, manifest, root;
-    int port = 18080, tls_port = 18443, workers = 1;
+    int port = 18080, tls_port = 18443, workers = 1, round = -1;
   };
   auto f = std::make_shared<Flags>();
   cmd->add_option("--dir", f->dir, "Web directory (nginx.conf, certificates, logs go here)")
@@ -103,7 +141,46 @@ void AddServe(CLI::App& web, int* exit_code) {
   auto* tls = cmd->add_option("--tls-port", f->tls_port, "HTTPS port; 0 = any free port")
                   ->capture_default_str();
   cmd->add_option("--workers", f->workers, "nginx worker processes")->capture_default_str();
-  cmd->callback([f, port, tls, exit_code] {
+  auto* round = cmd->add_option("--round", f->round,
+                                "Serve round K of an evolved web (made by `web evolve` or "
+                                "`web build --rounds versions`; DIR is its directory)");
+  cmd->callback([f, port, tls, round, exit_code] {
+    web::RoundNginx round_config;
+    const bool evolved = fs::exists(f->dir + "/evolve.tsv") || fs::exists(f->dir + "/EVOLVING");
+    if (round->count() > 0 || evolved) {
+      StatusOr<web::EvolvedWeb> ev = web::OpenEvolvedWeb(f->dir);
+      if (!ev.ok()) {
+        std::cerr << "web serve: " << ev.status().message() << "\n";
+        *exit_code = kExitUsage;
+        return;
+      }
+      if (round->count() == 0) {
+        std::cerr << "web serve: " << ev->dir << " is an evolved web: pass --round K (0.."
+                  << ev->rounds << ")\n";
+        *exit_code = kExitUsage;
+        return;
+      }
+      if (Status s = web::CheckRound(*ev, f->round); !s.ok()) {
+        std::cerr << "web serve: " << s.message() << "\n";
+        *exit_code = kExitUsage;
+        return;
+      }
+      StatusOr<web::RoundNginx> rc = web::RenderRoundNginx(*ev, f->round);
+      if (!rc.ok()) {
+        std::cerr << "web serve: " << rc.status().message() << "\n";
+        *exit_code = kExitFailure;
+        return;
+      }
+      round_config = std::move(*rc);
+      if (f->manifest.empty()) f->manifest = ev->base + "/manifest.tsv";
+      if (f->root.empty()) f->root = ev->base + "/root";
+      std::cerr << "web serve: round " << f->round << " of " << ev->dir << " (base " << ev->base
+                << "): " << round_config.entries << " overlay map entries";
+      if (round_config.skipped > 0) {
+        std::cerr << ", " << round_config.skipped << " URLs nginx cannot map (served from the base)";
+      }
+      std::cerr << "\n";
+    }
     std::string manifest_path = f->manifest.empty() ? f->dir + "/manifest.tsv" : f->manifest;
     StatusOr<web::Manifest> manifest = web::ReadManifestFile(manifest_path);
     if (!manifest.ok()) {
@@ -118,6 +195,8 @@ void AddServe(CLI::App& web, int* exit_code) {
     options.tls_port = f->tls_port;
     options.ports_are_defaults = port->count() == 0 && tls->count() == 0;
     options.worker_processes = f->workers;
+    options.http_extra = round_config.http;
+    options.server_extra = round_config.server;
     StatusOr<web::ServeInfo> info = web::StartNginxWeb(*manifest, options);
     if (!info.ok()) {
       std::cerr << "web serve: " << info.status().message() << "\n";
@@ -299,6 +378,134 @@ void AddSynthLabels(CLI::App& web, int* exit_code) {
   });
 }
 
+void AddEvolve(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "evolve", "Derive rounds 0..N from a built web: pages published, edited and gone per "
+                "round, stored as per-round overlays plus the truth of every round "
+                "(docs/incremental.md)");
+  struct Flags {
+    std::string dir, out, homes;
+    web::EvolveOptions evolve;
+    bool force = false;
+  };
+  auto f = std::make_shared<Flags>();
+  cmd->add_option("--dir", f->dir, "A web made by `topicrawl web build` (read only unless --out is omitted)")
+      ->required();
+  cmd->add_option("--out", f->out, "Directory for the rounds (default: --dir itself); the base web "
+                                   "is referenced, not copied");
+  cmd->add_option("--rounds", f->evolve.rounds, "Rounds after round 0")->required();
+  cmd->add_option("--seed", f->evolve.seed, "Random seed; the whole evolution derives from it")
+      ->capture_default_str();
+  cmd->add_option("--new-rate", f->evolve.new_rate, "Pages published per round / pages of the web")
+      ->capture_default_str();
+  cmd->add_option("--change-rate", f->evolve.change_rate,
+                  "Expected share of present reachable pages edited per round")
+      ->capture_default_str();
+  cmd->add_option("--gone-rate", f->evolve.gone_rate, "Pages gone (404/410) per round / present pages")
+      ->capture_default_str();
+  cmd->add_option("--hidden-at-start", f->evolve.hidden_at_start,
+                  "Share of the pages hidden at round 0 (default new-rate x rounds)");
+  cmd->add_option("--homes", f->homes, "Home pages TSV (host home_url role): the crawl's seeds; "
+                                       "only pages reachable from them evolve");
+  cmd->add_flag("--force", f->force, "Replace an existing or interrupted evolution in the output directory");
+  cmd->callback([f, exit_code] {
+    web::WebEvolveOptions options;
+    options.base_dir = f->dir;
+    options.out_dir = f->out;
+    options.homes_file = f->homes;
+    options.evolve = f->evolve;
+    options.force = f->force;
+    options.log = &std::cerr;
+    StatusOr<web::WebEvolveReport> report = web::EvolveWeb(options);
+    if (!report.ok()) {
+      std::cerr << "web evolve: " << report.status().message() << "\n";
+      *exit_code = kExitFailure;
+      return;
+    }
+    size_t files = 0;
+    for (size_t k : report->overlay_files) files += k;
+    std::cerr << "web evolve: " << report->pages << " pages (" << report->reachable << " reachable), "
+              << f->evolve.rounds << " rounds, " << files << " overlay files ("
+              << report->overlay_bytes / 1024 << " KiB), " << report->seconds << " s\n";
+    *exit_code = kExitOk;
+  });
+}
+
+void AddTruth(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "truth", "Print the ground truth of one round of an evolved web: url<TAB>state "
+               "(new|changed|unchanged|gone vs round K-1)");
+  struct Flags {
+    std::string dir, hubs_out, labels;
+    int round = 0;
+  };
+  auto f = std::make_shared<Flags>();
+  cmd->add_option("--dir", f->dir, "Evolved web directory")->required();
+  cmd->add_option("--round", f->round, "Round K")->required();
+  cmd->add_option("--hubs-out", f->hubs_out,
+                  "Also write the hub pages of round K (url<TAB>new_links: pages linking to a page new in K)");
+  cmd->add_option("--labels", f->labels,
+                  "A label file (url relevant reason): print the counts per state, relevant ones apart, to stderr");
+  cmd->callback([f, exit_code] {
+    StatusOr<web::EvolvedWeb> ev = web::OpenEvolvedWeb(f->dir);
+    if (!ev.ok()) {
+      std::cerr << "web truth: " << ev.status().message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    StatusOr<std::string> text = web::ReadTruthText(*ev, f->round, false);
+    if (!text.ok()) {
+      std::cerr << "web truth: " << text.status().message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    if (!f->hubs_out.empty()) {
+      StatusOr<std::string> hubs = web::ReadTruthText(*ev, f->round, true);
+      Status s = hubs.ok() ? web::WriteWholeFile(f->hubs_out, *hubs) : hubs.status();
+      if (!s.ok()) {
+        std::cerr << "web truth: " << s.message() << "\n";
+        *exit_code = kExitFailure;
+        return;
+      }
+    }
+    std::optional<eval::LabelSet> labels;
+    if (!f->labels.empty()) {
+      auto loaded = eval::LabelSet::Load(f->labels);
+      if (!loaded.ok()) {
+        std::cerr << "web truth: " << loaded.status().message() << "\n";
+        *exit_code = kExitUsage;
+        return;
+      }
+      labels = std::move(*loaded);
+    }
+    std::cout << *text;
+    if (labels) {
+      std::map<std::string, std::array<size_t, 3>> counts;  // state -> all, relevant, unlabelled
+      std::istringstream in(*text);
+      std::string line;
+      std::getline(in, line);  // header
+      while (std::getline(in, line)) {
+        size_t tab = line.find('\t');
+        if (tab == std::string::npos) continue;
+        auto& c = counts[line.substr(tab + 1)];
+        ++c[0];
+        std::optional<bool> rel = labels->LookupCanonical(line.substr(0, tab));
+        if (!rel) ++c[2];
+        else if (*rel) ++c[1];
+      }
+      std::cerr << "web truth: round " << f->round << ":";
+      for (const char* state : {"new", "changed", "unchanged", "gone"}) {
+        const auto& c = counts[state];
+        std::cerr << " " << state << " " << c[0] << " (relevant " << c[1];
+        if (c[2] > 0) std::cerr << ", unlabelled " << c[2];
+        std::cerr << ")";
+      }
+      std::cerr << "\n";
+    }
+    *exit_code = kExitOk;
+  });
+}
+
 }  // namespace
 
 void AddWebCommand(CLI::App& app, int* exit_code) {
@@ -307,6 +514,8 @@ void AddWebCommand(CLI::App& app, int* exit_code) {
   AddBuild(*web, exit_code);
   AddServe(*web, exit_code);
   AddStop(*web, exit_code);
+  AddEvolve(*web, exit_code);
+  AddTruth(*web, exit_code);
   AddIndex(*web, exit_code);
   AddSynth(*web, exit_code);
   AddSynthLabels(*web, exit_code);

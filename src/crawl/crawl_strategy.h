@@ -41,6 +41,9 @@ struct StrategyContext {
   std::string topic_file;   // may be empty (then strategies that need a topic fail)
   std::string out_dir;      // crawl directory, for diagnostics files
   uint64_t rng_seed = 1;
+  // CrawlConfig::dedup_ignore_scheme: how the crawl computes a URL's UrlId
+  // (crawl/dedup.h). Strategies that key anything by UrlId use the same.
+  bool dedup_ignore_scheme = true;
 };
 
 class CrawlStrategy {
@@ -48,8 +51,10 @@ class CrawlStrategy {
   virtual ~CrawlStrategy() = default;
   virtual std::string_view Name() const = 0;
 
-  // The frontier's selector for this strategy. Called once, before seeding.
-  virtual std::unique_ptr<LinkSelector> MakeSelector() = 0;
+  // The frontier's selector for this strategy. Called once, before seeding
+  // (and before RestoreState). An error (e.g. a selector name the selector
+  // registry does not know) stops the crawl before any fetch.
+  virtual StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() = 0;
 
   // Judges a fetched page and scores its outlinks. Runs on parse-pool
   // threads concurrently with other Assess calls: must be thread-safe.
@@ -94,6 +99,34 @@ class CrawlStrategy {
 
   // Crawl thread, once, when the crawl stops: flush diagnostics to out_dir.
   virtual Status Finish() { return Status::Ok(); }
+
+  // ---- Learned state (crawl --resume, incremental rounds) -------------------
+  // What the strategy has learned and the crawl store does not hold
+  // (document frequencies, the Wang-Landau density of states, the PageRank
+  // graph, Shark-search carries, annealing temperature and host memory,
+  // RNG positions...), so that a resumed crawl goes on as the uninterrupted
+  // one would have. The crawler persists it in the crawl directory
+  // (crawl/strategy_state.h: DIR/state/strategy.bin, atomic, at periodic
+  // checkpoints and at the end) and restores it on resume.
+  //
+  // SaveState: a blob, versioned per section and in a canonical order
+  // (crawl/state_blob.h), so save -> restore -> save gives the same bytes.
+  // Called on the crawl thread while parse-pool threads may be in Assess():
+  // lock what Assess writes. Default: empty (nothing learned).
+  virtual Status SaveState(std::string* blob) const {
+    blob->clear();
+    return Status::Ok();
+  }
+  // Restores SaveState's blob into a strategy just built with the same
+  // context, after MakeSelector() and before the first page. An empty blob
+  // means nothing was saved: keep the fresh state. A blob of another
+  // version or layout, or damaged, is an error that names the problem.
+  // Default: only the empty blob is accepted.
+  virtual Status RestoreState(std::string_view blob) {
+    if (blob.empty()) return Status::Ok();
+    return Status::Error("strategy '" + std::string(Name()) + "' keeps no state, but " +
+                         std::to_string(blob.size()) + " bytes of state were saved");
+  }
 };
 
 // The explicit registry (strategy_registry.cc). Unknown names fail with a

@@ -20,6 +20,7 @@
 #include "core/thread_pool.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
+#include "crawl/strategy_state.h"
 #include "fetch/charset.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
@@ -207,6 +208,7 @@ class Crawler::Impl {
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   bool Finished();
   bool RefillFromStrategy();  // true when the strategy queued something
+  void CheckpointState();     // periodic save of the strategy's state
   void Progress(bool final);
   Duration PollWait();
 
@@ -237,6 +239,7 @@ class Crawler::Impl {
   TimePoint started_{};
   TimePoint last_progress_{};
   int64_t last_progress_pages_ = 0;
+  TimePoint next_state_save_{};
 };
 
 Status Crawler::Impl::Setup() {
@@ -249,6 +252,7 @@ Status Crawler::Impl::Setup() {
   ctx.topic_file = config_.topic_file;
   ctx.out_dir = config_.out_dir;
   ctx.rng_seed = config_.rng_seed;
+  ctx.dedup_ignore_scheme = config_.dedup_ignore_scheme;
   auto strategy = MakeCrawlStrategy(config_.strategy, ctx);
   if (!strategy.ok()) return strategy.status();
   strategy_ = std::move(strategy).value();
@@ -264,8 +268,10 @@ Status Crawler::Impl::Setup() {
   std::error_code ec;
   std::filesystem::create_directories(config_.out_dir + "/spill", ec);
   if (ec) return Status::Error("cannot create " + config_.out_dir + "/spill: " + ec.message());
+  auto selector = strategy_->MakeSelector();
+  if (!selector.ok()) return selector.status();
   auto frontier = Frontier::Create(MakeFrontierOptions(config_, *strategy_), clock_,
-                                   strategy_->MakeSelector());
+                                   std::move(selector).value());
   if (!frontier.ok()) return frontier.status();
   frontier_ = std::move(frontier).value();
 
@@ -315,6 +321,12 @@ Status Crawler::Impl::BuildFilters() {
 
 Status Crawler::Impl::SeedOrResume() {
   if (store_->resumed()) {
+    // What the strategy had learned (DIR/state/strategy.bin) first: the
+    // queue below is rebuilt with the stored scores either way.
+    bool restored = false;
+    Status rs = RestoreStrategyState(strategy_.get(), config_.out_dir, &restored);
+    if (!rs.ok()) return rs;
+    store_->AddEvent("state", restored ? "strategy state restored" : "no saved strategy state");
     // Rebuild the seen-set (every admitted URL) and the queue (state 0).
     auto stats = store_->LoadPageStats();
     if (!stats.ok()) return stats.status();
@@ -607,6 +619,23 @@ bool Crawler::Impl::Finished() {
   return !RefillFromStrategy();
 }
 
+// The strategy's learned state goes to DIR/state/strategy.bin every
+// kStateInterval, or less often when saving is slow (at most ~2 % of the
+// crawl thread's time), and at the end of the crawl; a kill -9 loses at most
+// one interval of learning (crawl/strategy_state.h).
+void Crawler::Impl::CheckpointState() {
+  constexpr auto kStateInterval = std::chrono::seconds(10);
+  const TimePoint now = clock_->Now();
+  if (now < next_state_save_) return;
+  Status s = SaveStrategyState(*strategy_, config_.out_dir);
+  const TimePoint done = clock_->Now();
+  next_state_save_ = done + std::max<Duration>(kStateInterval, 50 * (done - now));
+  if (!s.ok()) {
+    std::fprintf(stderr, "warning: %s\n", s.message().c_str());
+    writer_->Post([m = s.message()](CrawlStore* store) { store->AddEvent("state_error", m); });
+  }
+}
+
 bool Crawler::Impl::RefillFromStrategy() {
   std::vector<FrontierRecord> rows;
   for (LinkCandidate& c : strategy_->Refill()) {
@@ -673,6 +702,7 @@ Status Crawler::Impl::Run() {
   Status s = Setup();
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
+  next_state_save_ = started_ + std::chrono::seconds(10);
   writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
   writer_->Start();
   while (!Finished()) {
@@ -686,6 +716,7 @@ Status Crawler::Impl::Run() {
       }
     }
     Progress(false);
+    CheckpointState();
   }
   // Let parsed pages land; abandon in-flight fetches (they are re-fetched on
   // resume: their frontier rows are still state 0).
@@ -704,9 +735,11 @@ Status Crawler::Impl::Run() {
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
+  Status saved = SaveStrategyState(*strategy_, config_.out_dir);
   Status fin = strategy_->Finish();
   Status closed = store_->Close();
   if (!error_.ok()) return error_;
+  if (!saved.ok()) return saved;
   if (!fin.ok()) return fin;
   return closed;
 }

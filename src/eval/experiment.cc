@@ -227,8 +227,19 @@ MeanSd MeanAndSd(const std::vector<double>& values) {
     double sq = 0;
     for (double v : values) sq += (v - out.mean) * (v - out.mean);
     out.sd = std::sqrt(sq / (values.size() - 1));
+    out.ci95 = StudentT975(out.count - 1) * out.sd / std::sqrt(static_cast<double>(out.count));
   }
   return out;
+}
+
+double StudentT975(int df) {
+  static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                  2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                  2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df < 1) return 0;
+  if (df <= 30) return kT[df - 1];
+  return 1.96 + 2.4 / df;
 }
 
 const std::vector<std::string>& AggregatedMetricNames() {

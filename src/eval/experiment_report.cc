@@ -41,6 +41,22 @@ std::string MeanSdText(const std::map<std::string, MeanSd>& m, const std::string
   return Fmt(it->second.mean, decimals) + " ± " + Fmt(it->second.sd, decimals);
 }
 
+// "mean ± sd [low, high]": with the 95 % interval of the mean when there
+// are at least 2 runs.
+std::string MeanSdCiText(const std::map<std::string, MeanSd>& m, const std::string& key,
+                         int decimals) {
+  auto it = m.find(key);
+  if (it == m.end() || it->second.count < 2) return MeanSdText(m, key, decimals);
+  return MeanSdText(m, key, decimals) + " [" + Fmt(it->second.ci95_low(), decimals) + ", " +
+         Fmt(it->second.ci95_high(), decimals) + "]";
+}
+
+// The metrics whose 95 % interval is printed in the checkpoint tables (the
+// others would make them unreadable; table.csv/json have all intervals).
+bool ShowsInterval(const std::string& metric) {
+  return metric == "accuracy" || metric == "recall" || metric == "true_harvest";
+}
+
 // Checkpoint labels in order of first appearance across strategies.
 std::vector<std::string> CheckpointLabels(const ExperimentSummary& s) {
   std::vector<std::string> labels;
@@ -77,7 +93,10 @@ void MarkdownCheckpoints(const ExperimentSummary& s, std::ostringstream& out) {
       out << "| " << st.strategy << " | " << it->runs << " |";
       for (const Column& c : kColumns) {
         if (!c.needs_labels || s.has_labels) {
-          out << ' ' << MeanSdText(it->metrics, c.metric, c.decimals) << " |";
+          out << ' '
+              << (ShowsInterval(c.metric) ? MeanSdCiText(it->metrics, c.metric, c.decimals)
+                                          : MeanSdText(it->metrics, c.metric, c.decimals))
+              << " |";
         }
       }
       out << '\n';
@@ -135,7 +154,10 @@ void MarkdownTotals(const ExperimentSummary& s, std::ostringstream& out) {
 
 nlohmann::json MeanSdJson(const std::map<std::string, MeanSd>& m) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [k, v] : m) j[k] = {{"mean", v.mean}, {"sd", v.sd}, {"runs", v.count}};
+  for (const auto& [k, v] : m) {
+    j[k] = {{"mean", v.mean}, {"sd", v.sd}, {"runs", v.count},
+            {"ci95_low", v.ci95_low()}, {"ci95_high", v.ci95_high()}};
+  }
   return j;
 }
 
@@ -198,7 +220,9 @@ std::string ExperimentToMarkdown(const ExperimentSummary& s) {
     out << " (" << s.relevant_total << " relevant pages, " << s.oracle_relevant
         << " reachable by the oracle)";
   }
-  out << ". Values are mean ± sample sd over runs.\n\n";
+  out << ". Values are mean ± sample sd over runs; [low, high] is the 95 % confidence "
+         "interval of the mean (Student t, runs - 1 df) for accuracy, true harvest and "
+         "recall (table.csv / table.json have it for every metric).\n\n";
   MarkdownCheckpoints(s, out);
   MarkdownFriedman(s, out);
   MarkdownTotals(s, out);
@@ -208,18 +232,18 @@ std::string ExperimentToMarkdown(const ExperimentSummary& s) {
 
 std::string ExperimentToCsv(const ExperimentSummary& s) {
   std::ostringstream out;
-  out << "strategy,checkpoint,metric,mean,sd,runs\n";
+  out << "strategy,checkpoint,metric,mean,sd,runs,ci95_low,ci95_high\n";
+  auto row = [&](const std::string& strategy, const std::string& label,
+                 const std::string& metric, const MeanSd& v) {
+    out << strategy << ',' << label << ',' << metric << ',' << Fmt(v.mean, 6) << ','
+        << Fmt(v.sd, 6) << ',' << v.count << ',' << Fmt(v.ci95_low(), 6) << ','
+        << Fmt(v.ci95_high(), 6) << '\n';
+  };
   for (const StrategySummary& st : s.strategies) {
     for (const StrategyCheckpoint& c : st.checkpoints) {
-      for (const auto& [metric, v] : c.metrics) {
-        out << st.strategy << ',' << c.label << ',' << metric << ',' << Fmt(v.mean, 6) << ','
-            << Fmt(v.sd, 6) << ',' << v.count << '\n';
-      }
+      for (const auto& [metric, v] : c.metrics) row(st.strategy, c.label, metric, v);
     }
-    for (const auto& [metric, v] : st.totals) {
-      out << st.strategy << ",run," << metric << ',' << Fmt(v.mean, 6) << ','
-          << Fmt(v.sd, 6) << ',' << v.count << '\n';
-    }
+    for (const auto& [metric, v] : st.totals) row(st.strategy, "run", metric, v);
   }
   return out.str();
 }

@@ -160,7 +160,11 @@ TEST(ExperimentTest, ReusesFinishedRunsAndWritesReport) {
   EXPECT_NE(md.find("| good | 2 |"), std::string::npos) << md;
   EXPECT_NE(md.find("Friedman chi²"), std::string::npos);
   EXPECT_NE(md.find(" ± "), std::string::npos);
+  EXPECT_NE(md.find("95 % confidence interval"), std::string::npos);
+  const std::string csv = ExperimentToCsv(s);
+  EXPECT_EQ(csv.rfind("strategy,checkpoint,metric,mean,sd,runs,ci95_low,ci95_high\n", 0), 0u);
   nlohmann::json j = ExperimentToJson(s);
+  EXPECT_TRUE(j["strategies"][0]["checkpoints"][0]["metrics"]["dp"].contains("ci95_low"));
   EXPECT_EQ(j["strategies"].size(), 2u);
   EXPECT_EQ(j["friedman"]["strategies"][0], "good");
   std::string recall_svg = RenderRecallChart(s);
@@ -206,7 +210,22 @@ TEST(MeanAndSdTest, UsesSampleStandardDeviation) {
   EXPECT_DOUBLE_EQ(m.mean, 5);
   EXPECT_DOUBLE_EQ(m.sd, std::sqrt(32.0 / 7));
   EXPECT_EQ(MeanAndSd({3}).sd, 0);
+  EXPECT_EQ(MeanAndSd({3}).ci95, 0);
   EXPECT_EQ(MeanAndSd({}).count, 0);
+}
+
+TEST(MeanAndSdTest, NinetyFivePercentIntervalOfTheMean) {
+  // Five runs (issue #17's best-first recall): t_{0.975, 4} = 2.776.
+  MeanSd m = MeanAndSd({0.609, 0.492, 0.489, 0.480, 0.513});
+  EXPECT_NEAR(m.mean, 0.5166, 1e-4);
+  EXPECT_NEAR(m.sd, 0.0530, 1e-4);
+  EXPECT_NEAR(m.ci95, 2.776 * m.sd / std::sqrt(5.0), 1e-12);
+  EXPECT_NEAR(m.ci95_low(), 0.4508, 1e-3);
+  EXPECT_NEAR(m.ci95_high(), 0.5824, 1e-3);
+  EXPECT_DOUBLE_EQ(StudentT975(1), 12.706);
+  EXPECT_DOUBLE_EQ(StudentT975(30), 2.042);
+  EXPECT_NEAR(StudentT975(1000), 1.962, 1e-3);
+  EXPECT_EQ(StudentT975(0), 0);
 }
 
 }  // namespace

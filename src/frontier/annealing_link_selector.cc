@@ -40,9 +40,9 @@ namespace {
 
 class AnnealingLinkSelector : public LinkSelector {
  public:
-  AnnealingLinkSelector(const LinkSelectorOptions& options,
+  AnnealingLinkSelector(const LinkSelectorOptions& /*options*/,
                         std::shared_ptr<AnnealingState> state)
-      : rng_(options.seed), state_(std::move(state)) {}
+      : state_(std::move(state)) {}
 
   std::string_view Name() const override { return "annealing"; }
   double Priority(double score, uint64_t /*seq*/) const override {
@@ -61,13 +61,13 @@ class AnnealingLinkSelector : public LinkSelector {
     if (hs.in_ram == 0) return best;
     std::uniform_int_distribution<uint32_t> slot(
         0, static_cast<uint32_t>(hs.in_ram - 1));
-    LinkRef x2{*region, slot(rng_)};
+    LinkRef x2{*region, slot(state_->rng)};
     const double delta = view.At(*best).score - view.At(x2).score;
     if (delta <= 0) {
       ++stats.equal_or_better;
       return x2;
     }
-    if (coin_(rng_) < std::exp(-delta / t)) {
+    if (coin_(state_->rng) < std::exp(-delta / t)) {
       ++stats.worse_accepted;
       return x2;
     }
@@ -76,7 +76,6 @@ class AnnealingLinkSelector : public LinkSelector {
   }
 
  private:
-  std::mt19937_64 rng_;
   std::uniform_real_distribution<double> coin_{0.0, 1.0};
   std::shared_ptr<AnnealingState> state_;
 };
@@ -91,7 +90,7 @@ std::unique_ptr<LinkSelector> NewAnnealingLinkSelector(
 std::unique_ptr<LinkSelector> NewAnnealingLinkSelector(
     const LinkSelectorOptions& options) {
   return NewAnnealingLinkSelector(
-      options, std::make_shared<AnnealingState>(AnnealingOptions{}));
+      options, std::make_shared<AnnealingState>(AnnealingOptions{}, options.seed));
 }
 
 }  // namespace topicrawl

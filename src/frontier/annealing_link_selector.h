@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <random>
 
 #include "core/status.h"
 #include "frontier/link_selector.h"
@@ -31,14 +32,18 @@ struct AnnealingStats {
   int64_t best_taken = 0;       // the neighbour refused, the best served
 };
 
-// Shared with the caller for reporting; crawl thread only.
+// Shared with the caller for reporting and saved state; crawl thread only.
+// The temperature is a function of stats.steps; the RNG lives here so a
+// restored state continues the same random sequence.
 struct AnnealingState {
-  explicit AnnealingState(const AnnealingOptions& o) : options(o) {}
+  explicit AnnealingState(const AnnealingOptions& o, uint64_t seed = 1)
+      : options(o), rng(seed) {}
   AnnealingOptions options;
   AnnealingStats stats;
+  std::mt19937_64 rng;
 };
 
-// REQUIRES: state != nullptr.
+// The state's RNG is used (options.seed is not). REQUIRES: state != nullptr.
 std::unique_ptr<LinkSelector> NewAnnealingLinkSelector(
     const LinkSelectorOptions& options, std::shared_ptr<AnnealingState> state);
 

@@ -17,7 +17,7 @@ using testing::ScoresView;
 
 std::unique_ptr<LinkSelector> Make(AnnealingOptions o, uint64_t seed,
                                    std::shared_ptr<AnnealingState>* state = nullptr) {
-  auto s = std::make_shared<AnnealingState>(o);
+  auto s = std::make_shared<AnnealingState>(o, seed);
   if (state) *state = s;
   LinkSelectorOptions so;
   so.seed = seed;

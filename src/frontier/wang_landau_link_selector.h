@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string_view>
 #include <vector>
 
@@ -29,8 +30,9 @@
 
 namespace topicrawl {
 
-// When is the histogram flat (Algorithm 1 step 10)? Over the set S of bins
-// visited so far:
+// When is the histogram flat (Algorithm 1 step 10)? Over the bins the walk
+// has visited since the last reset of H (the current iteration; see
+// WangLandauDensity::IsFlat for why not over all of S):
 enum class FlatnessRule {
   kLn2OverLnF,    // "ln2":  every H([E]) >= ln 2 / ln f  (Algorithm 1 as printed)
   kMeanFraction,  // "mean": every H([E]) >= k * mean(H)  (section 2.4's prose)
@@ -70,11 +72,22 @@ class WangLandauDensity {
   double AcceptProbability(int b1, int b2) const;
   // Step 6: ln g(bin) += ln f and H(bin) += 1.
   void Update(int bin);
-  // Step 10: the histogram test of `rule` over the visited bins.
+  // Step 10: the histogram test of `rule` over the bins of the current
+  // iteration: those visited (Visit or Update) since the last Refine().
+  // Bins of S that the walk has not entered since then are left out: in a
+  // crawl the state space is the queue, which loses its links as they are
+  // fetched, so an energy of S may no longer exist (the seeds' R = 1.0, for
+  // one); requiring H > 0 there would stop the refinement for good. This is
+  // the usual Wang-Landau rule for a walk whose energy range is not known in
+  // advance (docs/wang-landau.md, "Flatness"). False when no bin qualifies.
   bool IsFlat() const;
   // Steps 10-11 after a flat histogram: ln f /= 2 (f = sqrt f), H = 0 over
-  // S; ln g is kept.
+  // S, a new iteration starts (no bin in it yet); ln g is kept.
   void Refine();
+  // Visited (Visit or Update) since the last Refine().
+  bool InIteration(int bin) const { return in_iteration_[bin]; }
+  // The bins of the current iteration.
+  int IterationBins() const;
 
   int bins() const { return static_cast<int>(ln_g_.size()); }
   double ln_f() const { return ln_f_; }
@@ -85,6 +98,18 @@ class WangLandauDensity {
   double Energy(int bin) const { return bin * width_; }
   double width() const { return width_; }
 
+  // The whole bookkeeping, for saving a crawl's state and restoring it.
+  struct Raw {
+    double ln_f = 0;
+    int refinements = 0;
+    std::vector<double> ln_g, h;
+    std::vector<bool> visited, in_iteration;
+  };
+  Raw raw() const;
+  // An error (nothing changed) when the sizes do not match bins() or a value
+  // is not finite / negative where it cannot be.
+  Status SetRaw(Raw raw);
+
  private:
   WangLandauOptions options_;
   double width_;
@@ -93,6 +118,7 @@ class WangLandauDensity {
   std::vector<double> ln_g_;
   std::vector<double> h_;
   std::vector<bool> visited_;
+  std::vector<bool> in_iteration_;
 };
 
 // One Monte Carlo step of the walk (Algorithm 1 steps 4-6), as logged to
@@ -119,18 +145,26 @@ struct WangLandauStats {
 // State shared between the selector (owned by the Frontier) and whoever
 // reports on it (the wang-landau strategy writes wl_dos.tsv from it). Used
 // on the crawl thread only.
+// The walk's own position (X1's energy) and its random generator live here
+// too, so that a saved and restored state continues the same walk.
 struct WangLandauState {
-  explicit WangLandauState(const WangLandauOptions& o) : options(o), density(o) {}
+  explicit WangLandauState(const WangLandauOptions& o, uint64_t seed = 1)
+      : options(o), density(o), rng(seed) {}
   WangLandauOptions options;
   WangLandauDensity density;
   WangLandauStats stats;
+  bool started = false;  // step 2 done: X1 exists
+  double e1 = 0;         // energy of the current link X1
+  std::mt19937_64 rng;
   // Called for every step, in order (may be empty).
   std::function<void(const WangLandauStep&)> on_step;
 };
 
 // The "wang-landau" selector. Priority = score (each host's heap is ordered
 // by R(l), so GlobalBest is the queue's best and the roulette's s_max exact).
-// `state` may be shared with the caller; REQUIRES: state != nullptr.
+// `state` may be shared with the caller; it holds the walk's RNG (seeded by
+// the state's constructor; options.seed is not used here).
+// REQUIRES: state != nullptr.
 std::unique_ptr<LinkSelector> NewWangLandauLinkSelector(
     const LinkSelectorOptions& options, std::shared_ptr<WangLandauState> state);
 

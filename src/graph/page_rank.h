@@ -50,6 +50,9 @@ class PageRank {
     return node < pr_.size() ? pr_[node] : 1.0;
   }
   std::span<const double> values() const { return pr_; }
+  // Replaces the values (a crawl's saved state); the next Update() warm-
+  // starts from them.
+  void SetValues(std::vector<double> values) { pr_ = std::move(values); }
   const PageRankOptions& options() const { return options_; }
 
  private:

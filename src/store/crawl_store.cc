@@ -8,6 +8,8 @@
 
 #include "core/hash.h"
 #include "store/crawl_store_internal.h"
+#include "store/sha1.h"
+#include "store/warc_reader.h"
 #include "store/links_json.h"
 #include "store/page_warc.h"
 #include "store/sqlite_db.h"
@@ -37,10 +39,28 @@ Status CrawlStore::Db::Prepare() {
            : "INSERT INTO links(from_id,to_url,anchor,context,score,explanation) "
              "VALUES(?,?,?,?,?,?)"},
       {&insert_page,
-       "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
-       "charset,fetched_at,depth,parent_id,anchor,content_hash,size,"
-       "relevance,link_score,title,error,explanation,warc_file,warc_offset,"
-       "warc_length) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+       schema_version >= 3
+           ? "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
+             "charset,fetched_at,depth,parent_id,anchor,content_hash,size,"
+             "relevance,link_score,title,error,explanation,warc_file,warc_offset,"
+             "warc_length,round,near_dup_of) "
+             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+           : "INSERT INTO pages(id,url,final_url,status,http_code,content_type,"
+             "charset,fetched_at,depth,parent_id,anchor,content_hash,size,"
+             "relevance,link_score,title,error,explanation,warc_file,warc_offset,"
+             "warc_length) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+      // Schema 3 only (the SQL of older schemas is a harmless no-op).
+      // OR IGNORE: a URL is fetched at most once a round; should a second
+      // fetch ever reach the store, the first one stays.
+      {&insert_fetch,
+       schema_version >= 3
+           ? "INSERT OR IGNORE INTO fetches(url_id,round,at,state,http_code,bytes,"
+             "page_id,digest,simhash,etag,last_modified,new_links,revisit) "
+             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)"
+           : "SELECT 1"},
+      {&version_page,
+       "SELECT coalesce(nullif(final_url,''),url),fetched_at,warc_file,"
+       "warc_offset FROM pages WHERE id=?"},
       {&log_frontier,
        "INSERT INTO frontier_log(url_id,url,depth,parent_id,anchor,score,"
        "explanation,state) VALUES(?,?,?,?,?,?,?,?)"},
@@ -134,6 +154,25 @@ Status CrawlStore::Commit() {
 
 StatusOr<PageId> CrawlStore::AddPage(PageRecord&& page) {
   if (Status s = BeginIfNeeded(); !s.ok()) return s;
+  if (page.digest == 0 && !page.body.empty()) page.digest = Hash64(page.body);
+  if (!page.store_version && db_->schema_version >= 3) {
+    // A revisit that kept its version: records and a fetches row only.
+    std::vector<WarcRecord> records =
+        page.fetch_state == UrlState::kUnchanged &&
+                page.revisit_profile != PageRecord::RevisitProfile::kNone
+            ? BuildRevisitRecords(page)
+            : BuildPageWarcRecords(page, page.version_id, warc_->rng());
+    if (!records.empty()) {
+      StatusOr<WarcSpan> written = warc_->Append(records);
+      if (!written.ok()) return Fail(written.status());
+      pending_warc_ends_[written->file] = written->offset + written->length;
+    }
+    const PageId version = page.fetch_state == UrlState::kGone ? 0 : page.version_id;
+    if (Status s = WriteFetchRow(page, version); !s.ok()) return Fail(s);
+    ++batch_pages_;
+    if (Status s = MaybeCommit(); !s.ok()) return s;
+    return page.version_id;
+  }
   const PageId id = next_page_id_;
   std::vector<WarcRecord> records =
       BuildPageWarcRecords(page, id, warc_->rng());
@@ -147,6 +186,15 @@ StatusOr<PageId> CrawlStore::AddPage(PageRecord&& page) {
   if (Status s = WritePageRows(page, id, span ? &*span : nullptr); !s.ok()) {
     return Fail(s);
   }
+  if (db_->schema_version >= 3) {
+    const bool version = page.fetch_state == UrlState::kNew ||
+                         page.fetch_state == UrlState::kChanged ||
+                         page.fetch_state == UrlState::kTriviallyChanged;
+    const PageId valid = version                                ? id
+                         : page.fetch_state == UrlState::kGone ? 0
+                                                                : page.version_id;
+    if (Status s = WriteFetchRow(page, valid); !s.ok()) return Fail(s);
+  }
   ++next_page_id_;
   ++batch_pages_;
   if (Status s = MaybeCommit(); !s.ok()) return s;
@@ -156,9 +204,14 @@ StatusOr<PageId> CrawlStore::AddPage(PageRecord&& page) {
 Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
                                  const WarcSpan* span) {
   SqliteStatement& p = db_->insert_page;
-  const std::string hash = !page.content_hash.empty() ? page.content_hash
-                           : page.body.empty()        ? std::string()
-                                                      : Hash64Hex(page.body);
+  std::string hash = page.content_hash;
+  if (hash.empty() && !page.body.empty()) {
+    char buf[17];
+    std::snprintf(buf, sizeof(buf), "%016llx",
+                  static_cast<unsigned long long>(page.digest ? page.digest
+                                                              : Hash64(page.body)));
+    hash = buf;
+  }
   const std::string warc_file = span ? std::string(kWarcDir) + "/" + span->file
                                      : std::string();
   p.BindInt(1, id);
@@ -183,6 +236,10 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
     p.BindText(19, warc_file);
     p.BindInt(20, static_cast<int64_t>(span->offset));
     p.BindInt(21, static_cast<int64_t>(span->length));
+  }
+  if (db_->schema_version >= 3) {
+    p.BindInt(22, page.round);
+    p.BindIdOrNull(23, page.near_duplicate_of);
   }
   if (Status s = p.Run(); !s.ok()) return s;
 
@@ -220,6 +277,87 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
   self.anchor = page.anchor;
   self.score = page.link_score;
   return LogFrontier(self, 1);
+}
+
+Status CrawlStore::WriteFetchRow(const PageRecord& page, PageId version) {
+  SqliteStatement& f = db_->insert_fetch;
+  f.BindInt(1, AsInt64(page.url_id));
+  f.BindInt(2, page.round);
+  f.BindInt(3, page.fetched_at);
+  f.BindInt(4, static_cast<int>(page.fetch_state));
+  f.BindInt(5, page.http_code);
+  f.BindInt(6, static_cast<int64_t>(page.body.size()));
+  f.BindIdOrNull(7, version);
+  f.BindInt(8, static_cast<int64_t>(page.digest));
+  f.BindInt(9, static_cast<int64_t>(page.simhash));
+  if (!page.etag.empty()) f.BindText(10, page.etag);
+  if (!page.last_modified.empty()) f.BindText(11, page.last_modified);
+  f.BindInt(12, static_cast<int64_t>(page.admitted.size()));
+  f.BindInt(13, page.revisit ? 1 : 0);
+  return f.Run();
+}
+
+std::vector<WarcRecord> CrawlStore::BuildRevisitRecords(const PageRecord& page) {
+  // WARC/1.1 section 6.7: a revisit record holds the HTTP head of the new
+  // response and points at the record that holds the (identical) payload.
+  std::vector<WarcRecord> records;
+  std::string head = NormalizeHttpHead(page.response_head);
+  if (head.empty()) return records;
+  const std::string& target = page.final_url.empty() ? page.url : page.final_url;
+  WarcRecord revisit;
+  revisit.type = "revisit";
+  revisit.record_id = NewWarcRecordId(warc_->rng());
+  revisit.date_unix_ms = page.fetched_at;
+  revisit.target_uri = target;
+  revisit.content_type = "application/http; msgtype=response";
+  const bool not_modified =
+      page.revisit_profile == PageRecord::RevisitProfile::kServerNotModified;
+  revisit.headers.push_back(
+      {"WARC-Profile", not_modified
+                           ? "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
+                           : "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"});
+  // The original: its pages row, and its response record for the record id
+  // and payload digest (a 304 carries no payload to digest).
+  std::string refers_id, refers_digest;
+  SqliteStatement& v = db_->version_page;
+  v.BindInt(1, page.version_id);
+  Status status;
+  if (page.version_id != 0 && v.NextRow(&status)) {
+    revisit.headers.push_back({"WARC-Refers-To-Target-URI", v.Text(0)});
+    revisit.headers.push_back({"WARC-Refers-To-Date", WarcDate(v.Int(1))});
+    const std::string file = v.Text(2);
+    const int64_t offset = v.Int(3);
+    const std::string prefix = std::string(kWarcDir) + "/";
+    if (file.rfind(prefix, 0) == 0 && ParseWarcFileName(file.substr(prefix.size()), nullptr)) {
+      StatusOr<ParsedWarcRecord> original =
+          ReadWarcRecordAt(dir_ + "/" + file, static_cast<uint64_t>(offset));
+      if (original.ok()) {
+        refers_id = std::string(original->Header("WARC-Record-ID"));
+        refers_digest = std::string(original->Header("WARC-Payload-Digest"));
+      }
+    }
+  }
+  v.Reset();
+  if (!refers_id.empty()) revisit.headers.push_back({"WARC-Refers-To", refers_id});
+  if (!not_modified && options_.warc.payload_digest) {
+    refers_digest = WarcSha1Digest(page.body);  // equal by construction
+  }
+  if (!refers_digest.empty()) revisit.headers.push_back({"WARC-Payload-Digest", refers_digest});
+  revisit.block = std::move(head);
+  const std::string revisit_id = revisit.record_id;
+  records.push_back(std::move(revisit));
+  std::string request_head = NormalizeHttpHead(page.request_head);
+  if (!request_head.empty()) {
+    WarcRecord request;
+    request.type = "request";
+    request.date_unix_ms = page.fetched_at;
+    request.target_uri = target;
+    request.content_type = "application/http; msgtype=request";
+    request.headers.push_back({"WARC-Concurrent-To", revisit_id});
+    request.block = std::move(request_head);
+    records.push_back(std::move(request));
+  }
+  return records;
 }
 
 Status CrawlStore::LogFrontier(const FrontierRecord& row, int state) {
@@ -396,6 +534,200 @@ Status CrawlStore::LoadPages(
     if (!visit(page)) break;
   }
   return status;
+}
+
+int CrawlStore::schema_version() const {
+  return db_ ? db_->schema_version : store_internal::kSchemaVersion;
+}
+
+Status CrawlStore::RequireRounds() const {
+  if (!error_.ok()) return error_;
+  if (closed_) return Status::Error("crawl store " + dir_ + " is closed");
+  if (db_->schema_version < 3) {
+    return Status::Error(dir_ + " was made by an older topicrawl (schema " +
+                         std::to_string(db_->schema_version) +
+                         "): it has no round history; crawl it again to recrawl it");
+  }
+  return Status::Ok();
+}
+
+StatusOr<int> CrawlStore::CurrentRound() {
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  auto v = GetMeta("round");
+  if (!v.ok()) return v.status();
+  if (!v->has_value()) return 0;
+  return std::atoi((*v)->c_str());
+}
+
+Status CrawlStore::StartRound(int round, const std::vector<std::pair<UrlId, double>>& revisits,
+                              const std::vector<FrontierRecord>& seeds) {
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  if (Status s = Flush(); !s.ok()) return s;
+  if (Status s = BeginIfNeeded(); !s.ok()) return s;
+  if (Status s = db_->conn->Exec("DELETE FROM revisits"); !s.ok()) return Fail(s);
+  StatusOr<SqliteStatement> ins =
+      db_->conn->Prepare("INSERT OR REPLACE INTO revisits(url_id,priority) VALUES(?,?)");
+  if (!ins.ok()) return Fail(ins.status());
+  for (const auto& [id, priority] : revisits) {
+    ins->BindInt(1, AsInt64(id));
+    ins->BindDouble(2, priority);
+    if (Status s = ins->Run(); !s.ok()) return Fail(s);
+  }
+  for (const FrontierRecord& row : seeds) {
+    if (Status s = LogFrontier(row, 0); !s.ok()) return Fail(s);
+  }
+  if (Status s = SetMeta("round", std::to_string(round)); !s.ok()) return s;
+  if (Status s = SetMeta("round_started_at." + std::to_string(round),
+                         std::to_string(options_.clock->UnixMillis()));
+      !s.ok()) {
+    return s;
+  }
+  if (Status s = AddEvent("round", std::to_string(round) + ": " +
+                                       std::to_string(revisits.size()) + " revisits, " +
+                                       std::to_string(seeds.size()) + " new seeds");
+      !s.ok()) {
+    return s;
+  }
+  return Commit();
+}
+
+Status CrawlStore::LoadPendingRevisits(
+    int round, const std::function<bool(const RevisitRecord&)>& visit) {
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  if (Status s = MergeFrontierLog(); !s.ok()) return s;
+  StatusOr<SqliteStatement> q = db_->conn->Prepare(
+      "SELECT r.url_id, f.url, f.depth, f.parent_id, f.anchor, r.priority, "
+      "h.page_id, h.digest, h.simhash, h.etag, h.last_modified "
+      "FROM revisits r JOIN frontier f ON f.url_id = r.url_id "
+      "LEFT JOIN fetches h ON h.url_id = r.url_id AND h.round = "
+      "  (SELECT max(x.round) FROM fetches x WHERE x.url_id = r.url_id AND x.round < ?1) "
+      "WHERE NOT EXISTS (SELECT 1 FROM fetches k WHERE k.url_id = r.url_id AND k.round = ?1)");
+  if (!q.ok()) return q.status();
+  q->BindInt(1, round);
+  Status status;
+  RevisitRecord r;
+  while (q->NextRow(&status)) {
+    r.url_id = static_cast<UrlId>(q->Int(0));
+    r.url = q->Text(1);
+    r.depth = static_cast<uint32_t>(q->Int(2));
+    r.parent_id = q->Int(3);
+    r.anchor = q->Text(4);
+    r.priority = q->Double(5);
+    r.version_id = q->Int(6);
+    r.digest = static_cast<uint64_t>(q->Int(7));
+    r.simhash = static_cast<uint64_t>(q->Int(8));
+    r.etag = q->Text(9);
+    r.last_modified = q->Text(10);
+    if (!visit(r)) break;
+  }
+  return status;
+}
+
+Status CrawlStore::ForEachFetch(int round, const std::function<bool(const FetchRow&)>& visit) {
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  std::string sql =
+      "SELECT url_id,round,at,state,http_code,bytes,page_id,digest,simhash,etag,"
+      "last_modified,new_links,revisit FROM fetches";
+  if (round >= 0) sql += " WHERE round=" + std::to_string(round);
+  StatusOr<SqliteStatement> q = db_->conn->Prepare(sql);
+  if (!q.ok()) return q.status();
+  Status status;
+  FetchRow f;
+  while (q->NextRow(&status)) {
+    f.url_id = static_cast<UrlId>(q->Int(0));
+    f.round = static_cast<int>(q->Int(1));
+    f.at = q->Int(2);
+    f.state = static_cast<UrlState>(q->Int(3));
+    f.http_code = static_cast<int>(q->Int(4));
+    f.bytes = q->Int(5);
+    f.page_id = q->Int(6);
+    f.digest = static_cast<uint64_t>(q->Int(7));
+    f.simhash = static_cast<uint64_t>(q->Int(8));
+    f.etag = q->Text(9);
+    f.last_modified = q->Text(10);
+    f.new_links = static_cast<uint32_t>(q->Int(11));
+    f.revisit = q->Int(12) != 0;
+    if (!visit(f)) break;
+  }
+  return status;
+}
+
+Status CrawlStore::LoadSimhashes(const std::function<bool(PageId, UrlId, uint64_t)>& visit) {
+  // Rows come in (url_id, round) order: the last row of a URL is its newest.
+  bool have = false;
+  FetchRow last;
+  bool go_on = true;
+  auto emit = [&]() {
+    if (have && last.page_id != 0 && last.simhash != 0) {
+      go_on = visit(last.page_id, last.url_id, last.simhash);
+    }
+  };
+  Status s = ForEachFetch(-1, [&](const FetchRow& f) {
+    if (have && f.url_id != last.url_id) {
+      emit();
+      if (!go_on) return false;
+    }
+    last = f;
+    have = true;
+    return true;
+  });
+  if (!s.ok()) return s;
+  if (go_on) emit();
+  return Status::Ok();
+}
+
+StatusOr<std::optional<CrawlStore::PageFacts>> CrawlStore::LoadPageFacts(PageId id) {
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  if (!page_facts_) {
+    StatusOr<SqliteStatement> q = db_->conn->Prepare(
+        "SELECT size, relevance, "
+        "(SELECT json_array_length(links) FROM page_links WHERE from_id = p.id), "
+        "near_dup_of, url FROM pages p WHERE id = ?");
+    if (!q.ok()) return q.status();
+    page_facts_ = std::make_unique<SqliteStatement>(std::move(q).value());
+  }
+  SqliteStatement& q = *page_facts_;
+  q.BindInt(1, id);
+  Status status;
+  std::optional<PageFacts> out;
+  if (q.NextRow(&status)) {
+    PageFacts f;
+    f.size = q.Int(0);
+    if (!q.IsNull(1)) f.relevance = q.Double(1);
+    f.out_links = static_cast<uint32_t>(q.Int(2));
+    f.near_dup_of = q.Int(3);
+    f.url = q.Text(4);
+    out = std::move(f);
+  }
+  q.Reset();
+  if (!status.ok()) return status;
+  return out;
+}
+
+StatusOr<std::optional<PageVersion>> CrawlStore::VersionAt(UrlId url_id, int round) {
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  // The newest fetch up to `round` that decided the version: failed fetches
+  // keep the version before them (their page_id carries it forward).
+  StatusOr<SqliteStatement> q = db_->conn->Prepare(
+      "SELECT f.page_id, f.round, f.state, p.warc_file, p.warc_offset FROM fetches f "
+      "LEFT JOIN pages p ON p.id = f.page_id "
+      "WHERE f.url_id = ? AND f.round <= ? ORDER BY f.round DESC LIMIT 1");
+  if (!q.ok()) return q.status();
+  q->BindInt(1, AsInt64(url_id));
+  q->BindInt(2, round);
+  Status status;
+  std::optional<PageVersion> out;
+  if (q->NextRow(&status)) {
+    PageVersion v;
+    v.page_id = q->Int(0);
+    v.fetched_round = static_cast<int>(q->Int(1));
+    v.state = static_cast<UrlState>(q->Int(2));
+    v.warc_file = q->Text(3);
+    v.warc_offset = q->Int(4);
+    out = std::move(v);
+  }
+  if (!status.ok()) return status;
+  return out;
 }
 
 StatusOr<PageStats> CrawlStore::LoadPageStats() {

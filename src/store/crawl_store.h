@@ -59,9 +59,12 @@
 #include "core/crawl_task.h"
 #include "core/fetch_status.h"
 #include "core/status.h"
+#include "core/url_state.h"
 #include "store/warc_writer.h"
 
 namespace topicrawl {
+
+class SqliteStatement;
 
 enum class OpenMode {
   kCreate,  // DIR must not hold a crawl; created (with parents) if missing
@@ -127,6 +130,27 @@ struct PageRecord {
   // New frontier rows discovered by this page. A url_id already in the
   // frontier is ignored (the first admission wins).
   std::vector<FrontierRecord> admitted;
+
+  // Rounds (schema 3; ignored by older schemas). Every AddPage() is one
+  // fetch and becomes one `fetches` row (url_id, round).
+  int round = 0;
+  UrlState fetch_state = UrlState::kNew;
+  bool revisit = false;  // a planned revisit of a known URL
+  // true: the fetch produced a new version (pages row, response record).
+  // false: a revisit that kept the stored version `version_id` (unchanged,
+  // gone, failed): no pages row, no page id consumed; an unchanged one is
+  // written as a WARC revisit record (see revisit_profile).
+  bool store_version = true;
+  PageId version_id = 0;
+  // For !store_version && fetch_state == kUnchanged: kServerNotModified for
+  // a 304, kIdenticalPayloadDigest for a 200 with an equal digest.
+  enum class RevisitProfile { kNone, kServerNotModified, kIdenticalPayloadDigest };
+  RevisitProfile revisit_profile = RevisitProfile::kNone;
+  uint64_t digest = 0;   // Hash64(body) of the version; 0 -> computed from body
+  uint64_t simhash = 0;  // SimHash64 of the version's text (0: none)
+  PageId near_duplicate_of = 0;  // pages.near_dup_of (0: NULL)
+  std::string etag;           // validators of the version, sent on revisits
+  std::string last_modified;
 };
 
 struct CrawlStoreOptions {
@@ -171,6 +195,48 @@ struct PageSummary {
   PageId parent_id = 0;
   std::optional<double> relevance;
   double link_score = 0.0;
+};
+
+// One `fetches` row: the fate of one URL in one round (schema 3).
+struct FetchRow {
+  UrlId url_id = 0;
+  int round = 0;
+  int64_t at = 0;  // unix ms
+  UrlState state = UrlState::kNotFetched;
+  int http_code = 0;
+  int64_t bytes = 0;     // body bytes received
+  PageId page_id = 0;    // the version valid after this fetch (0: none)
+  uint64_t digest = 0;
+  uint64_t simhash = 0;
+  std::string etag;
+  std::string last_modified;
+  uint32_t new_links = 0;  // URLs admitted to the crawl from this fetch
+  bool revisit = false;
+};
+
+// What a recrawl needs to fetch a known URL again: its frontier identity
+// and what it knew of the current version.
+struct RevisitRecord {
+  UrlId url_id = 0;
+  std::string url;
+  uint32_t depth = 0;
+  PageId parent_id = 0;
+  std::string anchor;
+  double priority = 0;
+  PageId version_id = 0;  // 0: never fetched successfully
+  uint64_t digest = 0;
+  uint64_t simhash = 0;
+  std::string etag;
+  std::string last_modified;
+};
+
+// The version of a URL valid in a round (see CrawlStore::VersionAt).
+struct PageVersion {
+  PageId page_id = 0;  // 0 when the URL was gone (or never stored) then
+  int fetched_round = 0;  // round of the fetch that decided it
+  UrlState state = UrlState::kNotFetched;  // that fetch's state
+  std::string warc_file;  // "warc/<name>" of the version's records
+  int64_t warc_offset = 0;
 };
 
 class CrawlStore {
@@ -229,6 +295,43 @@ class CrawlStore {
   Status LoadPages(const std::function<bool(const PageSummary&)>& visit);
   StatusOr<PageStats> LoadPageStats();
 
+  // --- Rounds (schema 3; older schemas answer with an error) ---
+  // Schema version of the open crawl.
+  int schema_version() const;
+  // The current round: 0 after `crawl`, K while/after round K ran
+  // (meta.round).
+  StatusOr<int> CurrentRound();
+  // Starts round `round` (= CurrentRound() + 1): replaces the `revisits`
+  // table with the plan, queues `seeds` (unknown URLs, frontier rows state
+  // 0) and sets meta.round, all in one committed transaction.
+  Status StartRound(int round, const std::vector<std::pair<UrlId, double>>& revisits,
+                    const std::vector<FrontierRecord>& seeds);
+  // The planned revisits of `round` that have no fetches row in it yet
+  // (what is left after a kill -9), with what the store knows of each.
+  Status LoadPendingRevisits(int round,
+                             const std::function<bool(const RevisitRecord&)>& visit);
+  // Every fetches row, in (url_id as int64, round) order; only round
+  // `round` when it is >= 0.
+  Status ForEachFetch(int round, const std::function<bool(const FetchRow&)>& visit);
+  // The newest fetch of every URL with a simhash (the near-duplicate index
+  // is rebuilt from these): (page_id, url_id, simhash).
+  Status LoadSimhashes(const std::function<bool(PageId, UrlId, uint64_t)>& visit);
+  // A page row's facts for policies: size, relevance, outlink count,
+  // near_dup_of. nullopt when no such page.
+  struct PageFacts {
+    int64_t size = -1;
+    std::optional<double> relevance;
+    uint32_t out_links = 0;
+    PageId near_dup_of = 0;
+    std::string url;
+  };
+  StatusOr<std::optional<PageFacts>> LoadPageFacts(PageId id);
+  // The version of `url_id` valid in round `round`: the newest fetch in a
+  // round <= `round` that left a version (a failed fetch keeps the older
+  // one; a gone one has page_id 0). nullopt when the URL was not fetched
+  // by then. Its body is the response record at warc_file:warc_offset.
+  StatusOr<std::optional<PageVersion>> VersionAt(UrlId url_id, int round);
+
   const std::string& dir() const { return dir_; }
   // True when this session resumed an existing crawl.
   bool resumed() const { return resumed_; }
@@ -250,6 +353,9 @@ class CrawlStore {
   Status Commit();
   Status Fail(Status s);
   Status WritePageRows(const PageRecord& page, PageId id, const WarcSpan* span);
+  Status WriteFetchRow(const PageRecord& page, PageId version);
+  std::vector<WarcRecord> BuildRevisitRecords(const PageRecord& page);
+  Status RequireRounds() const;
   Status LogFrontier(const FrontierRecord& row, int state);
   Status MergeFrontierLog();
 
@@ -267,6 +373,7 @@ class CrawlStore {
   PageId next_page_id_ = 1;
   // WARC file name -> end offset of the last group written this batch.
   std::map<std::string, uint64_t> pending_warc_ends_;
+  std::unique_ptr<SqliteStatement> page_facts_;  // LoadPageFacts
   Status error_;  // sticky
 };
 

@@ -14,11 +14,12 @@
 namespace topicrawl {
 namespace store_internal {
 
-// Schema versions (meta.schema_version). 2: a page's links as one JSON text
+// Schema versions (meta.schema_version). 3: rounds (issue 11): pages gains
+// round and near_dup_of, plus the fetches and revisits tables. 2: a page's links as one JSON text
 // in page_links, `links` a view over it, 16 KiB pages. 1: links as rows of a
 // rowid table plus the links_from_id index, 4 KiB pages; still resumed and
 // written (see crawl_store_open.cc).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 inline constexpr int kOldestSchemaVersion = 1;
 inline constexpr char kDbName[] = "crawl.db";
 inline constexpr char kWarcDir[] = "warc";
@@ -38,6 +39,7 @@ class CrawlStore::Db {
   std::string links_json;        // reused buffer (schema 2)
   SqliteStatement merge_log, clear_log;
   SqliteStatement insert_event, set_meta, upsert_warc_file;
+  SqliteStatement insert_fetch, version_page;  // schema 3
   SqliteStatement begin, commit, rollback;
 
   // Prepares every statement above for `schema_version` (crawl_store.cc).

@@ -54,13 +54,38 @@ namespace {
 // and `WHERE from_id = ?` still uses page_links' primary key. Schema 1
 // directories (links as rows) keep their layout when resumed
 // (Db::schema_version picks the statements).
+//
+// Schema 3 adds rounds (issue 11; docs/incremental.md):
+//   pages.round        the round that stored this version (a URL has one
+//                      pages row per version: its first fetch, and every
+//                      revisit that found new content)
+//   pages.near_dup_of  id of an earlier page whose SimHash is within 3 bits
+//   fetches            one row per (URL, round) fetched: state (UrlState),
+//                      HTTP code, bytes, the version valid afterwards
+//                      (page_id), content digest, SimHash, validators, new
+//                      links admitted. WITHOUT ROWID with the key (url_id,
+//                      round): a URL's history is one contiguous range, the
+//                      version of a URL in round K one seek, and no index.
+//                      Integers only but for the validators (NULL when the
+//                      server sent none); no URL text (frontier has it).
+//   revisits           the current round's plan: url_id -> priority.
+// A revisit that kept the version (304, equal digest, gone, failed) writes
+// no pages row: only its fetches row and WARC records.
 constexpr char kSchema[] = R"sql(
 CREATE TABLE pages(id INTEGER PRIMARY KEY,
   url TEXT, final_url TEXT, status TEXT, http_code INTEGER, content_type TEXT,
   charset TEXT, fetched_at INTEGER, depth INTEGER, parent_id INTEGER,
   anchor TEXT, content_hash TEXT, size INTEGER, relevance REAL, link_score REAL,
   title TEXT, error TEXT, explanation TEXT,
-  warc_file TEXT, warc_offset INTEGER, warc_length INTEGER);
+  warc_file TEXT, warc_offset INTEGER, warc_length INTEGER,
+  round INTEGER, near_dup_of INTEGER);
+CREATE TABLE fetches(url_id INTEGER, round INTEGER, at INTEGER,
+  state INTEGER, http_code INTEGER, bytes INTEGER, page_id INTEGER,
+  digest INTEGER, simhash INTEGER, etag TEXT, last_modified TEXT,
+  new_links INTEGER, revisit INTEGER,
+  PRIMARY KEY(url_id, round)) WITHOUT ROWID;
+CREATE TABLE revisits(url_id INTEGER PRIMARY KEY, priority REAL)
+  WITHOUT ROWID;
 CREATE INDEX pages_url ON pages(url);
 CREATE TABLE page_links(from_id INTEGER PRIMARY KEY, links TEXT NOT NULL);
 CREATE VIEW links(from_id, ord, to_url, anchor, context, score, explanation) AS
@@ -290,10 +315,15 @@ Status CrawlStore::CheckSchema() {
       std::from_chars(text.data(), text.data() + text.size(), number);
   if (ec != std::errc() || end != text.data() + text.size() ||
       number < kOldestSchemaVersion || number > kSchemaVersion) {
+    const bool newer = ec == std::errc() && end == text.data() + text.size() &&
+                       number > kSchemaVersion;
     return Status::Error(db_path + " has schema version " + text +
                          ", this build reads " +
                          std::to_string(kOldestSchemaVersion) + " to " +
-                         std::to_string(kSchemaVersion));
+                         std::to_string(kSchemaVersion) +
+                         (newer ? " (the crawl was made by a newer topicrawl; "
+                                  "nothing was changed)"
+                                : ""));
   }
   db_->schema_version = number;
   return db_->Prepare();

@@ -107,7 +107,15 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
             "fetched_at|INTEGER|0,depth|INTEGER|0,parent_id|INTEGER|0,"
             "anchor|TEXT|0,content_hash|TEXT|0,size|INTEGER|0,relevance|REAL|0,"
             "link_score|REAL|0,title|TEXT|0,error|TEXT|0,explanation|TEXT|0,"
-            "warc_file|TEXT|0,warc_offset|INTEGER|0,warc_length|INTEGER|0,");
+            "warc_file|TEXT|0,warc_offset|INTEGER|0,warc_length|INTEGER|0,"
+            "round|INTEGER|0,near_dup_of|INTEGER|0,");
+  // Schema 3: one fetches row per (URL, round), keyed without a rowid.
+  EXPECT_EQ(columns("fetches"),
+            "url_id|INTEGER|1,round|INTEGER|2,at|INTEGER|0,state|INTEGER|0,"
+            "http_code|INTEGER|0,bytes|INTEGER|0,page_id|INTEGER|0,digest|INTEGER|0,"
+            "simhash|INTEGER|0,etag|TEXT|0,last_modified|TEXT|0,new_links|INTEGER|0,"
+            "revisit|INTEGER|0,");
+  EXPECT_EQ(columns("revisits"), "url_id|INTEGER|1,priority|REAL|0,");
   // Schema 2: links is a view over page_links (one JSON text a page).
   EXPECT_EQ(columns("page_links"), "from_id|INTEGER|1,links|TEXT|0,");
   EXPECT_EQ(r.One("SELECT type FROM sqlite_master WHERE name = 'links'"), "view");
@@ -120,7 +128,7 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
   EXPECT_EQ(columns("events"), "id|INTEGER|1,at|INTEGER|0,kind|TEXT|0,detail|TEXT|0,");
   EXPECT_EQ(columns("meta"), "key|TEXT|1,value|TEXT|0,");
   EXPECT_EQ(r.One("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "2");
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "3");
   EXPECT_EQ(r.One("PRAGMA page_size"), "16384");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
   EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
@@ -505,7 +513,7 @@ TEST_F(CrawlStoreTest, LinksViewGivesBackEveryLinkInOrder) {
 
 TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
   OpenOrDie(OpenMode::kCreate).reset();
-  for (const char* version : {"3", "0", "2x", ""}) {
+  for (const char* version : {"4", "0", "2x", ""}) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
     const std::string sql = std::string("UPDATE meta SET value='") + version +
@@ -516,7 +524,7 @@ TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
     ASSERT_FALSE(store.ok()) << version;
     EXPECT_NE(store.status().message().find(
                   std::string("has schema version ") + version +
-                  ", this build reads 1 to 2"),
+                  ", this build reads 1 to 3"),
               std::string::npos)
         << store.status().message();
   }

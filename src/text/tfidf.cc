@@ -58,6 +58,28 @@ std::vector<double> DocumentFrequencies::Idfs(
   return out;
 }
 
+int64_t DocumentFrequencies::Counts(
+    std::vector<std::pair<std::string, int64_t>>* counts) const {
+  int64_t documents;
+  {
+    std::shared_lock lock(mu_);
+    documents = documents_;
+    counts->assign(counts_.begin(), counts_.end());
+  }
+  std::sort(counts->begin(), counts->end());
+  return documents;
+}
+
+void DocumentFrequencies::SetCounts(
+    int64_t documents, const std::vector<std::pair<std::string, int64_t>>& counts) {
+  StringMap<int64_t> fresh;
+  fresh.reserve(counts.size());
+  for (const auto& [term, n] : counts) fresh[term] = n;
+  std::unique_lock lock(mu_);
+  documents_ = documents;
+  counts_ = std::move(fresh);
+}
+
 Status DocumentFrequencies::WriteSnapshot(const std::string& path) const {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status::Error("cannot write " + path);

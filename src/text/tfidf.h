@@ -27,6 +27,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -58,6 +59,13 @@ class DocumentFrequencies {
   Status WriteSnapshot(const std::string& path) const;
   // Replaces the current counts with the file's. Errors name the line.
   Status ReadSnapshot(const std::string& path);
+
+  // D and every (term, D_i), sorted by term, read under one lock (for a
+  // crawl's saved state, crawl/strategy_state.h).
+  int64_t Counts(std::vector<std::pair<std::string, int64_t>>* counts) const;
+  // Replaces D and every D_i.
+  void SetCounts(int64_t documents,
+                 const std::vector<std::pair<std::string, int64_t>>& counts);
 
  private:
   double IdfLocked(int64_t d, int64_t di) const;

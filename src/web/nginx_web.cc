@@ -97,7 +97,7 @@ constexpr std::string_view kTypes = R"(  types {
 std::string HostServer(const std::string& host, const std::vector<const ManifestRow*>& rows,
                        const NginxConfigOptions& o) {
   std::ostringstream s;
-  s << "  server {\n" << Listen(o, false) << "    server_name " << host << ";\n";
+  s << "  server {\n" << Listen(o, false) << "    server_name " << host << ";\n" << o.server_extra;
   std::set<std::string> done;
   bool has_root_prefix = false;
   for (const ManifestRow* row : rows) {
@@ -270,6 +270,7 @@ StatusOr<std::string> RenderNginxConfig(const Manifest& manifest, const NginxCon
       << "  ssl_protocols TLSv1.2 TLSv1.3;\n"
       << "  ssl_session_cache shared:SSL:20m;\n  ssl_session_timeout 1h;\n";
   }
+  s << o.http_extra;
   s << "  # Hosts that are not served: fail fast.\n"
     << "  server {\n" << Listen(o, true) << "    server_name _;\n    return 404;\n  }\n";
   std::map<std::string, std::vector<const ManifestRow*>> rows_by_host;
@@ -363,6 +364,8 @@ StatusOr<ServeInfo> StartNginxWeb(const Manifest& manifest, const ServeOptions& 
   cfg.cert_file = dir + "/server.pem";
   cfg.key_file = dir + "/server.key";
   cfg.worker_processes = options.worker_processes;
+  cfg.http_extra = options.http_extra;
+  cfg.server_extra = options.server_extra;
   cfg.run_workers_as_root = ::geteuid() == 0;
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) == 0) {

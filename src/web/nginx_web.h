@@ -42,6 +42,10 @@ struct NginxConfigOptions {
   // Adds "user root root;" so workers can read trees and temp dirs that only
   // root can reach (nginx ignores `user` when the master is not root).
   bool run_workers_as_root = false;
+  // Extra config text (an evolved web's round, web/evolved_web.h): inside
+  // http{} before the servers, and at the top of every host's server{}.
+  std::string http_extra;
+  std::string server_extra;
 };
 
 // The complete nginx.conf text. Errors: relative paths, a missing cert when
@@ -63,6 +67,8 @@ struct ServeOptions {
   std::string nginx_binary = "/usr/sbin/nginx";
   int worker_processes = 1;
   double startup_timeout_s = 10;
+  std::string http_extra;    // as NginxConfigOptions
+  std::string server_extra;
 };
 
 struct ServeInfo {

@@ -18,8 +18,14 @@
 // Parameters: [strategy.annealing] t0 = 0.2, rate = 0.9998, t_min = 0.001,
 // host_weight = 0.3 (unknown keys are errors). Finish() writes
 // annealing_stats.tsv (steps, worse links taken, final temperature).
+//
+// Saved state (section "annealing" v1, after TopicStrategy's "topic"): the
+// selection counters (the temperature is T(steps)), the RNG, and the host
+// memory sorted by host.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <sstream>
 #include <mutex>
 #include <string>
 
@@ -66,15 +72,13 @@ class AnnealingStrategy : public TopicStrategy {
   AnnealingStrategy(std::shared_ptr<TopicRelevance> rel, SaParams params,
                     const StrategyContext& context)
       : TopicStrategy("annealing", "annealing", rel,
-                      std::make_unique<RelevanceLinkScorer>(rel), context.rng_seed),
+                      std::make_unique<RelevanceLinkScorer>(rel), context),
         params_(params),
-        out_dir_(context.out_dir),
-        rng_seed_(context.rng_seed) {}
+        state_(std::make_shared<AnnealingState>(params.anneal, context.rng_seed)) {}
 
-  std::unique_ptr<LinkSelector> MakeSelector() override {
-    state_ = std::make_shared<AnnealingState>(params_.anneal);
+  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override {
     LinkSelectorOptions so;
-    so.seed = rng_seed_;
+    so.seed = rng_seed();
     return NewAnnealingLinkSelector(so, state_);
   }
 
@@ -108,8 +112,9 @@ class AnnealingStrategy : public TopicStrategy {
   }
 
   Status Finish() override {
-    if (out_dir_.empty() || !state_) return Status::Ok();
-    const std::string path = out_dir_ + "/annealing_stats.tsv";
+    Status df = TopicStrategy::Finish();
+    if (out_dir().empty()) return df;
+    const std::string path = out_dir() + "/annealing_stats.tsv";
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f) return Status::Error("cannot write " + path);
     const AnnealingStats& s = state_->stats;
@@ -120,7 +125,67 @@ class AnnealingStrategy : public TopicStrategy {
                  static_cast<long long>(s.worse_accepted),
                  static_cast<long long>(s.best_taken),
                  state_->options.Temperature(s.steps), params_.host_weight);
-    return std::fclose(f) == 0 ? Status::Ok() : Status::Error("cannot write " + path);
+    if (std::fclose(f) != 0) return Status::Error("cannot write " + path);
+    return df;
+  }
+
+ protected:
+  void SaveMore(StateWriter* w) const override {
+    w->Section("annealing", 1);
+    const AnnealingStats& s = state_->stats;
+    w->I64(s.steps);
+    w->I64(s.equal_or_better);
+    w->I64(s.worse_accepted);
+    w->I64(s.best_taken);
+    std::ostringstream rng;
+    rng << state_->rng;
+    w->Str(rng.str());
+    std::vector<std::pair<std::string, HostMemory>> hosts;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      hosts.assign(hosts_.begin(), hosts_.end());
+    }
+    std::sort(hosts.begin(), hosts.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    w->U64(hosts.size());
+    for (const auto& [host, m] : hosts) {
+      w->Str(host);
+      w->F64(m.sum_relevance);
+      w->I64(m.pages);
+    }
+  }
+
+  Status RestoreMore(StateReader* r) override {
+    uint32_t version;
+    if (Status s = r->Section("annealing", 1, &version); !s.ok()) return s;
+    AnnealingStats st;
+    std::string rng_text;
+    uint64_t n = 0;
+    if (!r->I64(&st.steps, "steps") || !r->I64(&st.equal_or_better, "equal_or_better") ||
+        !r->I64(&st.worse_accepted, "worse_accepted") ||
+        !r->I64(&st.best_taken, "best_taken") || !r->Str(&rng_text, "rng") ||
+        !r->Count(&n, 24, "hosts")) {
+      return r->status();
+    }
+    std::mt19937_64 rng;
+    std::istringstream in(rng_text);
+    in >> rng;
+    if (!in || st.steps < 0) return Status::Error("annealing: bad RNG state or step count");
+    absl::flat_hash_map<std::string, HostMemory> hosts;
+    for (uint64_t i = 0; i < n; ++i) {
+      std::string host;
+      HostMemory m;
+      if (!r->Str(&host, "host") || !r->F64(&m.sum_relevance, "host relevance") ||
+          !r->I64(&m.pages, "host pages")) {
+        return r->status();
+      }
+      hosts[host] = m;
+    }
+    state_->stats = st;
+    state_->rng = rng;
+    std::lock_guard<std::mutex> lock(mu_);
+    hosts_ = std::move(hosts);
+    return Status::Ok();
   }
 
  private:
@@ -129,10 +194,8 @@ class AnnealingStrategy : public TopicStrategy {
     int64_t pages = 0;
   };
   SaParams params_;
-  std::string out_dir_;
-  uint64_t rng_seed_;
   std::shared_ptr<AnnealingState> state_;
-  std::mutex mu_;  // guards hosts_ (Assess runs on the parse pool)
+  mutable std::mutex mu_;  // guards hosts_ (Assess runs on the parse pool)
   absl::flat_hash_map<std::string, HostMemory> hosts_;
 };
 

@@ -12,10 +12,8 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewBestFirstStrategy(
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   auto scorer = std::make_unique<RelevanceLinkScorer>(*rel);
-  auto strategy = std::make_unique<TopicStrategy>(
-      "best-first", "best-first", *rel, std::move(scorer), context.rng_seed);
-  strategy->set_out_dir(context.out_dir);
-  return std::unique_ptr<CrawlStrategy>(std::move(strategy));
+  return std::unique_ptr<CrawlStrategy>(std::make_unique<TopicStrategy>(
+      "best-first", "best-first", *rel, std::move(scorer), context));
 }
 
 }  // namespace topicrawl

@@ -9,10 +9,8 @@ namespace topicrawl {
 StatusOr<std::unique_ptr<CrawlStrategy>> NewBfsStrategy(const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/false);
   if (!rel.ok()) return rel.status();
-  auto strategy = std::make_unique<TopicStrategy>(
-      "bfs", "bfs", *rel, nullptr, context.rng_seed);
-  strategy->set_out_dir(context.out_dir);
-  return std::unique_ptr<CrawlStrategy>(std::move(strategy));
+  return std::unique_ptr<CrawlStrategy>(
+      std::make_unique<TopicStrategy>("bfs", "bfs", *rel, nullptr, context));
 }
 
 }  // namespace topicrawl

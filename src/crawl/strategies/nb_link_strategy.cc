@@ -72,9 +72,9 @@ class NbLinkScorer : public LinkScorer {
 class NbLinkStrategy : public TopicStrategy {
  public:
   NbLinkStrategy(std::shared_ptr<TopicRelevance> relevance, std::unique_ptr<LinkScorer> scorer,
-                 uint64_t rng_seed, std::shared_ptr<const NaiveBayes> page_model,
+                 const StrategyContext& context, std::shared_ptr<const NaiveBayes> page_model,
                  std::shared_ptr<const LinkFeatureExtractor> page_words)
-      : TopicStrategy(kName, "best-first", std::move(relevance), std::move(scorer), rng_seed),
+      : TopicStrategy(kName, "best-first", std::move(relevance), std::move(scorer), context),
         page_model_(std::move(page_model)),
         page_words_(std::move(page_words)) {}
 
@@ -166,7 +166,7 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext
     page_words = std::move(pw).value();
   }
   return std::unique_ptr<CrawlStrategy>(std::make_unique<NbLinkStrategy>(
-      *rel, std::move(scorer), context.rng_seed, std::move(page_model),
+      *rel, std::move(scorer), context, std::move(page_model),
       std::move(page_words)));
 }
 

@@ -15,8 +15,9 @@ namespace {
 class SharkSearchStrategy : public TopicStrategy {
  public:
   SharkSearchStrategy(std::shared_ptr<TopicRelevance> rel,
-                      std::unique_ptr<SharkSearchLinkScorer> scorer, uint64_t seed)
-      : TopicStrategy("shark-search", "best-first", rel, nullptr, seed) {
+                      std::unique_ptr<SharkSearchLinkScorer> scorer,
+                      const StrategyContext& context)
+      : TopicStrategy("shark-search", "best-first", rel, nullptr, context) {
     EnableCarry(scorer->SeedCarry());
     SetLinkScorer(std::move(scorer));
   }
@@ -30,10 +31,8 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(
   if (!rel.ok()) return rel.status();
   auto scorer = SharkSearchLinkScorer::Create(*rel);
   if (!scorer.ok()) return scorer.status();
-  auto strategy = std::make_unique<SharkSearchStrategy>(
-      *rel, std::move(scorer).value(), context.rng_seed);
-  strategy->set_out_dir(context.out_dir);
-  return std::unique_ptr<CrawlStrategy>(std::move(strategy));
+  return std::unique_ptr<CrawlStrategy>(
+      std::make_unique<SharkSearchStrategy>(*rel, std::move(scorer).value(), context));
 }
 
 }  // namespace topicrawl

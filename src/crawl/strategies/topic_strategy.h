@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "crawl/crawl_strategy.h"
+#include "crawl/state_blob.h"
 #include "scoring/scorer.h"
 #include "scoring/topic_relevance.h"
 
@@ -24,12 +25,14 @@ class TopicStrategy : public CrawlStrategy {
   static StatusOr<std::shared_ptr<TopicRelevance>> LoadRelevance(
       const StrategyContext& context, bool require_topic);
 
+  // `selector` names a LinkSelector of the selector registry
+  // (frontier/link_selector.h); an unknown name makes MakeSelector() fail.
   TopicStrategy(std::string name, std::string selector,
                 std::shared_ptr<TopicRelevance> relevance,
-                std::unique_ptr<LinkScorer> link_scorer, uint64_t rng_seed);
+                std::unique_ptr<LinkScorer> link_scorer, const StrategyContext& context);
 
   std::string_view Name() const override { return name_; }
-  std::unique_ptr<LinkSelector> MakeSelector() override;
+  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override;
   void Assess(const CrawlTask& task, const ParsedPage& page,
               PageAssessment* out) override;
   double Beta() const override;
@@ -39,11 +42,24 @@ class TopicStrategy : public CrawlStrategy {
     return link_scorer_ ? link_scorer_->NeededContexts() : LinkContextNeeds{false, false};
   }
   // Writes the crawl-time document frequencies to DIR/df.tsv (for
-  // `topicrawl score --df-from DIR`).
+  // `topicrawl score --df-from DIR`). Subclasses that override Finish()
+  // call it too.
   Status Finish() override;
-  void set_out_dir(std::string dir) { out_dir_ = std::move(dir); }
+
+  Status SaveState(std::string* blob) const final;
+  Status RestoreState(std::string_view blob) final;
 
  protected:
+  // A subclass's part of the saved state, after the "topic" section.
+  virtual void SaveMore(StateWriter* /*out*/) const {}
+  virtual Status RestoreMore(StateReader* /*in*/) { return Status::Ok(); }
+
+  const std::string& out_dir() const { return out_dir_; }
+  uint64_t rng_seed() const { return rng_seed_; }
+  // The crawl's de-duplication id of a canonical URL (crawl/dedup.h, with
+  // the crawl's dedup_ignore_scheme).
+  UrlId Dedup(std::string_view canonical_url) const;
+
   // Carry (Shark-search inherited score, remaining depth) of a queued URL;
   // strategies that use it set uses_carry_. Thread-safe.
   LinkCarry TakeCarry(UrlId url_id, const LinkCarry& fallback);
@@ -70,8 +86,8 @@ class TopicStrategy : public CrawlStrategy {
   std::unique_ptr<LinkScorer> link_scorer_;    // null: every link scores 0
   uint64_t rng_seed_;
   std::string out_dir_;
-  bool dedup_ignore_scheme_ = true;
-  std::mutex carry_mu_;
+  bool dedup_ignore_scheme_;
+  mutable std::mutex carry_mu_;
   absl::flat_hash_map<UrlId, LinkCarry> carry_;  // guarded by carry_mu_
 };
 

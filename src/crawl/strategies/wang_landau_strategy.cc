@@ -31,11 +31,20 @@
 //   instead of ending the crawl; false = Algorithm 1's stop rule)
 //
 // Diagnostics in the crawl directory: wl_steps.tsv (every MC step, written
-// as the crawl runs), and at Finish() wl_dos.tsv (ln g and H of the visited
-// energy bins; energy = bin centre) and wl_stats.tsv (counters).
+// as the crawl runs; appended to on resume), and at Finish() wl_dos.tsv (ln g
+// and H of the visited energy bins; energy = bin centre), wl_stats.tsv
+// (counters) and df.tsv (TopicStrategy).
+//
+// Saved state (section "wang-landau" v1, after TopicStrategy's "topic"): the
+// walk (ln g, H, S, the current iteration, ln f, counters, X1's energy, the
+// RNG), the PageRank graph (URL ids in node order, then the crawled pages in
+// the order their outlinks were set, with their children, so parents and
+// hence the Gauss-Seidel sums come back in the same order), the PR values,
+// the update schedule, and the refill reserve.
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -131,24 +140,23 @@ class WangLandauStrategy : public TopicStrategy {
   WangLandauStrategy(std::shared_ptr<TopicRelevance> rel, WlParams params,
                      const StrategyContext& context)
       : TopicStrategy("wang-landau", "wang-landau", rel,
-                      std::make_unique<RelevanceLinkScorer>(rel), context.rng_seed),
+                      std::make_unique<RelevanceLinkScorer>(rel), context),
         params_(params),
-        out_dir_(context.out_dir),
-        rng_seed_(context.rng_seed),
+        state_(std::make_shared<WangLandauState>(params.walk, context.rng_seed)),
         pagerank_(params.pagerank) {}
 
   ~WangLandauStrategy() override {
     if (steps_file_) std::fclose(steps_file_);
   }
 
-  std::unique_ptr<LinkSelector> MakeSelector() override {
-    state_ = std::make_shared<WangLandauState>(params_.walk);
-    if (!out_dir_.empty() && !steps_file_) {
-      steps_file_ = std::fopen((out_dir_ + "/wl_steps.tsv").c_str(), "w");
-      if (steps_file_) {
+  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override {
+    if (!out_dir().empty() && !steps_file_) {
+      // Appended to: a resumed crawl continues the log of its first part.
+      const std::string path = out_dir() + "/wl_steps.tsv";
+      steps_file_ = std::fopen(path.c_str(), "a");
+      if (!steps_file_) return Status::Error("cannot write " + path);
+      if (std::ftell(steps_file_) == 0) {
         std::fputs("L\tE1\tE2\taccepted\tln_f\tflat\n", steps_file_);
-      } else {
-        file_error_ = "cannot write " + out_dir_ + "/wl_steps.tsv";
       }
     }
     FILE* f = steps_file_;
@@ -160,7 +168,7 @@ class WangLandauStrategy : public TopicStrategy {
       };
     }
     LinkSelectorOptions so;
-    so.seed = rng_seed_;
+    so.seed = rng_seed();
     so.max_sample_draws = params_.max_sample_draws;
     return NewWangLandauLinkSelector(so, state_);
   }
@@ -196,10 +204,11 @@ class WangLandauStrategy : public TopicStrategy {
     targets.reserve(page.links.size());
     for (const Outlink& link : page.links) {
       if (link.url.empty()) continue;
-      const UrlId id = DedupId(link.url, /*ignore_scheme=*/true);
+      const UrlId id = Dedup(link.url);
       if (frontier->Seen(id)) targets.push_back(graph_.AddNode(id));
     }
     graph_.SetOutlinks(node, targets);
+    outlinks_order_.push_back(node);
     ++pages_;
     ++pages_since_update_;
     const double due = std::max<double>(static_cast<double>(params_.pagerank_every),
@@ -219,15 +228,155 @@ class WangLandauStrategy : public TopicStrategy {
   }
 
   Status Finish() override {
+    Status df = TopicStrategy::Finish();
     if (steps_file_) {
       std::fclose(steps_file_);
       steps_file_ = nullptr;
     }
-    if (!file_error_.empty()) return Status::Error(file_error_);
-    if (out_dir_.empty() || !state_) return Status::Ok();
+    if (out_dir().empty()) return df;
     Status s = WriteDos();
     Status t = WriteStats();
-    return s.ok() ? t : s;
+    return !s.ok() ? s : !t.ok() ? t : df;
+  }
+
+ protected:
+  void SaveMore(StateWriter* w) const override {
+    w->Section("wang-landau", 1);
+    const WangLandauDensity::Raw dos = state_->density.raw();
+    w->F64(dos.ln_f);
+    w->I64(dos.refinements);
+    w->F64s(dos.ln_g);
+    w->F64s(dos.h);
+    w->Bools(dos.visited);
+    w->Bools(dos.in_iteration);
+    const WangLandauStats& s = state_->stats;
+    for (int64_t v : {s.steps, s.accepted, s.rejected, s.forced_best, s.flat_checks,
+                      s.refinements, s.after_walk}) {
+      w->I64(v);
+    }
+    w->Bool(state_->started);
+    w->F64(state_->e1);
+    std::ostringstream rng;
+    rng << state_->rng;
+    w->Str(rng.str());
+    w->I64(tunnelled_.load());
+    std::lock_guard<std::mutex> lock(graph_mu_);
+    w->U64(graph_.NodeCount());
+    for (NodeId n = 0; n < graph_.NodeCount(); ++n) w->U64(graph_.UrlOf(n));
+    w->U64(outlinks_order_.size());
+    for (NodeId n : outlinks_order_) {
+      w->U32(n);
+      w->U64(graph_.OutDegree(n));
+      for (NodeId c : graph_.Children(n)) w->U32(c);
+    }
+    const auto pr = pagerank_.values();
+    w->F64s(std::vector<double>(pr.begin(), pr.end()));
+    w->I64(pages_);
+    w->I64(pages_since_update_);
+    w->I64(pagerank_updates_);
+    w->U64(reserve_.size());
+    for (const LinkCandidate& c : reserve_) {
+      w->Str(c.url);
+      w->U64(c.url_id);
+      w->U32(c.depth);
+      w->I64(c.parent_page_id);
+      w->Str(c.anchor);
+      w->F64(c.score);
+    }
+  }
+
+  Status RestoreMore(StateReader* r) override {
+    uint32_t version;
+    if (Status s = r->Section("wang-landau", 1, &version); !s.ok()) return s;
+    WangLandauDensity::Raw dos;
+    int64_t refinements = 0;
+    if (!r->F64(&dos.ln_f, "ln_f") || !r->I64(&refinements, "refinements") ||
+        !r->F64s(&dos.ln_g, "ln_g") || !r->F64s(&dos.h, "H") ||
+        !r->Bools(&dos.visited, "S") || !r->Bools(&dos.in_iteration, "iteration")) {
+      return r->status();
+    }
+    dos.refinements = static_cast<int>(refinements);
+    WangLandauStats st;
+    for (int64_t* v : {&st.steps, &st.accepted, &st.rejected, &st.forced_best,
+                       &st.flat_checks, &st.refinements, &st.after_walk}) {
+      if (!r->I64(v, "walk counters")) return r->status();
+    }
+    bool started = false;
+    double e1 = 0;
+    std::string rng_text;
+    int64_t tunnelled = 0;
+    uint64_t nodes = 0;
+    if (!r->Bool(&started, "started") || !r->F64(&e1, "E1") || !r->Str(&rng_text, "rng") ||
+        !r->I64(&tunnelled, "tunnelled") || !r->Count(&nodes, 8, "graph nodes")) {
+      return r->status();
+    }
+    std::mt19937_64 rng;
+    std::istringstream rng_in(rng_text);
+    rng_in >> rng;
+    if (!rng_in) return Status::Error("wang-landau: bad RNG state");
+    LinkGraph graph;
+    for (uint64_t i = 0; i < nodes; ++i) {
+      uint64_t url_id;
+      if (!r->U64(&url_id, "graph node")) return r->status();
+      if (graph.AddNode(url_id) != i) return Status::Error("wang-landau: duplicate graph node");
+    }
+    uint64_t order_size = 0;
+    if (!r->Count(&order_size, 12, "crawled pages")) return r->status();
+    std::vector<NodeId> order(order_size);
+    std::vector<std::vector<NodeId>> children(order_size);
+    for (uint64_t i = 0; i < order_size; ++i) {
+      uint64_t degree;
+      if (!r->U32(&order[i], "page node") || !r->Count(&degree, 4, "outlinks")) {
+        return r->status();
+      }
+      if (order[i] >= nodes) return Status::Error("wang-landau: graph node out of range");
+      children[i].resize(degree);
+      for (NodeId& c : children[i]) {
+        if (!r->U32(&c, "outlink")) return r->status();
+        if (c >= nodes) return Status::Error("wang-landau: graph edge out of range");
+      }
+    }
+    // Replay SetOutlinks in the original order (a node set twice counts at
+    // its last position, as LinkGraph re-appends it to its children's
+    // parents).
+    std::vector<uint64_t> last(nodes, UINT64_MAX);
+    for (uint64_t i = 0; i < order_size; ++i) last[order[i]] = i;
+    for (uint64_t i = 0; i < order_size; ++i) {
+      if (last[order[i]] == i) graph.SetOutlinks(order[i], children[i]);
+    }
+    std::vector<double> pr;
+    int64_t pages = 0, since = 0, updates = 0;
+    uint64_t reserve_size = 0;
+    if (!r->F64s(&pr, "PageRank") || !r->I64(&pages, "pages") ||
+        !r->I64(&since, "pages since update") || !r->I64(&updates, "pagerank updates") ||
+        !r->Count(&reserve_size, 40, "reserve")) {
+      return r->status();
+    }
+    if (pr.size() > nodes) return Status::Error("wang-landau: more PageRank values than nodes");
+    std::vector<LinkCandidate> reserve(reserve_size);
+    for (LinkCandidate& c : reserve) {
+      if (!r->Str(&c.url, "reserve url") || !r->U64(&c.url_id, "reserve url_id") ||
+          !r->U32(&c.depth, "reserve depth") ||
+          !r->I64(&c.parent_page_id, "reserve parent") ||
+          !r->Str(&c.anchor, "reserve anchor") || !r->F64(&c.score, "reserve score")) {
+        return r->status();
+      }
+    }
+    if (Status s = state_->density.SetRaw(std::move(dos)); !s.ok()) return s;
+    state_->stats = st;
+    state_->started = started;
+    state_->e1 = e1;
+    state_->rng = rng;
+    tunnelled_ = tunnelled;
+    std::lock_guard<std::mutex> lock(graph_mu_);
+    graph_ = std::move(graph);
+    pagerank_.SetValues(std::move(pr));
+    outlinks_order_ = std::move(order);
+    pages_ = pages;
+    pages_since_update_ = since;
+    pagerank_updates_ = updates;
+    reserve_ = std::move(reserve);
+    return Status::Ok();
   }
 
  private:
@@ -238,8 +387,8 @@ class WangLandauStrategy : public TopicStrategy {
       const Outlink& link = page.links[i];
       if (assessment.links[i].admit || link.url.empty() || link.nofollow) continue;
       if (static_cast<int64_t>(reserve_.size()) >= params_.reserve_max) return;
-      reserve_.push_back({link.url, DedupId(link.url, /*ignore_scheme=*/true), task.depth + 1,
-                          id, link.anchor, assessment.links[i].score});
+      reserve_.push_back({link.url, Dedup(link.url), task.depth + 1, id, link.anchor,
+                          assessment.links[i].score});
     }
   }
 
@@ -250,7 +399,7 @@ class WangLandauStrategy : public TopicStrategy {
   }
 
   Status WriteDos() const {
-    const std::string path = out_dir_ + "/wl_dos.tsv";
+    const std::string path = out_dir() + "/wl_dos.tsv";
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f) return Status::Error("cannot write " + path);
     std::fputs("bin\tenergy\tln_g\tH\n", f);
@@ -264,7 +413,7 @@ class WangLandauStrategy : public TopicStrategy {
   }
 
   Status WriteStats() {
-    const std::string path = out_dir_ + "/wl_stats.tsv";
+    const std::string path = out_dir() + "/wl_stats.tsv";
     FILE* f = std::fopen(path.c_str(), "w");
     if (!f) return Status::Error("cannot write " + path);
     const WangLandauStats& s = state_->stats;
@@ -293,16 +442,14 @@ class WangLandauStrategy : public TopicStrategy {
   }
 
   WlParams params_;
-  std::string out_dir_;
-  uint64_t rng_seed_;
   std::shared_ptr<WangLandauState> state_;
   FILE* steps_file_ = nullptr;
-  std::string file_error_;
   std::atomic<int64_t> tunnelled_{0};
 
-  std::mutex graph_mu_;  // guards graph_, pagerank_ (Assess reads PR)
+  mutable std::mutex graph_mu_;  // guards graph_, pagerank_ (Assess reads PR)
   std::vector<LinkCandidate> reserve_;  // crawl thread only
   LinkGraph graph_;
+  std::vector<NodeId> outlinks_order_;  // nodes in SetOutlinks call order
   PageRank pagerank_;
   int64_t pages_ = 0;
   int64_t pages_since_update_ = 0;

@@ -81,7 +81,7 @@ TEST(WangLandauStrategyTest, AdmitsRelevantLinksAndTunnelsFromHighPageRankPages)
   ASSERT_TRUE(strategy.ok()) << strategy.status().message();
   CrawlStrategy& s = **strategy;
   FakeClock clock;
-  auto frontier = Frontier::Create(FrontierOptions{}, &clock, s.MakeSelector());
+  auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(s.MakeSelector()).value());
   ASSERT_TRUE(frontier.ok());
 
   // 20 pages link to a hub: PR(hub) = .15 + .85 * 20 * .15 = 2.7 >= 2.
@@ -139,7 +139,7 @@ TEST(WangLandauStrategyTest, RefillHandsOverTheCutChildrenOnceWhenEnabled) {
     ASSERT_TRUE(strategy.ok()) << strategy.status().message();
     CrawlStrategy& s = **strategy;
     FakeClock clock;
-    auto frontier = Frontier::Create(FrontierOptions{}, &clock, s.MakeSelector());
+    auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(s.MakeSelector()).value());
     ASSERT_TRUE(frontier.ok());
     ParsedPage offtopic = PageWith("cooking recipes and gardening", {"recipes", "garden"});
     CrawlTask task = TaskFor("http://leaf.test/1");

@@ -1,0 +1,191 @@
+// A binary C-SVC with an RBF kernel, trained with libsvm (Debian libsvm-dev,
+// 3.24), for any fixed-length vector of named numeric features.
+//
+// It does what seed 003 (003_8082e0a8ad518813.txt §3.3 (3) ②-⑥) did with
+// LibSVM's tools, as one library call:
+//   ② every feature is scaled linearly to [-1, 1] from the training set's
+//     min/max (svm-scale; a constant feature maps to 0; values outside the
+//     training range extrapolate beyond [-1, 1], as svm-scale does). The
+//     scale is part of the model, so callers always pass RAW features.
+//   ③ C-SVC, RBF kernel K(x, y) = exp(-gamma |x - y|^2).
+//   ④ grid search over (C, gamma) with k-fold cross-validation (libsvm's
+//     grid.py grid: C = 2^-5..2^15, gamma = 2^-15..2^3, step 2^2), the
+//     (grid point, fold) trainings spread over `threads` std::threads.
+//   ⑤ the final model is trained on all examples with the best (C, gamma).
+//   ⑥ the model is saved and reloaded (our own versioned text format).
+//
+// Determinism: folds are stratified by class and shuffled with our own
+// seeded generator, not libsvm's svm_cross_validation (which uses rand(),
+// shared by every thread of the process). Probabilities are Platt's sigmoid
+// P(y=1|f) = 1 / (1 + exp(A f + B)) fitted to the out-of-fold decision values
+// of the chosen grid point (what libsvm's -b 1 does with an internal 5-fold
+// CV and rand()); so the same data and options give the same model bytes.
+//
+// Model file: text, first line "topicrawl-svm-model 1", then the kind (a
+// caller-chosen name such as "hub-url"), the feature names with their scale,
+// C, gamma, rho, Platt's A and B, the support vectors (scaled), and a last
+// line "checksum <Hash64Hex of every byte before it>". Load() checks all of
+// it and never hands the file to libsvm: a truncated, edited or foreign file
+// is refused with an error naming the file and line, never a crash.
+//
+// Thread-safety: a trained or loaded SvmModel is immutable; Decision(),
+// Probability() and Predict() may be called from many threads.
+#ifndef TOPICRAWL_CLASSIFY_SVM_MODEL_H_
+#define TOPICRAWL_CLASSIFY_SVM_MODEL_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace topicrawl {
+
+// Rows of the same named features with binary labels (1 = positive class,
+// 0 = negative). Feature names are [A-Za-z0-9_.-]+ (they go into the file).
+struct SvmDataset {
+  std::vector<std::string> feature_names;
+  std::vector<std::vector<double>> rows;
+  std::vector<int> labels;
+
+  void Add(std::vector<double> row, int label) {
+    rows.push_back(std::move(row));
+    labels.push_back(label);
+  }
+  size_t size() const { return rows.size(); }
+  // Errors: bad feature name, a row of the wrong length, a non-finite value,
+  // a label other than 0/1, rows/labels of different lengths.
+  Status Validate() const;
+};
+
+// svm-scale's linear map of each feature from the training [min, max] to
+// [lower, upper]. A feature with max == min maps to 0 (svm-scale drops it).
+class FeatureScaler {
+ public:
+  FeatureScaler() = default;
+  // REQUIRES: every row has `dims` values.
+  static FeatureScaler Fit(const std::vector<std::vector<double>>& rows, size_t dims,
+                           double lower = -1, double upper = 1);
+  // From stored bounds (the model file). REQUIRES: mins.size() == maxs.size().
+  FeatureScaler(std::vector<double> mins, std::vector<double> maxs, double lower, double upper);
+
+  size_t dims() const { return mins_.size(); }
+  double Scale(size_t k, double raw) const;
+  // The inverse of Scale; for a constant feature it returns its value.
+  double Unscale(size_t k, double scaled) const;
+  // REQUIRES: raw.size() == dims() == out->size()
+  void ScaleRow(std::span<const double> raw, std::span<double> out) const;
+
+  const std::vector<double>& mins() const { return mins_; }
+  const std::vector<double>& maxs() const { return maxs_; }
+  double lower() const { return lower_; }
+  double upper() const { return upper_; }
+
+ private:
+  std::vector<double> mins_, maxs_;
+  double lower_ = -1, upper_ = 1;
+};
+
+struct SvmGridOptions {
+  // log2 ranges, inclusive (libsvm tools/grid.py defaults).
+  int log2c_min = -5, log2c_max = 15, log2c_step = 2;
+  int log2g_min = -15, log2g_max = 3, log2g_step = 2;
+  int folds = 10;         // k of the k-fold cross-validation (>= 2)
+  int threads = 2;        // worker threads for the grid (>= 1)
+  uint64_t seed = 1;      // of the stratified fold assignment
+  double cache_mb = 100;  // libsvm kernel cache per training
+  double eps = 1e-3;      // libsvm stopping tolerance
+};
+
+struct SvmGridPoint {
+  int log2c = 0;
+  int log2g = 0;
+  double cv_accuracy = 0;  // share of examples classified right out of fold
+};
+
+struct SvmTrainReport {
+  std::vector<SvmGridPoint> grid;  // every point tried, in grid order
+  SvmGridPoint best;
+  int folds = 0;
+  size_t examples = 0, positives = 0;
+  size_t support_vectors = 0;
+  double cpu_seconds = 0;   // process CPU time of the whole Train() call
+  double wall_seconds = 0;
+};
+
+// Deterministic stratified k-fold assignment: examples of each class are
+// shuffled with `seed` and dealt round-robin, so every fold gets
+// floor/ceil(n_class / k) of each class. Returns fold index per example.
+std::vector<int> StratifiedFolds(const std::vector<int>& labels, int folds, uint64_t seed);
+
+// Platt's sigmoid fit (Lin, Lin and Weng 2007 version of Platt 2000) of
+// labels (0/1) on decision values; returns {A, B}.
+std::pair<double, double> FitPlattSigmoid(const std::vector<double>& decisions,
+                                          const std::vector<int>& labels);
+
+class SvmModel {
+ public:
+  // Grid search (options' ranges and folds), then the final fit with the
+  // best point (ties: smaller C, then smaller gamma). `kind` names what the
+  // model is for ([A-Za-z0-9_.-]+); Load() checks it.
+  // Errors: invalid data, fewer than 2 examples of a class, bad options.
+  static StatusOr<SvmModel> Train(const SvmDataset& data, std::string kind,
+                                  const SvmGridOptions& options,
+                                  SvmTrainReport* report = nullptr);
+  // Same with a single grid point (2^log2c, 2^log2g): cross-validation only
+  // for Platt's sigmoid and the reported accuracy.
+  static StatusOr<SvmModel> TrainAt(const SvmDataset& data, std::string kind, int log2c,
+                                    int log2g, const SvmGridOptions& options,
+                                    SvmTrainReport* report = nullptr);
+
+  // Decision value of RAW features (scaled inside): > 0 means class 1.
+  // REQUIRES: raw.size() == feature_names().size()
+  double Decision(std::span<const double> raw) const;
+  // Platt probability of class 1.
+  double Probability(std::span<const double> raw) const;
+  // libsvm's rule: the sign of the decision value.
+  int Predict(std::span<const double> raw) const { return Decision(raw) > 0 ? 1 : 0; }
+
+  std::string Serialize() const;
+  Status Save(const std::string& path) const;
+  // Errors (message names the file and, for bad content, the line): cannot
+  // read; not a topicrawl SVM model; unsupported version; checksum mismatch
+  // (truncated or edited); malformed line; kind != expected_kind (when
+  // expected_kind is not empty).
+  static StatusOr<SvmModel> Load(const std::string& path, std::string_view expected_kind);
+  static StatusOr<SvmModel> Parse(std::string_view text, std::string_view expected_kind,
+                                  std::string_view source = "model");
+  // OK when `names` equal the model's feature names, else an error listing both.
+  Status CheckFeatures(const std::vector<std::string>& names) const;
+
+  const std::string& kind() const { return kind_; }
+  const std::vector<std::string>& feature_names() const { return feature_names_; }
+  const FeatureScaler& scaler() const { return scaler_; }
+  double c() const { return c_; }
+  double gamma() const { return gamma_; }
+  double cv_accuracy() const { return cv_accuracy_; }
+  double platt_a() const { return platt_a_; }
+  double platt_b() const { return platt_b_; }
+  size_t support_vectors() const { return coef_.size(); }
+
+ private:
+  friend struct SvmModelBuilder;
+  double DecisionScaled(const double* x) const;
+
+  std::string kind_;
+  std::vector<std::string> feature_names_;
+  FeatureScaler scaler_;
+  double c_ = 1, gamma_ = 1, cv_accuracy_ = 0;
+  int cv_folds_ = 0;
+  size_t train_examples_ = 0, train_positives_ = 0;
+  double rho_ = 0;
+  double platt_a_ = -1, platt_b_ = 0;
+  std::vector<double> coef_;  // alpha_i * y_i, sign so that > 0 is class 1
+  std::vector<double> sv_;    // support vectors, scaled, row-major (n_sv x dims)
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_CLASSIFY_SVM_MODEL_H_

@@ -1,0 +1,63 @@
+// Labelled hub data from a crawl directory (`topicrawl collect-hubs`):
+// labels come from the data (the link graph of the crawl), never from a
+// classifier.
+//
+// Structural label (for static webs, before any recrawl round exists):
+//   T(P)      the distinct same-host pages P links to that the crawl
+//             downloaded (canonical URLs, P itself excluded);
+//   content   a downloaded page Q is a "content page" when |T(Q)| is at most
+//             the median |T| of the downloaded pages of its host (the
+//             link-light half of its site: it is read, not navigated);
+//   hub       P links to at least `min_content_links` content pages of its
+//             site and they are at least `hub_share` of T(P).
+// So a hub is a page whose job is to lead to content pages, the seed's
+// definition (003 §1: "a directory index ... the entry to topic pages"),
+// measured on the graph. docs/hub-svm.md gives the base rates it yields.
+//
+// Page-content counts for the baselines are taken from the stored HTML
+// (WARC) with the project's parser. Rows are split 7:3 by host
+// (hub/hub_dataset.h SplitByHost) with `seed`.
+#ifndef TOPICRAWL_HUB_HUB_COLLECT_H_
+#define TOPICRAWL_HUB_HUB_COLLECT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "hub/hub_dataset.h"
+
+namespace topicrawl::hub {
+
+struct CollectOptions {
+  double hub_share = 0.5;     // structural: share of T(P) that are content pages
+  int min_content_links = 5;  // structural: at least this many content pages
+  double train_fraction = 0.7;
+  uint64_t seed = 1;
+};
+
+struct CollectSummary {
+  int64_t pages = 0;       // rows written
+  int64_t unreadable = 0;  // downloaded pages whose WARC record could not be read
+  int64_t hubs = 0;
+  int64_t train = 0, test = 0;
+  int64_t hosts_train = 0, hosts_test = 0;
+};
+
+// Content counts of one HTML page (page-content baselines).
+void CountContent(std::string_view html, std::string_view page_url, HubExample* e);
+
+// Errors: the crawl database is missing or unreadable.
+StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl_dir,
+                                                        const CollectOptions& options,
+                                                        CollectSummary* summary);
+
+// The structural rule on an already built link graph: out[i] = indices (into
+// `hosts`) of the downloaded same-host pages page i links to.
+std::vector<int> StructuralLabels(const std::vector<std::string>& hosts,
+                                  const std::vector<std::vector<size_t>>& out,
+                                  const CollectOptions& options);
+
+}  // namespace topicrawl::hub
+
+#endif  // TOPICRAWL_HUB_HUB_COLLECT_H_

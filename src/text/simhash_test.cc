@@ -1,0 +1,111 @@
+#include "text/simhash.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+namespace topicrawl {
+namespace {
+
+std::string Words(int n, int seed) {
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  std::string s;
+  for (int i = 0; i < n; ++i) s += "w" + std::to_string(rng() % 5000) + " ";
+  return s;
+}
+
+TEST(HammingDistance, KnownValues) {
+  EXPECT_EQ(HammingDistance(0, 0), 0);
+  EXPECT_EQ(HammingDistance(0, 1), 1);
+  EXPECT_EQ(HammingDistance(0xFF, 0x0F), 4);
+  EXPECT_EQ(HammingDistance(~uint64_t{0}, 0), 64);
+  EXPECT_EQ(HammingDistance(0x8000000000000001ull, 0x1ull), 1);
+}
+
+TEST(SimHash64, IdenticalAndCaseInsensitive) {
+  const std::string a = Words(500, 1);
+  EXPECT_EQ(SimHash64(a), SimHash64(a));
+  EXPECT_EQ(SimHash64("Hello World"), SimHash64("hello, world!"));
+  EXPECT_EQ(SimHash64(""), 0u);
+  EXPECT_EQ(SimHash64("  ,;. "), 0u);
+}
+
+TEST(SimHash64, SmallEditIsNearLargeEditIsFar) {
+  const std::string page = Words(800, 2);
+  // A version string changed in a template: one feature replaced.
+  const std::string edited = page + " version 15 18";
+  const std::string edited2 = page + " version 15 20";
+  EXPECT_LE(HammingDistance(SimHash64(edited), SimHash64(edited2)), kSimHashNearDistance);
+  // Unrelated text: around 32 bits apart.
+  const int far = HammingDistance(SimHash64(page), SimHash64(Words(800, 3)));
+  EXPECT_GT(far, 12);
+  // Half the page rewritten.
+  const std::string half = page.substr(0, page.size() / 2) + Words(400, 4);
+  EXPECT_GT(HammingDistance(SimHash64(page), SimHash64(half)), kSimHashNearDistance);
+}
+
+TEST(SimHash64, CjkUsesCodePointPairs) {
+  const std::string a = "网络爬虫是一种按照一定的规则自动地抓取万维网信息的程序或者脚本";
+  const std::string b = "网络爬虫是一种按照一定的规则自动地抓取万维网信息的程序或者脚本. ";
+  EXPECT_NE(SimHash64(a), 0u);
+  EXPECT_EQ(SimHash64(a), SimHash64(b));  // ASCII punctuation is no feature
+  EXPECT_GT(HammingDistance(SimHash64(a), SimHash64("今天天气很好我们去公园散步吧")), 3);
+}
+
+TEST(SimHashIndex, FindsWithinThreeBitsWithoutScan) {
+  SimHashIndex index;
+  const uint64_t base = 0x0123456789ABCDEFull;
+  index.Add(base, 1, 100);
+  // Distances 1, 2, 3 in different blocks: found; 4 spread over all blocks: not.
+  auto m = index.Find(base ^ 0x1ull, 200);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->id, 1);
+  EXPECT_EQ(m->distance, 1);
+  m = index.Find(base ^ (1ull | (1ull << 20) | (1ull << 40)), 200);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->distance, 3);
+  EXPECT_FALSE(index.Find(base ^ (1ull | (1ull << 20) | (1ull << 40) | (1ull << 60)), 200));
+  // Four bits inside one block: other blocks equal, distance 4 > 3.
+  EXPECT_FALSE(index.Find(base ^ 0xFull, 200));
+  // The same owner never matches itself.
+  EXPECT_FALSE(index.Find(base, 100));
+  // Closest wins.
+  index.Add(base ^ 0x3ull, 2, 101);
+  index.Add(base ^ 0x1ull, 3, 102);
+  m = index.Find(base ^ 0x1ull, 200);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->id, 3);
+  EXPECT_EQ(m->distance, 0);
+  EXPECT_FALSE(index.Find(0, 200));
+  index.Add(0, 9, 9);
+  EXPECT_EQ(index.size(), 3u);
+}
+
+TEST(SimHashIndex, AgreesWithBruteForce) {
+  std::mt19937_64 rng(7);
+  SimHashIndex index;
+  std::vector<uint64_t> stored;
+  for (int i = 0; i < 2000; ++i) {
+    uint64_t h = rng();
+    if (i % 3 == 0 && !stored.empty()) {  // near copies of earlier ones
+      h = stored[rng() % stored.size()];
+      for (int k = static_cast<int>(rng() % 6); k > 0; --k) h ^= uint64_t{1} << (rng() % 64);
+    }
+    if (h == 0) continue;
+    auto found = index.Find(h, 1000000 + i);
+    int best = 99;
+    for (uint64_t s : stored) best = std::min(best, HammingDistance(s, h));
+    if (best <= 3) {
+      ASSERT_TRUE(found.has_value()) << i;
+      EXPECT_EQ(found->distance, best);
+    } else {
+      EXPECT_FALSE(found.has_value()) << i;
+    }
+    index.Add(h, i + 1, static_cast<uint64_t>(i));
+    stored.push_back(h);
+  }
+}
+
+}  // namespace
+}  // namespace topicrawl

@@ -1,0 +1,97 @@
+// The plan of a simulated evolution (`topicrawl web evolve`): which pages of
+// a built web are hidden at round 0 and published later, which are edited in
+// which round, and which go away. Pure function of the link graph, the
+// options and the seed; no files (web/evolved_web.h writes the rounds).
+//
+// Model ("news-ish"; docs/incremental.md "Evolving webs" has the reasons):
+//  * The graph is walked breadth-first from the roots (the home pages).
+//    Only pages reachable that way take part; pages the crawler could never
+//    reach stay as they are in every round.
+//  * Hidden pages are BFS-tree leaves (reachable, not a root, nobody's BFS
+//    parent). Hiding a leaf never cuts another page off, and a hidden page's
+//    BFS parent is always present, so a page published in round k is
+//    reachable in round k, through the pages that link to it.
+//    round(hidden_at_start x pages) leaves are hidden at round 0;
+//    round(new_rate x pages) of them are published per round, in a seeded
+//    order, until none are left. Default: round(new_rate x pages) x rounds
+//    hidden, so the pool lasts exactly until the last round.
+//  * Gone pages are other BFS leaves (never hidden ones): per round
+//    round(gone_rate x present pages); each answers 404 or 410 (coin flip)
+//    from that round on.
+//  * Edits: a page that exists in rounds k-1 and k is edited in round k with
+//    probability p_hot (for the volatile_share of reachable pages drawn as
+//    "volatile") or p_cold, chosen so that the expected share of edited pages
+//    is change_rate and volatile pages carry volatile_change_share of the
+//    edits (news: front and section pages change every day, articles rarely).
+//    Pages that link to a page published in round k also change in round k
+//    (their link appears); that is not counted in change_rate.
+//  Every random draw is a hash of (seed, page, round, purpose), so the plan
+//  does not depend on iteration order or the C++ library.
+#ifndef TOPICRAWL_WEB_EVOLVE_PLAN_H_
+#define TOPICRAWL_WEB_EVOLVE_PLAN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace topicrawl::web {
+
+struct EvolveOptions {
+  int rounds = 4;        // rounds 1..rounds follow round 0
+  uint64_t seed = 1;
+  double new_rate = 0.02;      // pages published per round / pages of the web
+  double change_rate = 0.05;   // expected edited pages per round / present reachable pages
+  double gone_rate = 0.005;    // pages gone per round / present pages
+  double hidden_at_start = -1; // share hidden at round 0; < 0: new_rate x rounds
+  double volatile_share = 0.10;        // share of reachable pages that are volatile
+  double volatile_change_share = 0.80; // share of the edits that hit volatile pages
+
+  // Rates in [0, 1], rounds in 1..1000, hidden_at_start <= 0.9.
+  Status Validate() const;
+  double HiddenAtStart() const { return hidden_at_start < 0 ? new_rate * rounds : hidden_at_start; }
+};
+
+// The link graph of a web: page i links to links[i] (page indices; duplicates
+// and self-links allowed), roots are the home pages.
+struct PageGraph {
+  std::vector<std::vector<uint32_t>> links;
+  std::vector<uint32_t> roots;
+  size_t size() const { return links.size(); }
+};
+
+constexpr int kNever = 1 << 30;
+
+struct PagePlan {
+  int publish_round = 0;   // first round the page exists; kNever = never published
+  int gone_round = kNever; // first round it answers gone_code
+  int gone_code = 404;     // 404 or 410
+  std::vector<int> edit_rounds;  // ascending, each in 1..rounds
+  bool reachable = false;  // from the roots in the base web
+  bool is_volatile = false;
+
+  bool Present(int round) const { return publish_round <= round && round < gone_round; }
+  bool EditedIn(int round) const;
+};
+
+struct EvolvePlan {
+  int rounds = 0;
+  std::vector<PagePlan> pages;
+  std::vector<uint32_t> bfs_parent;  // UINT32_MAX for roots and unreachable pages
+  // Per round 1..rounds (index = round): how many pages were published,
+  // edited and made gone (index 0: pages hidden at round 0 in `published`).
+  std::vector<size_t> published, edited, gone;
+};
+
+// Fails on invalid options or a root index out of range.
+StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& options);
+
+// A uniform double in [0, 1) from (seed, a, b, c): the plan's only randomness,
+// exported for the edit generator (which donor, where).
+double PlanRandom(uint64_t seed, uint64_t a, uint64_t b, uint64_t c);
+uint64_t PlanHash(uint64_t seed, uint64_t a, uint64_t b, uint64_t c);
+
+}  // namespace topicrawl::web
+
+#endif  // TOPICRAWL_WEB_EVOLVE_PLAN_H_

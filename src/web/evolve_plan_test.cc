@@ -1,0 +1,240 @@
+#include "web/evolve_plan.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "web/html_links.h"
+#include "web/web_evolver.h"
+
+namespace topicrawl::web {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// A site: root 0 -> sections 1..S -> articles (leaves), articles also link
+// back to their section and to the root.
+PageGraph NewsSite(size_t sections, size_t per_section) {
+  PageGraph g;
+  g.links.resize(1 + sections + sections * per_section);
+  g.roots = {0};
+  uint32_t next = static_cast<uint32_t>(1 + sections);
+  for (uint32_t s = 1; s <= sections; ++s) {
+    g.links[0].push_back(s);
+    g.links[s].push_back(0);
+    for (size_t a = 0; a < per_section; ++a) {
+      g.links[s].push_back(next);
+      g.links[next].push_back(s);
+      g.links[next].push_back(0);
+      ++next;
+    }
+  }
+  return g;
+}
+
+TEST(EvolvePlanTest, SameSeedSamePlanOtherSeedOtherPlan) {
+  PageGraph g = NewsSite(20, 50);
+  EvolveOptions o;
+  o.rounds = 4;
+  o.seed = 7;
+  auto a = PlanEvolution(g, o), b = PlanEvolution(g, o);
+  ASSERT_TRUE(a.ok() && b.ok());
+  o.seed = 8;
+  auto c = PlanEvolution(g, o);
+  ASSERT_TRUE(c.ok());
+  size_t diff_ab = 0, diff_ac = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    auto same = [](const PagePlan& x, const PagePlan& y) {
+      return x.publish_round == y.publish_round && x.gone_round == y.gone_round &&
+             x.gone_code == y.gone_code && x.edit_rounds == y.edit_rounds;
+    };
+    diff_ab += same(a->pages[i], b->pages[i]) ? 0 : 1;
+    diff_ac += same(a->pages[i], c->pages[i]) ? 0 : 1;
+  }
+  EXPECT_EQ(diff_ab, 0u);
+  EXPECT_GT(diff_ac, 50u);
+}
+
+TEST(EvolvePlanTest, RatesAreMet) {
+  PageGraph g = NewsSite(40, 100);  // 4041 pages
+  const size_t n = g.size();
+  EvolveOptions o;
+  o.rounds = 4;
+  o.new_rate = 0.02;
+  o.change_rate = 0.05;
+  o.gone_rate = 0.005;
+  auto plan = PlanEvolution(g, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  // hidden = new_rate x rounds x pages, published evenly.
+  EXPECT_EQ(plan->published[0], 4 * static_cast<size_t>(std::llround(0.02 * n)));
+  for (int k = 1; k <= 4; ++k) {
+    EXPECT_EQ(plan->published[k], static_cast<size_t>(std::llround(0.02 * n))) << k;
+    EXPECT_NEAR(static_cast<double>(plan->gone[k]), 0.005 * n, 3) << k;
+    // Binomial: 5 % of ~3,700 present pages, +- 4 sigma.
+    EXPECT_NEAR(static_cast<double>(plan->edited[k]), 0.05 * n, 60) << k;
+  }
+  // Volatile pages carry most of the edits.
+  size_t hot = 0, all = 0;
+  for (const PagePlan& p : plan->pages) {
+    all += p.edit_rounds.size();
+    if (p.is_volatile) hot += p.edit_rounds.size();
+  }
+  EXPECT_NEAR(static_cast<double>(hot) / static_cast<double>(all), 0.8, 0.06);
+}
+
+TEST(EvolvePlanTest, HiddenAndGonePagesAreLeavesWhoseBfsParentStays) {
+  PageGraph g = NewsSite(10, 30);
+  EvolveOptions o;
+  o.rounds = 3;
+  o.new_rate = 0.05;
+  o.gone_rate = 0.02;
+  auto plan = PlanEvolution(g, o);
+  ASSERT_TRUE(plan.ok());
+  size_t hidden = 0, gone = 0;
+  for (uint32_t i = 0; i < g.size(); ++i) {
+    const PagePlan& p = plan->pages[i];
+    if (p.publish_round > 0) {
+      ++hidden;
+      EXPECT_GT(i, 10u) << "sections and the root are never hidden";
+      uint32_t parent = plan->bfs_parent[i];
+      ASSERT_NE(parent, UINT32_MAX);
+      EXPECT_EQ(plan->pages[parent].publish_round, 0);
+      EXPECT_EQ(plan->pages[parent].gone_round, kNever);
+      EXPECT_EQ(p.gone_round, kNever) << "a hidden page never goes";
+    }
+    if (p.gone_round != kNever) {
+      ++gone;
+      EXPECT_GT(i, 10u);
+      EXPECT_TRUE(p.gone_code == 404 || p.gone_code == 410);
+      EXPECT_TRUE(p.edit_rounds.empty() || p.edit_rounds.back() < p.gone_round);
+    }
+    for (int r : p.edit_rounds) {
+      EXPECT_TRUE(p.Present(r - 1) && p.Present(r)) << "edits only on pages existing in both rounds";
+    }
+  }
+  EXPECT_GT(hidden, 0u);
+  EXPECT_GT(gone, 0u);
+}
+
+TEST(EvolvePlanTest, UnreachablePagesNeverEvolve) {
+  PageGraph g = NewsSite(5, 20);
+  g.links.resize(g.size() + 30);  // 30 orphans
+  EvolveOptions o;
+  o.rounds = 5;
+  o.new_rate = 0.1;
+  o.change_rate = 0.5;
+  o.gone_rate = 0.05;
+  auto plan = PlanEvolution(g, o);
+  ASSERT_TRUE(plan.ok());
+  for (size_t i = g.size() - 30; i < g.size(); ++i) {
+    const PagePlan& p = plan->pages[i];
+    EXPECT_FALSE(p.reachable);
+    EXPECT_EQ(p.publish_round, 0);
+    EXPECT_EQ(p.gone_round, kNever);
+    EXPECT_TRUE(p.edit_rounds.empty());
+  }
+}
+
+TEST(EvolvePlanTest, LeftoverHiddenPagesStayHidden) {
+  PageGraph g = NewsSite(4, 25);
+  EvolveOptions o;
+  o.rounds = 2;
+  o.new_rate = 0.01;
+  o.hidden_at_start = 0.2;
+  auto plan = PlanEvolution(g, o);
+  ASSERT_TRUE(plan.ok());
+  size_t never = 0;
+  for (const PagePlan& p : plan->pages) never += p.publish_round == kNever ? 1 : 0;
+  EXPECT_EQ(plan->published[0], 21u);
+  EXPECT_EQ(never, 21u - 2u * 1u);
+}
+
+TEST(EvolvePlanTest, BadOptionsAreErrors) {
+  PageGraph g = NewsSite(2, 2);
+  EvolveOptions o;
+  o.rounds = 0;
+  EXPECT_THAT(PlanEvolution(g, o).status().message(), HasSubstr("--rounds"));
+  o.rounds = 4;
+  o.new_rate = 1.5;
+  EXPECT_THAT(PlanEvolution(g, o).status().message(), HasSubstr("--new-rate"));
+  o.new_rate = 0.3;  // hidden = 1.2
+  EXPECT_THAT(PlanEvolution(g, o).status().message(), HasSubstr("--hidden-at-start"));
+  o.new_rate = 0.02;
+  g.roots = {999};
+  EXPECT_THAT(PlanEvolution(g, o).status().message(), HasSubstr("out of range"));
+}
+
+TEST(HtmlLinksTest, ResolvesToLabelForm) {
+  EXPECT_EQ(ResolveLabelUrl("http://a.test/docs/x.html", "y%20z.html"), "http://a.test/docs/y%20z.html");
+  EXPECT_EQ(ResolveLabelUrl("http://a.test/docs/x.html", "sub/"), "http://a.test/docs/sub/index.html");
+  EXPECT_EQ(ResolveLabelUrl("http://a.test/docs/x.html", "https://B.test:8443/p?q=1#f"),
+            "http://b.test/p");
+  EXPECT_EQ(ResolveLabelUrl("http://a.test/docs/x.html", "../o=.html#top"), "http://a.test/o=.html");
+  EXPECT_EQ(ResolveLabelUrl("http://a.test/", "mailto:x@y"), "");
+  EXPECT_EQ(ResolveLabelUrl("http://a.test/", "javascript:void(0)"), "");
+}
+
+TEST(HtmlLinksTest, PageLinksSkipCommentsScriptsAndHonourBase) {
+  std::string html =
+      "<html><head><base href='http://c.test/b/'><script>var s='<a href=\"no.html\">';</script>"
+      "</head><body><!-- <a href='nope.html'> --><A HREF=one.html>1</A>"
+      "<area href=\"two.html\"><iframe src='f.html'></iframe><img src='i.png'>"
+      "<a name=x>no href</a><a href=\"a&amp;b.html\">amp</a></body></html>";
+  EXPECT_THAT(PageLinks(html, "http://a.test/x.html"),
+              ElementsAre("http://c.test/b/one.html", "http://c.test/b/two.html",
+                          "http://c.test/b/f.html", "http://c.test/b/a&b.html"));
+}
+
+TEST(HtmlLinksTest, RemoveLinksDropsOnlyTheAttribute) {
+  std::string html = "<p><a class=k href=\"gone.html\">Gone</a> <a href='stay.html'>Stay</a> "
+                     "<a href=gone.html>Again</a></p>";
+  size_t removed = RemoveLinks(&html, "http://a.test/d/x.html",
+                               [](const std::string& u) { return u == "http://a.test/d/gone.html"; });
+  EXPECT_EQ(removed, 2u);
+  EXPECT_EQ(html, "<p><a class=k >Gone</a> <a href='stay.html'>Stay</a> <a >Again</a></p>");
+  EXPECT_THAT(PageLinks(html, "http://a.test/d/x.html"), ElementsAre("http://a.test/d/stay.html"));
+}
+
+TEST(HtmlLinksTest, TextBlocksAndParagraphs) {
+  std::string html = "<body><p>Short.</p><p class=x>A <b>long</b> enough\nparagraph of text here.</p>"
+                     "<p>With <a href=l.html>a link</a> inside it, also long enough.</p></body>";
+  EXPECT_THAT(TextBlocks(html, 20),
+              ElementsAre("A long enough paragraph of text here.",
+                          "With a link inside it, also long enough."));
+  auto spans = LinklessParagraphs(html);
+  ASSERT_EQ(spans.size(), 2u);
+  EXPECT_EQ(html.substr(spans[0].first, spans[0].second - spans[0].first), "<p>Short.</p>");
+  EXPECT_EQ(CountParagraphEnds(html), 3u);
+  EXPECT_EQ(InsertionPoint(html, 1), html.find("</p>") + 4);
+  EXPECT_EQ(InsertionPoint("<body>x</body>", 1), 7u);
+  EXPECT_EQ(InsertionPoint("plain", 1), 5u);
+}
+
+TEST(ApplyEditTest, MovesTextFromAnotherPageDeterministically) {
+  std::vector<std::string> pages = {
+      "<body><p>Page zero has its own paragraph of moderately long text.</p></body>",
+      "<body><p>Donor paragraph one about routers and their many tables.</p>"
+      "<p>Donor paragraph two about switches and spanning tree protocol.</p></body>",
+  };
+  auto read = [&](uint32_t i) { return pages[i]; };
+  EditContext ctx{42, 0, 1, {0, 1}};
+  std::string a = ApplyEdit(pages[0], ctx, read);
+  std::string b = ApplyEdit(pages[0], ctx, read);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, pages[0]);
+  EXPECT_THAT(a, HasSubstr("Donor paragraph"));
+  EXPECT_THAT(a, Not(HasSubstr("<a ")));
+  ctx.round = 2;
+  EXPECT_NE(ApplyEdit(pages[0], ctx, read), pages[0]);
+  // A host with one page: its own text moves.
+  EditContext alone{42, 0, 1, {0}};
+  std::string c = ApplyEdit(pages[0], alone, read);
+  EXPECT_NE(c, pages[0]);
+  EXPECT_THAT(c, HasSubstr("<p>Page zero has its own paragraph of moderately long text.</p>\n"));
+}
+
+}  // namespace
+}  // namespace topicrawl::web
