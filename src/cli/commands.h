@@ -45,6 +45,7 @@ void AddIndexCommand(CLI::App& app, int* exit_code);
 void AddSearchCommand(CLI::App& app, int* exit_code);
 void AddExportCommand(CLI::App& app, int* exit_code);
 void AddLabelCommand(CLI::App& app, int* exit_code);
+void AddTdaCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

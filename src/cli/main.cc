@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddSearchCommand(app, &exit_code);
   topicrawl::cli::AddExportCommand(app, &exit_code);
   topicrawl::cli::AddLabelCommand(app, &exit_code);
+  topicrawl::cli::AddTdaCommand(app, &exit_code);
   // An unknown command is named as such (CLI11 alone would answer "A
   // subcommand is required", and `nosuch --help` would print the general
   // help and exit 0).

@@ -94,6 +94,7 @@ struct ParsedPage {
   bool noindex = false;
   bool nofollow = false;
   std::vector<std::string> headings;     // h1..h6 text in order
+  std::vector<std::string> emphasis;     // outermost strong/em/b text in order
   std::vector<std::string> text_blocks;  // visible block texts in order
   std::string text;                      // text_blocks joined by '\n'
   std::vector<Outlink> links;

@@ -24,6 +24,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"nb-link", NewNbLinkStrategy},
       {"jlse", NewJlseStrategy},
       {"ata", NewAtaStrategy},
+      {"tda", NewTdaStrategy},
   };
   return *registry;
 }

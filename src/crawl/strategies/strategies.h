@@ -23,6 +23,7 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewAtaStrategy(const StrategyContext& c
 StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseFamilyStrategy(const StrategyContext& context,
                                                                const std::string& name,
                                                                bool use_graph);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 
