@@ -18,10 +18,12 @@
 #include "core/hash.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
+#include "crawl/crawl_monitor.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
 #include "crawl/round_state.h"
 #include "crawl/strategy_state.h"
+#include "crawl/url_trap.h"
 #include "fetch/charset.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
@@ -51,6 +53,7 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   FetcherOptions o;
   o.user_agent = c.user_agent;
   o.connect_to = c.connect_to;
+  o.resolve = c.resolve;
   o.cacert = c.cacert;
   o.proxy = c.proxy;
   o.allow_private = c.allow_private;
@@ -70,6 +73,10 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);
   o.max_retries = static_cast<uint32_t>(c.max_retries);
+  o.retry_delay_s = c.retry_delay_s;
+  o.backoff_max_s = c.backoff_max_s;
+  o.max_retry_after_s = c.max_retry_after_s;
+  o.host_failure_budget = static_cast<uint32_t>(c.host_failure_budget);
   o.max_pages_per_host = static_cast<uint64_t>(c.max_pages_per_host);
   o.spill_dir = c.out_dir + "/spill";
   return o;
@@ -147,8 +154,12 @@ class StoreWriter {
         if (queue_.empty() && !stopping_) {
           // Idle: commit an old batch so readers see recent pages.
           lock.unlock();
-          store_->CommitIfDue();
+          Status committed = store_->CommitIfDue();
           lock.lock();
+          if (!committed.ok() && !failed()) {  // e.g. disk full on commit
+            error_ = committed;
+            failed_.store(true, std::memory_order_release);
+          }
           has_work_.wait_for(lock, std::chrono::milliseconds(100),
                              [this] { return !queue_.empty() || stopping_; });
         }
@@ -190,13 +201,19 @@ class StoreWriter {
 class Crawler::Impl {
  public:
   Impl(CrawlConfig config, const std::atomic<bool>* stop)
-      : config_(std::move(config)), stop_(stop), clock_(SystemClock()) {}
+      : config_(std::move(config)),
+        stop_(stop),
+        clock_(SystemClock()),
+        traps_(MakeTrapOptions(config_)) {}
 
   Status Run();
   const CrawlStats& stats() const { return stats_; }
   bool interrupted() const { return interrupted_; }
+  CrawlMonitor* monitor_ = nullptr;  // optional (SetMonitor)
 
  private:
+  void ServeMonitor(TimePoint now, bool final);
+  void ReportToMonitor(const PageRecord& rec, HostId host, bool relevant);
   Status Setup();
   Status BuildFilters();
   Status SeedOrResume();
@@ -218,6 +235,18 @@ class Crawler::Impl {
   void CheckpointState();     // periodic save of the strategy's state
   void Progress(bool final);
   Duration PollWait();
+  // Back-off bookkeeping (issue #10): host state changes become events, URLs
+  // of given-up hosts become host_failed rows.
+  void NoteHostHealth(HostId host, const HostHealth& before);
+  void RecordAbandoned();
+  void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
+  std::string WaitingReason();
+  static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
+    UrlTrapOptions o;
+    o.max_urls_per_pattern = static_cast<uint32_t>(c.max_urls_per_pattern);
+    o.max_url_params = c.max_url_params;
+    return o;
+  }
 
   CrawlConfig config_;
   const std::atomic<bool>* stop_;
@@ -230,6 +259,13 @@ class Crawler::Impl {
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<StoreWriter> writer_;  // owns store_ during the loop
   UrlFilterChain filters_{FilterDecision::kAccept};
+  UrlTrapGuard traps_;
+  // robots.txt host key -> why its address was refused (SSRF rule): the
+  // host's URLs are recorded as refused_address, not robots_denied.
+  std::map<std::string, std::string> refused_hosts_;
+  // robots.txt host key -> why its robots.txt was unreachable (RFC 9309
+  // 2.3.1.4: disallow all), the reason stored with each denied URL.
+  std::map<std::string, std::string> robots_unreachable_;
   ParseOptions parse_options_;
 
   std::mutex processed_mu_;
@@ -402,6 +438,10 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
   // been parked (robots.txt pending) or recorded (denied).
   if (!config_.respect_robots) return true;
   std::string key = RobotsHostKey(task.url);
+  if (auto refused = refused_hosts_.find(key); refused != refused_hosts_.end()) {
+    RecordRefusal(task, FetchStatus::kPrivateAddress, refused->second);
+    return false;
+  }
   auto lookup = robots_->Lookup(key);
   if (lookup.state != RobotsCache::State::kReady) {
     frontier_->HoldHost(task.host_id);
@@ -421,7 +461,8 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
     FetchResult denied;
     denied.task = task;
     denied.status = FetchStatus::kRobotsDenied;
-    denied.error = "disallowed by robots.txt";
+    auto why = robots_unreachable_.find(key);
+    denied.error = why == robots_unreachable_.end() ? "disallowed by robots.txt" : why->second;
     denied.fetched_at_unix_ms = clock_->UnixMillis();
     frontier_->Complete(task, {FetchStatus::kRobotsDenied, 0, -1});
     StoreFailure(std::move(denied));
@@ -432,6 +473,23 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
 
 void Crawler::Impl::OnRobotsFetched(FetchResult result) {
   std::string key = RobotsHostKey(result.task.url);
+  if (result.status == FetchStatus::kPrivateAddress) {
+    // Not "unreachable": we refused the address. The host's URLs are
+    // recorded as what they are (CheckRobots), with the address and rule.
+    refused_hosts_[key] = result.error;
+  }
+  const bool unavailable = result.status == FetchStatus::kHttpError &&
+                           result.http_code >= 400 && result.http_code < 500 &&
+                           result.http_code != 429;
+  if (result.status == FetchStatus::kOk || result.status == FetchStatus::kNotModified ||
+      unavailable) {
+    robots_unreachable_.erase(key);
+  } else {
+    robots_unreachable_[key] =
+        "robots.txt unreachable (" + std::string(FetchStatusName(result.status)) +
+        (result.http_code ? " " + std::to_string(result.http_code) : std::string()) + ": " +
+        result.error + "), so RFC 9309 2.3.1.4 disallows the whole host";
+  }
   robots_->OnFetched(key, result.http_code, result.body, result.status);
   writer_->Post([detail = key + " " + std::string(FetchStatusName(result.status)) + " " +
                           std::to_string(result.http_code)](CrawlStore* store) {
@@ -458,6 +516,12 @@ void Crawler::Impl::Dispatch() {
       return;
     }
     if (parsing_ > static_cast<size_t>(4 * config_.concurrency)) return;
+    // The focus window (CrawlConfig::focus_window): pages chosen before
+    // their parents' links reached the frontier.
+    if (config_.focus_window > 0 &&
+        page_fetches_ + parsing_ >= static_cast<size_t>(config_.focus_window)) {
+      return;
+    }
     // Deterministic mode: select the next URL only once the previous page's
     // links are in the frontier, so selection never depends on timing.
     if (config_.deterministic && page_fetches_ + parsing_ > 0) return;
@@ -465,6 +529,15 @@ void Crawler::Impl::Dispatch() {
     std::optional<CrawlTask> task = frontier_->Next();
     if (!task) return;
     if (!CheckRobots(*task)) continue;
+    // Retries were counted when first dispatched; planned revisits of a
+    // round were admitted in an earlier round and are not trap candidates.
+    if (std::string why = task->attempt == 0 && round_.Find(task->url_id) == nullptr
+                              ? traps_.Check(task->url)
+                              : std::string();
+        !why.empty()) {
+      RecordRefusal(*task, FetchStatus::kTrapRefused, std::move(why));
+      continue;
+    }
     round_.Prepare(&*task);
     ++page_fetches_;
     fetcher_->Submit(std::move(*task), FetchKind::kPage);
@@ -474,7 +547,14 @@ void Crawler::Impl::Dispatch() {
 void Crawler::Impl::OnPageFetched(FetchResult result) {
   --page_fetches_;
   HostFeedback fb{result.status, result.http_code, result.retry_after_s};
+  fb.host_unreachable = result.host_unreachable;
+  const bool transient = IsTransient(result.status, result.http_code);
+  HostHealth before;
+  if (transient && result.task.host_id < frontier_->Hosts()) {
+    before = frontier_->Health(result.task.host_id);
+  }
   CompleteResult cr = frontier_->Complete(result.task, fb);
+  if (transient) NoteHostHealth(result.task.host_id, before);
   if (cr == CompleteResult::kRetryQueued) {
     ++stats_.retries;
     return;
@@ -608,6 +688,10 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     ++stats_.pages_failed;
   }
   strategy_->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
+  if (monitor_) {
+    ReportToMonitor(rec, task.host_id,
+                    ok && strategy_->Beta() >= 0 && p.assessment.relevance >= strategy_->Beta());
+  }
   // The strategy is done with the page: its link strings move into the links
   // rows instead of being copied (~100 links, ~300 allocations a page).
   if (config_.store_links) {
@@ -641,6 +725,7 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
   rec.response_head = std::move(f.response_head);
   rec.body = std::move(f.body);
   rec.remote_ip = std::move(f.remote_ip);
+  if (monitor_) ReportToMonitor(rec, f.task.host_id, false);
   SetRoundFields(f, &rec);
   rec.fetch_state =
       f.http_code == 404 || f.http_code == 410 ? UrlState::kGone : UrlState::kFailed;
@@ -664,6 +749,70 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
     return;
   }
   if (AddPageRecord(std::move(rec)).ok()) ++stats_.pages_failed;
+}
+
+void Crawler::Impl::RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why) {
+  FetchResult refused;
+  refused.task = task;
+  refused.status = status;
+  refused.error = std::move(why);
+  refused.fetched_at_unix_ms = clock_->UnixMillis();
+  frontier_->Complete(task, {status, 0, -1});
+  StoreFailure(std::move(refused));
+}
+
+void Crawler::Impl::NoteHostHealth(HostId host, const HostHealth& before) {
+  if (host >= frontier_->Hosts()) return;
+  HostHealth now = frontier_->Health(host);
+  const std::string& key = frontier_->HostKey(host);
+  if (now.failed && !before.failed) {
+    std::string why = frontier_->HostFailureReason(host);
+    std::fprintf(stderr, "warning: %s\n", why.c_str());
+    writer_->Post([why](CrawlStore* store) { store->AddEvent("host_failed", why); });
+  } else if (now.backoff_level > before.backoff_level) {
+    double wait = std::chrono::duration<double>(now.next_start - clock_->Now()).count();
+    char detail[512];
+    std::snprintf(detail, sizeof(detail),
+                  "%s backed off %.1f s: %u consecutive failures (last: %s), level %d",
+                  key.c_str(), std::max(0.0, wait), now.consecutive_failures,
+                  now.last_failure.c_str(), now.backoff_level);
+    writer_->Post([d = std::string(detail)](CrawlStore* store) {
+      store->AddEvent("host_backoff", d);
+    });
+  }
+}
+
+void Crawler::Impl::RecordAbandoned() {
+  for (CrawlTask& task : frontier_->TakeAbandoned()) {
+    FetchResult r;
+    r.status = FetchStatus::kHostFailed;
+    r.error = frontier_->HostFailureReason(task.host_id);
+    r.fetched_at_unix_ms = clock_->UnixMillis();
+    r.task = std::move(task);
+    StoreFailure(std::move(r));
+  }
+}
+
+std::string Crawler::Impl::WaitingReason() {
+  WaitReport w = frontier_->Waiting();
+  std::string out;
+  auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (w.hosts_backed_off > 0) {
+    add(std::to_string(w.hosts_backed_off) + " host" + (w.hosts_backed_off > 1 ? "s" : "") +
+        " backed off (" + w.worst_host + ": " + std::to_string(w.worst_failures) + " failures)");
+  }
+  if (w.retries_delayed > 0) add(std::to_string(w.retries_delayed) + " URL retries delayed");
+  if (w.hosts_held > 0) add(std::to_string(w.hosts_held) + " hosts wait for robots.txt");
+  if (w.hosts_delayed > 0) add(std::to_string(w.hosts_delayed) + " hosts in politeness delay");
+  if (w.hosts_busy > 0) add(std::to_string(w.hosts_busy) + " hosts busy");
+  if (out.empty()) add("strategy or page budget");
+  if (w.next != TimePoint::max()) {
+    double s = std::chrono::duration<double>(w.next - clock_->Now()).count();
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "waiting %.0f s: ", std::max(0.0, s));
+    return buf + out;
+  }
+  return "waiting: " + out;
 }
 
 void Crawler::Impl::SetRoundFields(const FetchResult& f, PageRecord* rec) {
@@ -741,7 +890,7 @@ Status Crawler::Impl::AddPageRecord(PageRecord rec) {
 bool Crawler::Impl::Finished() {
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   if (!error_.ok()) return true;
-  if (stop_ && stop_->load()) {
+  if ((stop_ && stop_->load()) || (monitor_ && monitor_->stop_requested())) {
     interrupted_ = true;
     return true;
   }
@@ -811,6 +960,7 @@ void Crawler::Impl::Progress(bool final) {
   stats_.queued = frontier_->Queued();
   stats_.hosts = frontier_->Hosts();
   stats_.in_flight = fetcher_->InFlight();
+  if (monitor_ && !final) ServeMonitor(now, false);  // "finished": after Close()
   if (config_.progress_interval_ms <= 0 && !final) return;
   if (!final && now - last_progress_ < std::chrono::milliseconds(config_.progress_interval_ms)) {
     return;
@@ -818,15 +968,65 @@ void Crawler::Impl::Progress(bool final) {
   double dt = std::chrono::duration<double>(now - last_progress_).count();
   double rate = dt > 0 ? (stats_.pages_ok - last_progress_pages_) / dt : 0;
   if (final) rate = stats_.elapsed_s > 0 ? stats_.pages_ok / stats_.elapsed_s : 0;
+  // Nothing in flight but work queued: say why the crawl waits (issue #10).
+  std::string waiting;
+  if (!final && stats_.in_flight == 0 && stats_.queued > 0 && parsing_ == 0) {
+    waiting = " | " + WaitingReason();
+  }
   std::fprintf(stderr,
                "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s | queue %zu | "
-               "hosts %zu | in flight %zu | errors %lld%s\n",
+               "hosts %zu | in flight %zu | errors %lld%s%s\n",
                stats_.elapsed_s, static_cast<long long>(stats_.pages_ok),
                static_cast<long long>(stats_.pages_failed), rate, stats_.queued,
                stats_.hosts, stats_.in_flight, static_cast<long long>(stats_.pages_failed),
-               final ? " (final)" : "");
+               waiting.c_str(), final ? " (final)" : "");
   last_progress_ = now;
   last_progress_pages_ = stats_.pages_ok;
+}
+
+// The monitor hooks (crawl/crawl_monitor.h): a snapshot every publish
+// interval, seeds posted through the REST API added like the initial ones.
+void Crawler::Impl::ReportToMonitor(const PageRecord& rec, HostId host, bool relevant) {
+  MonitoredPage m;
+  m.id = next_page_id_;
+  m.host = host;
+  m.ok = rec.status == FetchStatus::kOk;
+  m.relevant = relevant;
+  m.relevance = rec.relevance.value_or(0);
+  m.link_score = rec.link_score;
+  m.depth = rec.depth;
+  m.fetched_at_ms = rec.fetched_at;
+  m.status = FetchStatusName(rec.status);
+  m.url = &rec.url;
+  m.title = &rec.title;
+  monitor_->OnPage(m);
+}
+
+void Crawler::Impl::ServeMonitor(TimePoint now, bool final) {
+  if (!final && monitor_->seeds_pending()) {
+    std::vector<FrontierRecord> rows;
+    for (const std::string& seed : monitor_->TakeSeeds()) {
+      auto url = ResolveLink("", seed);
+      if (!url || filters_.Decide(*url) == FilterDecision::kReject) continue;
+      LinkCandidate c{*url, DedupId(*url, config_.dedup_ignore_scheme), 0, 0, "",
+                      strategy_->SeedScore()};
+      if (frontier_->Add(c) == AddResult::kAdded) {
+        rows.push_back({c.url_id, c.url, 0, 0, "", c.score, "{\"seed\":\"api\"}", 0});
+      }
+    }
+    if (!rows.empty()) {
+      stats_.links_queued += static_cast<int64_t>(rows.size());
+      writer_->Post([rows = std::move(rows)](CrawlStore* store) {
+        store->AddEvent("api_seeds", std::to_string(rows.size()) + " seeds");
+        store->AddSeeds(rows);
+      });
+    }
+  }
+  if (!final && !monitor_->PublishDue(now)) return;
+  const char* state = final ? (interrupted_ ? "stopped" : "finished")
+                      : monitor_->stop_requested() ? "stopping"
+                                                   : "running";
+  monitor_->Publish(stats_, frontier_.get(), now, clock_->UnixMillis(), state);
 }
 
 Status Crawler::Impl::Run() {
@@ -834,6 +1034,10 @@ Status Crawler::Impl::Run() {
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
   next_state_save_ = started_ + std::chrono::seconds(10);
+  if (monitor_) {
+    monitor_->SetStrategy(config_.strategy, strategy_->Beta());
+    monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
+  }
   writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
   writer_->Start();
   while (!Finished()) {
@@ -846,6 +1050,7 @@ Status Crawler::Impl::Run() {
         OnPageFetched(std::move(r));
       }
     }
+    RecordAbandoned();
     Progress(false);
     CheckpointState();
   }
@@ -853,9 +1058,11 @@ Status Crawler::Impl::Run() {
   // resume: their frontier rows are still state 0).
   pool_->WaitIdle();
   DrainProcessed();
+  RecordAbandoned();
   // Where the CPU went (read while the threads still exist): the crawl
   // thread (fetching, frontier) is the process's own name.
   const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
+  if (monitor_) monitor_->SetWakeup(nullptr);  // the fetcher goes with this crawler
   writer_->Stop();  // every queued page is in the store's batch now
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   Progress(true);
@@ -873,10 +1080,20 @@ Status Crawler::Impl::Run() {
     store_->SetMeta("round_finished." + std::to_string(round_.round()),
                     std::to_string(clock_->UnixMillis()));
   }
-  Status fin = strategy_->Finish();
+  // The store closes first: a strategy may write its own tables into
+  // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
   Status closed = store_->Close();
-  if (!error_.ok()) return error_;
-  if (!saved.ok()) return saved;
+  Status fin = strategy_->Finish();
+  if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
+  if (!saved.ok() && error_.ok() && closed.ok()) return saved;
+  if (!error_.ok() || !closed.ok()) {
+    // Disk full, I/O error: every write after the last commit is dropped
+    // (SQLite rolls back; resume cuts the WARC tail), nothing is half-kept.
+    const Status& cause = !error_.ok() ? error_ : closed;
+    return Status::Error("storing the crawl failed, so it stopped: " + cause.message() +
+                         ". The directory is resumable: free space (or fix the disk) and run "
+                         "`topicrawl crawl --resume " + config_.out_dir + "`");
+  }
   if (!fin.ok()) return fin;
   return closed;
 }
@@ -884,6 +1101,7 @@ Status Crawler::Impl::Run() {
 Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)
     : impl_(std::make_unique<Impl>(std::move(config), stop)) {}
 Crawler::~Crawler() = default;
+void Crawler::SetMonitor(CrawlMonitor* monitor) { impl_->monitor_ = monitor; }
 Status Crawler::Run() { return impl_->Run(); }
 const CrawlStats& Crawler::stats() const { return impl_->stats(); }
 bool Crawler::interrupted() const { return impl_->interrupted(); }
