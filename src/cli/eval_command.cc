@@ -31,6 +31,7 @@ struct EvalFlags {
   std::string plot;
   std::string plot_dos;
   std::string truth_dir;
+  bool scope_hosts = false;
   std::string plot_recall;
 };
 
@@ -93,7 +94,7 @@ int RunRoundEval(const EvalFlags& f) {
   std::optional<eval::UrlSet> reachable;
   if (!LoadGroundTruth(f, &labels, &reachable)) return kExitUsage;
   StatusOr<std::vector<eval::RoundMetrics>> rounds =
-      eval::ComputeRoundMetrics(f.dir, f.truth_dir, labels ? &*labels : nullptr);
+      eval::ComputeRoundMetrics(f.dir, f.truth_dir, labels ? &*labels : nullptr, f.scope_hosts);
   if (!rounds.ok()) {
     std::cerr << "eval: " << rounds.status().message() << '\n';
     return kExitFailure;
@@ -211,6 +212,8 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
                   "--json prints {rounds: [...]}, --plot an SVG per round");
   cmd->add_option("--plot-recall", flags->plot_recall,
                   "Write the recall curve as SVG (needs --labels)");
+  cmd->add_flag("--scope-hosts", flags->scope_hosts,
+                "With --truth-dir: count only truth URLs on hosts the crawl stored pages of");
   cmd->add_option("--plot-dos", flags->plot_dos, "Write WL ln g(E) as SVG (needs wl_dos.tsv)");
   cmd->callback([flags, exit_code] { *exit_code = RunEval(*flags); });
 }

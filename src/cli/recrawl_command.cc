@@ -2,6 +2,8 @@
 // A RoundPolicy plans which known URLs to revisit (conditional GETs) and
 // which URLs seed the round; newly found links are crawled as in round 0.
 // --resume continues a round interrupted by a signal or kill -9.
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -64,6 +66,14 @@ int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
     return kExitUsage;
   }
   if (int rc = PrepareCrawlConfig(&config); rc != kExitOk) return rc;
+  // Files the crawl needs are checked before a round is planned: a plan
+  // that cannot run would leave an unfinished round behind.
+  if (!config.topic_file.empty() && ::access(config.topic_file.c_str(), R_OK) != 0) {
+    std::cerr << "error: the crawl's topic file " << config.topic_file
+              << " cannot be read from here (config.toml keeps the path as given to "
+                 "`crawl`; run recrawl from that directory)\n";
+    return kExitUsage;
+  }
   if (flags->resume) {
     StatusOr<int> round = UnfinishedRound(dir);
     if (!round.ok()) {

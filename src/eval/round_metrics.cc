@@ -53,7 +53,8 @@ bool Successful(int state) {
 
 StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl_dir,
                                                         const std::string& truth_dir,
-                                                        const LabelSet* labels) {
+                                                        const LabelSet* labels,
+                                                        bool scope_hosts) {
   const std::string path = crawl_dir + "/crawl.db";
   if (!std::filesystem::is_regular_file(path)) {
     return Status::Error(crawl_dir + " is not a crawl directory (no crawl.db)");
@@ -90,7 +91,7 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
 
   // Every fetch, by label URL.
   std::unordered_map<std::string, std::vector<Fetch>> by_url;
-  std::set<std::string> crawled_hosts;
+  std::set<std::string> crawled_hosts, stored_hosts;
   {
     auto st = query(
         "SELECT f.url, h.round, h.state, h.http_code, h.bytes, p.near_dup_of IS NOT NULL "
@@ -101,6 +102,7 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
       const auto* u = reinterpret_cast<const char*>(sqlite3_column_text(st->get(), 0));
       std::string url = CanonicalizeLabelUrl(u ? u : "");
       crawled_hosts.insert(HostOfLabelUrl(url));
+      if (Successful(sqlite3_column_int(st->get(), 2))) stored_hosts.insert(HostOfLabelUrl(url));
       by_url[url].push_back({sqlite3_column_int(st->get(), 1), sqlite3_column_int(st->get(), 2),
                              sqlite3_column_int(st->get(), 3),
                              sqlite3_column_int64(st->get(), 4),
@@ -125,6 +127,12 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
       if (!truth->state.empty() && known_host == 0) {
         return Status::Error("the truth in " + truth_dir + " is for other hosts than the crawl " +
                              crawl_dir + " (e.g. " + *truth_hosts.begin() + ")");
+      }
+    }
+    if (scope_hosts) {
+      for (auto it = truth->state.begin(); it != truth->state.end();) {
+        it = stored_hosts.count(HostOfLabelUrl(it->first)) ? std::next(it)
+                                                             : truth->state.erase(it);
       }
     }
     truths.push_back(std::move(truth).value());

@@ -53,9 +53,12 @@ struct RoundMetrics {
 // 0..min(crawl round, truth rounds). Errors: not a crawl, an older schema,
 // an interrupted or missing truth, a truth whose hosts the crawl never
 // fetched ("truth for other hosts").
+// scope_hosts: count only truth URLs on hosts where the crawl stored a page
+// (for crawls limited to some hosts with --include-host).
 StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl_dir,
                                                         const std::string& truth_dir,
-                                                        const LabelSet* labels);
+                                                        const LabelSet* labels,
+                                                        bool scope_hosts = false);
 
 std::string RoundMetricsToTable(const std::vector<RoundMetrics>& rounds);
 // {"rounds": [{round, fetches, bytes, not_modified, new_found, ...}]}

@@ -142,6 +142,13 @@ TEST_F(RoundMetricsTest, CountsEveryRoundAgainstTheTruth) {
 TEST_F(RoundMetricsTest, ClearErrorsForBadInput) {
   EXPECT_THAT(ComputeRoundMetrics(base_ + "/nope", truth_, nullptr).status().message(),
               HasSubstr("not a crawl directory"));
+  // Scoped to the crawl's hosts: a truth URL of another host is ignored.
+  Write(truth_ + "/truth/round-1.tsv", "url\tstate\n" + Row(1, "unchanged") +
+                                           Row(2, "changed") + Row(3, "changed") +
+                                           Row(4, "gone") + Row(5, "new") +
+                                           "http://zz.test/x.html\tnew\n");
+  EXPECT_EQ((*ComputeRoundMetrics(crawl_, truth_, nullptr, true))[1].new_total, 1);
+  EXPECT_EQ((*ComputeRoundMetrics(crawl_, truth_, nullptr, false))[1].new_total, 2);
   // Truth for other hosts.
   Write(truth_ + "/truth/round-0.tsv", "url\tstate\nhttp://b.test/1.html\tnew\n");
   EXPECT_THAT(ComputeRoundMetrics(crawl_, truth_, nullptr).status().message(),

@@ -7,15 +7,23 @@
 //     r = -log((n - X + 0.5) / (n + 0.5))          (their eq. 9)
 // Here an "access" is a revisit (the first fetch cannot detect a change),
 // and I is the page's mean number of rounds between fetches, so the rate
-// per round is lambda = r / I. Trivial changes (template edits, SimHash
-// distance <= 3) do not count as changes.
+// per round is r / I. A change is any new content, trivial ones included:
+// a page whose only edit is a restored link (a hub of new pages: same text,
+// new href) is exactly the page a recrawl must see again.
+//
+// The estimator says r = 0 after one unchanged revisit (n = 1, X = 0), which
+// would never revisit the page again; it is therefore blended with a prior
+// rate as kPriorWeight pseudo-observations:
+//     lambda_i = (kPriorWeight * kPriorRate + n * r / I) / (kPriorWeight + n)
+// Pages without revisit history (n = 0: round 1, or newly found pages) get
+// the prior rate.
 //
 // Value of revisiting page i in round K, last fetched in round k_i:
 //     P_i = 1 - exp(-lambda_i * (K - k_i))    (Poisson: changed since then)
-//     V_i = P_i * w_i,  w_i = kFloor + R_i    (R_i: relevance, 1 without topic)
+//     V_i = P_i * w_i,  w_i = 1 + R_i         (R_i: relevance, 1 without topic)
 //           * (1 + kHubBonus) when its last fetch yielded new URLs
-// Pages without revisit history (n = 0: round 1, or newly found pages) get
-// the prior rate kPriorRate per round. The budget keeps the highest V_i.
+// The relevance weight at most doubles a value: the change probability
+// decides, relevance breaks near-ties. The budget keeps the highest V_i.
 // The round starts from the original seeds (new pages linked from them).
 #include <cmath>
 
@@ -24,9 +32,9 @@
 namespace topicrawl {
 namespace {
 
-constexpr double kPriorRate = 0.3;   // changes per round before any evidence
-constexpr double kFloor = 0.1;       // an irrelevant page still has some value
-constexpr double kHubBonus = 1.0;    // last fetch found new URLs
+constexpr double kPriorRate = 0.3;    // changes per round before any evidence
+constexpr double kPriorWeight = 1.0;  // ... worth this many revisits
+constexpr double kHubBonus = 1.0;     // last fetch found new URLs
 
 class AdaptiveRoundPolicy : public RoundPolicy {
  public:
@@ -54,13 +62,14 @@ class AdaptiveRoundPolicy : public RoundPolicy {
     const double n = u.fetches > 0 ? u.fetches - 1.0 : 0.0;  // revisits
     double lambda = kPriorRate;
     if (n > 0) {
-      const double rate = ChangeRatePerAccess(n, u.changes);
+      const double x = std::min<double>(n, u.changes + u.trivial_changes);
+      const double rate = ChangeRatePerAccess(n, x);
       const double span = std::max(1, u.last_round - u.first_round);
-      lambda = rate / (span / n);
+      lambda = (kPriorWeight * kPriorRate + n * rate / (span / n)) / (kPriorWeight + n);
     }
     const double elapsed = std::max(1, round - u.last_round);
     const double p = 1.0 - std::exp(-lambda * elapsed);
-    double w = kFloor + u.relevance.value_or(1.0);
+    double w = 1.0 + u.relevance.value_or(1.0);
     if (u.new_links_last > 0) w *= 1.0 + kHubBonus;
     return p * w;
   }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "crawl/rounds/fake_round_history.h"
 #include "crawl/rounds/policies.h"
 
@@ -120,12 +122,17 @@ TEST(AdaptivePolicy, RevisitsFrequentChangersAndRelevantPagesFirst) {
   ASSERT_TRUE((*p)->Plan(req, h, &plan).ok());
   ASSERT_EQ(plan.revisits.size(), 4u);  // gone is never planned
   EXPECT_EQ(plan.revisits[0].url_id, 200u);
-  EXPECT_EQ(plan.revisits[3].url_id, 201u);  // X = 0: r = 0, value 0
-  EXPECT_EQ(plan.revisits[3].priority, 0.0);
-  // Hand value of 200: n = 2, X = 2 -> r = log 5 per access; span 2 rounds
-  // over 2 accesses -> lambda = log 5 per round; elapsed 1 -> P = 1 - 1/5.
-  EXPECT_NEAR(plan.revisits[0].priority, 0.8 * (0.1 + 0.5), 1e-12);
   EXPECT_EQ(plan.revisits[1].url_id, 202u);
+  EXPECT_EQ(plan.revisits[3].url_id, 201u);  // X = 0: only the prior is left
+  // Hand values. 200: n = 2, X = 2 -> r = log 5 per access, span 2 rounds
+  // over 2 accesses -> log 5 per round, blended with one prior observation:
+  // lambda = (0.3 + 2 log 5) / 3; elapsed 1 round; w = 1 + 0.5.
+  const double l200 = (0.3 + 2 * std::log(5.0)) / 3;
+  EXPECT_NEAR(plan.revisits[0].priority, (1 - std::exp(-l200)) * 1.5, 1e-12);
+  // 201: X = 0 -> r = 0, lambda = 0.3 / 3.
+  EXPECT_NEAR(plan.revisits[3].priority, (1 - std::exp(-0.1)) * 1.5, 1e-12);
+  // 202: no revisit yet -> prior 0.3; w = 1.9.
+  EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-0.3)) * 1.9, 1e-12);
   EXPECT_EQ(plan.seeds, h.seeds);
   RoundPlan cut;
   req.budget = 2;
