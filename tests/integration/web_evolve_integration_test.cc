@@ -301,6 +301,31 @@ TEST_F(WebEvolveIntegrationTest, HttpsAndDirectoryUrlsFollowTheOverlay) {
   GTEST_SKIP() << "no changed index page in round 2 with this seed";
 }
 
+TEST_F(WebEvolveIntegrationTest, TwoRoundsServedAtOnceFromSeparateInstances) {
+  (void)ServeAndFetch(0);  // round 0 from E itself
+  const std::string round0_port = connect_http_;
+  RunResult r = Run({"web", "serve", "--dir", evo_, "--round", "1", "--instance", dir_ + "/inst1", "--port", "0",
+                     "--tls-port", "0"});
+  ASSERT_TRUE(r.ok()) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("--cacert " + dir_ + "/inst1/ca.pem"));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex("--connect-to (:80:127\\.0\\.0\\.1:\\d+)")));
+  std::map<std::string, std::string> truth = Truth(1);
+  size_t checked = 0;
+  for (const auto& [url, state] : truth) {
+    if (state != "new") continue;
+    auto code = [&](const std::string& connect) {
+      return RunCommand({"curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--connect-to", connect, url},
+                        Captured(dir_ + "/code.out")).output;
+    };
+    EXPECT_EQ(code(round0_port), "404") << url;
+    EXPECT_EQ(code(m[1].str()), "200") << url;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+  EXPECT_TRUE(Run({"web", "stop", "--dir", dir_ + "/inst1"}).ok());
+}
+
 TEST_F(WebEvolveIntegrationTest, TruthReaderAgreesWithWebTruth) {
   for (int k = 0; k <= 3; ++k) {
     auto t = eval::ReadRoundTruth(evo_, k);
