@@ -1,5 +1,6 @@
 // topicrawl score FILE.html --topic TOPIC [--base URL] [--df-from DIR|FILE]
 //                 [--strategy relevance|shark-search] [--links N]
+//                 [--scorer relevance|sdtp [--vectors DIR]]
 //
 // Scores one saved page by hand: decodes it (BOM, meta, uchardet), parses it,
 // prints R(P) (seed 000 eq. 3-4) with the contributing topic terms, then
@@ -22,6 +23,7 @@
 #include "parse/html_parser.h"
 #include "scoring/relevance_link_scorer.h"
 #include "scoring/relevance_scorer.h"
+#include "scoring/sdtp_scorer.h"
 #include "scoring/shark_search_link_scorer.h"
 
 namespace topicrawl::cli {
@@ -33,6 +35,8 @@ struct ScoreFlags {
   std::string base;
   std::string df_from;
   std::string strategy = "relevance";
+  std::string scorer = "relevance";
+  std::string vectors;
   int links = 20;
 };
 
@@ -52,6 +56,73 @@ void PrintTerms(const PageScore& score) {
   }
 }
 
+// --scorer sdtp: the parts of seed 002's Sim(p) (scoring/sdtp_scorer.h).
+int RunSdtp(const ScoreFlags& flags, const Topic& topic, const std::string& html) {
+  auto options = SdtpOptionsFromTopic(topic);
+  if (!options.ok()) {
+    std::cerr << "score: " << options.status().message() << "\n";
+    return kExitUsage;
+  }
+  auto sdtp = SdtpScorer::Create(topic, *options);
+  if (!sdtp.ok()) {
+    std::cerr << "score: " << sdtp.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::string dir = flags.vectors.empty() ? options->vectors : flags.vectors;
+  if (!dir.empty()) {
+    auto vectors = WordVectors::Load(dir + "/tda-vectors.bin");
+    if (!vectors.ok()) {
+      std::cerr << "score: " << vectors.status().message() << "\n";
+      return kExitUsage;
+    }
+    auto dsv = ReadDsvTsv(dir + "/tda-dsv.tsv", **vectors);
+    if (!dsv.ok()) {
+      std::cerr << "score: " << dsv.status().message() << "\n";
+      return kExitUsage;
+    }
+    (*sdtp)->InstallModel(*vectors, std::move(*dsv));
+  }
+  DecodedText text = DecodeToUtf8(html, "");
+  std::string base = flags.base.empty()
+                         ? "http://localhost/" +
+                               std::filesystem::path(flags.file).filename().string()
+                         : flags.base;
+  ParsedPage page = ParseHtml(text.utf8, base);
+  SdtpParts p = (*sdtp)->ScoreParts(page);
+  const SdtpOptions& o = *options;
+  std::printf("file        %s (%s via %s)\n", flags.file.c_str(), text.charset.c_str(),
+              text.source.c_str());
+  std::printf("title       %s\n", Clip(page.title, 120).c_str());
+  std::printf("topic       %s: %zu ontology terms, %zu contradiction words, beta %.2f\n",
+              topic.name.c_str(), (*sdtp)->ontology().size(),
+              topic.contradiction_words.size(), topic.beta);
+  auto dsv = (*sdtp)->dsv();
+  std::printf("vectors     %s\n",
+              p.has_vectors ? (dir + " (" + std::to_string((*sdtp)->vectors()->size()) +
+                               " words; DSV " + std::to_string(dsv->terms.size()) +
+                               " terms, " + std::to_string(dsv->NewTerms()) + " new)")
+                                  .c_str()
+                            : "none: DynamicSim off, Sim = StaticSim");
+  std::printf("Sim(p)      %.4f  (%s; %d tokens)\n", p.sim,
+              p.sim >= topic.beta ? "relevant" : "not relevant", p.tokens);
+  std::printf("StaticSim   %.4f\n", p.static_sim);
+  std::printf("DynamicSim  %.4f  (alpha %.2f)\n", p.dynamic_sim, o.alpha);
+  std::printf("contradict  %s\n", p.contradiction.empty() ? "-" : p.contradiction.c_str());
+  std::printf("  %-20s %6s %12s %6s\n", "ontology term", "count", "eq.8 weight", "w");
+  for (const TermWeight& t : p.static_terms) {
+    std::printf("  %-20s %6d %12.6f %6.2f\n", t.term.c_str(), t.count, t.weight,
+                t.topic_weight);
+  }
+  if (p.has_vectors && dsv->NewTerms() > 0) {
+    std::printf("DSV new terms:");
+    for (const DsvTerm& t : dsv->terms) {
+      if (!t.is_static) std::printf(" %s(%.2f)", t.term.c_str(), t.rd);
+    }
+    std::printf("\n");
+  }
+  return kExitOk;
+}
+
 int Run(const ScoreFlags& flags) {
   std::ifstream in(flags.file, std::ios::binary);
   if (!in) {
@@ -65,6 +136,7 @@ int Run(const ScoreFlags& flags) {
     std::cerr << "score: " << topic.status().message() << "\n";
     return kExitUsage;
   }
+  if (flags.scorer == "sdtp") return RunSdtp(flags, *topic, body.str());
   auto df = std::make_shared<DocumentFrequencies>();
   bool observe = true;
   std::string df_note = "none: page scored as the first page of a crawl (D = 1, IDFs equal)";
@@ -158,6 +230,11 @@ void AddScoreCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--strategy", flags->strategy, "Link scorer")
       ->check(CLI::IsMember({"relevance", "shark-search"}));
   cmd->add_option("--links", flags->links, "How many outlinks to print (default 20)");
+  cmd->add_option("--scorer", flags->scorer,
+                  "Page scorer: relevance (seed 000) or sdtp (seed 002, prints its parts)")
+      ->check(CLI::IsMember({"relevance", "sdtp"}));
+  cmd->add_option("--vectors", flags->vectors,
+                  "sdtp: a crawl directory with tda-vectors.bin + tda-dsv.tsv");
   cmd->callback([flags, exit_code] { *exit_code = Run(*flags); });
 }
 

@@ -157,6 +157,11 @@ bool IsHidden(myhtml_tag_id_t t) {
   }
 }
 
+// Emphasis (seed 002's "强调型" tags, eq. 8 tag factor).
+bool IsEmphasis(myhtml_tag_id_t t) {
+  return t == MyHTML_TAG_STRONG || t == MyHTML_TAG_EM || t == MyHTML_TAG_B;
+}
+
 bool IsHeading(myhtml_tag_id_t t) {
   return t == MyHTML_TAG_H1 || t == MyHTML_TAG_H2 || t == MyHTML_TAG_H3 ||
          t == MyHTML_TAG_H4 || t == MyHTML_TAG_H5 || t == MyHTML_TAG_H6;
@@ -286,6 +291,7 @@ class Extractor {
   size_t block_begin_ = 0;       // stream offset where the open block began
   std::vector<int> open_anchors_;   // links_ index per open <a> (-1: none)
   std::vector<size_t> open_headings_;
+  std::vector<size_t> open_emphasis_;
   int head_depth_ = 0;
   bool title_done_ = false;
   bool stopped_ = false;
@@ -563,6 +569,7 @@ bool Extractor::Enter(myhtml_tree_node_t* node) {
       break;
   }
   if (IsHeading(tag)) open_headings_.push_back(stream_.size());
+  if (IsEmphasis(tag) && head_depth_ == 0) open_emphasis_.push_back(stream_.size());
   if (head_depth_ == 0 && dom_) {
     int32_t idx = -1;
     // An <a> already got its node in AddLink.
@@ -594,6 +601,12 @@ void Extractor::Leave(myhtml_tree_node_t* node) {
     open_headings_.pop_back();
     std::string_view h = TrimSpaces(std::string_view(stream_.str()).substr(begin));
     if (!h.empty()) page_->headings.emplace_back(h);
+  } else if (IsEmphasis(tag) && !open_emphasis_.empty()) {
+    size_t begin = open_emphasis_.back();
+    open_emphasis_.pop_back();
+    // Only the outermost element: <b><em>x</em></b> is one piece of text.
+    std::string_view e = TrimSpaces(std::string_view(stream_.str()).substr(begin));
+    if (open_emphasis_.empty() && !e.empty()) page_->emphasis.emplace_back(e);
   }
   if (IsBlock(tag)) FlushBlock();
 }

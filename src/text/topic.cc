@@ -198,6 +198,45 @@ Status ParseExamples(const toml::node& node, Topic* topic,
   return Status::Ok();
 }
 
+// [topic.ontology]: "term" = weight, or "term" = { weight = w, synonyms =
+// [...] } (seed 002's static ontology with synonyms).
+Status ParseOntology(const toml::node& node, Topic* topic,
+                     std::string_view source) {
+  const toml::table* table = node.as_table();
+  if (!table) {
+    return Status::Error(At(source, node) +
+                         "ontology must be a table { \"term\" = weight or "
+                         "{ weight = w, synonyms = [...] } }");
+  }
+  for (auto&& [key, value] : *table) {
+    OntologyTerm term;
+    term.term = std::string(key.str());
+    std::optional<double> w = value.value<double>();
+    if (const toml::table* entry = value.as_table()) {
+      w = (*entry)["weight"].value<double>();
+      if (!(*entry).contains("weight")) w = 1.0;
+      for (auto&& [k, v] : *entry) {
+        if (k.str() == "synonyms") {
+          auto list = StringList(v, "synonyms", source);
+          if (!list.ok()) return list.status();
+          term.synonyms = std::move(*list);
+        } else if (k.str() != "weight") {
+          return Status::Error(At(source, v) + "unknown key `" +
+                               std::string(k.str()) +
+                               "` in an ontology term (weight, synonyms)");
+        }
+      }
+    }
+    if (!w || !std::isfinite(*w) || *w <= 0) {
+      return Status::Error(At(source, value) + "ontology term `" + term.term +
+                           "` needs a weight > 0");
+    }
+    term.weight = *w;
+    topic->ontology.push_back(std::move(term));
+  }
+  return Status::Ok();
+}
+
 Status ParseTopicTable(const toml::table& t, std::string_view base_dir,
                        Topic* topic, std::string_view source) {
   static const std::map<std::string_view, std::vector<std::string> Topic::*>
@@ -224,6 +263,8 @@ Status ParseTopicTable(const toml::table& t, std::string_view base_dir,
       s = ParseDictionary(value, base_dir, topic, source);
     } else if (k == "examples") {
       s = ParseExamples(value, topic, source);
+    } else if (k == "ontology") {
+      s = ParseOntology(value, topic, source);
     } else if (auto it = kLists.find(k); it != kLists.end()) {
       auto list = StringList(value, k, source);
       if (!list.ok()) return list.status();
@@ -233,7 +274,7 @@ Status ParseTopicTable(const toml::table& t, std::string_view base_dir,
           At(source, value) + "unknown key `" + std::string(k) +
           "` in [topic] (known: name, keywords, beta, alpha, dictionary, "
           "examples, on_topic_prefixes, off_topic_prefixes, ontology_terms, "
-          "contradiction_words)");
+          "ontology, contradiction_words)");
     }
     if (!s.ok()) return s;
   }

@@ -15,6 +15,7 @@
 //       on_topic_prefixes = ["www.cma.gov.cn/"]
 //       off_topic_prefixes = ["ads.example.com"]
 //       ontology_terms = [...]       contradiction_words = [...]
+//       [topic.ontology]  "加密" = 0.8   "漏洞" = { weight = 0.7, synonyms = ["缺陷"] }
 //       [topic.examples]  positive = [...]  negative = [...]
 //       [strategy.shark-search]  delta = 0.5  ...   # free-form
 //   * plain keyword lists (any other name): `keyword<TAB>weight` per line,
@@ -36,6 +37,14 @@
 #include "core/status.h"
 
 namespace topicrawl {
+
+// One term of seed 002's static ontology ([topic.ontology]): a weighted
+// term and the synonyms that count as it.
+struct OntologyTerm {
+  std::string term;
+  double weight = 1.0;  // > 0
+  std::vector<std::string> synonyms;
+};
 
 struct TopicKeyword {
   std::string term;  // as written in the file
@@ -83,7 +92,8 @@ struct Topic {
   std::vector<std::string> off_topic_prefixes;
   std::vector<std::string> positive_examples;   // URLs or file paths
   std::vector<std::string> negative_examples;
-  std::vector<std::string> ontology_terms;
+  std::vector<std::string> ontology_terms;   // weight 1, no synonyms
+  std::vector<OntologyTerm> ontology;        // [topic.ontology] (seed 002)
   std::vector<std::string> contradiction_words;
   std::map<std::string, StrategyParams> strategies;
   std::string source;  // file the topic came from

@@ -1,6 +1,7 @@
 #include "text/topic.h"
 
 #include <fstream>
+#include <map>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -157,6 +158,39 @@ TEST(TopicTest, DictionaryFileIsRelativeToTopicFile) {
   auto missing = LoadTopicFile(dir + "/m.toml");
   ASSERT_FALSE(missing.ok());
   EXPECT_THAT(missing.status().message(), HasSubstr("m.toml:3: dictionary: cannot open"));
+}
+
+}  // namespace
+}  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+// Seed 002's static ontology: [topic.ontology] terms with weights and
+// synonyms (docs/topic-file.md).
+TEST(TopicOntologyTest, ParsesWeightsAndSynonyms) {
+  auto topic = ParseTopicToml(R"([topic]
+keywords = { "安全" = 1.0 }
+[topic.ontology]
+"加密" = 0.8
+"漏洞" = { weight = 0.7, synonyms = ["缺陷", "弱点"] }
+"认证" = { synonyms = ["鉴别"] }
+)", "o.toml");
+  ASSERT_TRUE(topic.ok()) << topic.status().message();
+  ASSERT_EQ(topic->ontology.size(), 3u);
+  std::map<std::string, OntologyTerm> by;
+  for (const auto& t : topic->ontology) by[t.term] = t;
+  EXPECT_DOUBLE_EQ(by["加密"].weight, 0.8);
+  EXPECT_TRUE(by["加密"].synonyms.empty());
+  EXPECT_DOUBLE_EQ(by["漏洞"].weight, 0.7);
+  EXPECT_EQ(by["漏洞"].synonyms, (std::vector<std::string>{"缺陷", "弱点"}));
+  EXPECT_DOUBLE_EQ(by["认证"].weight, 1.0);
+}
+
+TEST(TopicOntologyTest, RejectsBadWeightsAndUnknownKeys) {
+  EXPECT_FALSE(ParseTopicToml("[topic]\nkeywords = { a = 1.0 }\n[topic.ontology]\nb = -1\n", "x").ok());
+  EXPECT_FALSE(ParseTopicToml("[topic]\nkeywords = { a = 1.0 }\n[topic.ontology]\nb = { wieght = 1 }\n", "x").ok());
+  EXPECT_FALSE(ParseTopicToml("[topic]\nkeywords = { a = 1.0 }\nontology = [1]\n", "x").ok());
 }
 
 }  // namespace

@@ -1,0 +1,211 @@
+// "tda": the TDA-Crawler of seed 002 (002_dc7a58c43ca85137, §4-5) inside
+// one round: best-first on SDTP scores. (Between rounds, the round policy
+// `topichub` re-selects the seeds with graph/topic_hub.h.)
+//
+//   * R(P) of a page is SDTP's Sim(p) (scoring/sdtp_scorer.h, eq. 8-15),
+//     with the anchor of the link that led to the page as eq. 11's field A.
+//   * A link's priority (the paper gives no link formula; documented in
+//     docs/tda.md):
+//       score(l) = (la * Sim(anchor_l) + lc * Sim(context_l) + lp * Sim(P))
+//                  / (la + lc + lp)
+//     Sim(anchor) and Sim(context) are SDTP on the plain text (all factors
+//     1), Sim(P) the parent page's Sim; la, lc, lp = link_anchor (0.4),
+//     link_context (0.2), link_parent (0.4) of [strategy.tda]. The context
+//     is the seed-001 text context (Outlink::context). A link whose text
+//     holds a contradiction word scores 0 for that part.
+//   * Word vectors: `vectors = "DIR"` in [strategy.tda] starts from a
+//     previous round's DIR/tda-vectors.bin + DIR/tda-dsv.tsv. Otherwise (and
+//     in any case, to follow the web) every page's eq.-8 tokens go to
+//     OUT/tda-corpus.txt; after retrain_pages stored pages (then 2x, 4x, ...)
+//     fastText skipgram is retrained on it in a background thread, the DSV
+//     rebuilt (topical pages: StaticSim >= the topic's beta) and installed;
+//     pages scored before that have Sim = StaticSim. Finish() trains once
+//     more on the whole corpus and writes OUT/tda-vectors.bin and
+//     OUT/tda-dsv.tsv for the next round.
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <memory>
+
+#include "crawl/strategies/strategies.h"
+#include "frontier/link_selector.h"
+#include "scoring/explanation.h"
+#include "scoring/sdtp_corpus.h"
+#include "scoring/sdtp_scorer.h"
+#include "text/topic.h"
+
+namespace topicrawl {
+namespace {
+
+struct TrainedModel {
+  std::shared_ptr<const WordVectors> vectors;
+  Dsv dsv;
+  size_t pages = 0;  // corpus pages it was trained on
+};
+
+class TdaStrategy : public CrawlStrategy {
+ public:
+  TdaStrategy(std::shared_ptr<SdtpScorer> sdtp, std::unique_ptr<SdtpCorpus> corpus,
+              const StrategyContext& context)
+      : sdtp_(std::move(sdtp)),
+        corpus_(std::move(corpus)),
+        out_dir_(context.out_dir),
+        rng_seed_(context.rng_seed),
+        next_retrain_(std::max(1, sdtp_->options().retrain_pages)) {}
+
+  std::string_view Name() const override { return "tda"; }
+  std::unique_ptr<LinkSelector> MakeSelector() override {
+    LinkSelectorOptions options;
+    options.seed = rng_seed_;
+    auto selector = MakeLinkSelector("best-first", options);
+    return selector.ok() ? std::move(selector).value() : NewBfsLinkSelector();
+  }
+  double Beta() const override { return sdtp_->topic().beta; }
+  bool FocusGated() const override { return true; }
+  LinkContextNeeds NeededLinkContexts() const override {
+    return {sdtp_->options().link_context > 0, false};
+  }
+
+  void Assess(const CrawlTask& task, const ParsedPage& page,
+              PageAssessment* out) override {
+    WeightedTokens weighted = sdtp_->Weigh(page, task.anchor);
+    SdtpParts parts = sdtp_->ScoreWeighted(weighted);
+    if (corpus_) corpus_->Add(weighted, parts.static_sim >= sdtp_->topic().beta);
+    out->relevance = parts.sim;
+    nlohmann::json j = {{"r", parts.sim},
+                        {"static", parts.static_sim},
+                        {"dynamic", parts.dynamic_sim},
+                        {"vectors", parts.has_vectors},
+                        {"n", parts.tokens},
+                        {"terms", TermsJson(parts.static_terms)}};
+    if (!parts.contradiction.empty()) j["contradiction"] = parts.contradiction;
+    out->explanation = DumpCompact(j);
+    out->links.assign(page.links.size(), {});
+    const SdtpOptions& o = sdtp_->options();
+    const double total = o.link_anchor + o.link_context + o.link_parent;
+    for (size_t i = 0; i < page.links.size(); ++i) {
+      const Outlink& l = page.links[i];
+      LinkScore ls;
+      const double anchor = o.link_anchor > 0 ? sdtp_->ScoreText(l.anchor).sim : 0;
+      const double context = o.link_context > 0 ? sdtp_->ScoreText(l.context).sim : 0;
+      ls.parts = {{"anchor", anchor}, {"context", context}, {"parent", parts.sim}};
+      ls.score = total > 0 ? (o.link_anchor * anchor + o.link_context * context +
+                              o.link_parent * parts.sim) / total
+                           : 0;
+      out->links[i].score = ls.score;
+      out->links[i].explanation = DumpCompact(ExplanationBase(ls));
+    }
+  }
+
+  void OnPageStored(const CrawlTask&, PageId, const ParsedPage&,
+                    const PageAssessment&, Frontier*) override {
+    ++stored_;
+    InstallIfReady(/*wait=*/false);
+    if (corpus_ && !training_.valid() && stored_ >= next_retrain_) {
+      next_retrain_ *= 2;
+      StartTraining();
+    }
+  }
+
+  Status Finish() override {
+    InstallIfReady(/*wait=*/true);
+    if (!corpus_ || corpus_->pages() == 0) return Status::Ok();
+    if (corpus_->pages() > trained_pages_) {
+      StartTraining();
+      InstallIfReady(/*wait=*/true);
+    }
+    if (!train_error_.empty()) {
+      std::fprintf(stderr, "tda: word vectors not trained: %s\n", train_error_.c_str());
+      return Status::Ok();  // the crawl itself is fine
+    }
+    auto vectors = sdtp_->vectors();
+    if (!vectors || out_dir_.empty()) return Status::Ok();
+    Status s = vectors->Save(out_dir_ + "/tda-vectors.bin");
+    if (s.ok()) s = WriteDsvTsv(*sdtp_->dsv(), out_dir_ + "/tda-dsv.tsv");
+    return s;
+  }
+
+ private:
+  void StartTraining() {
+    Status flushed = corpus_->Flush();
+    if (!flushed.ok()) {
+      train_error_ = flushed.message();
+      return;
+    }
+    const size_t pages = corpus_->pages();
+    auto stats = std::make_shared<StringMap<TermStats>>(corpus_->Stats());
+    std::shared_ptr<SdtpScorer> sdtp = sdtp_;
+    const std::string path = corpus_->path();
+    // fastText reads the file as it is now; lines appended meanwhile are
+    // for the next training.
+    training_ = std::async(std::launch::async, [sdtp, stats, path, pages]()
+                                                   -> StatusOr<TrainedModel> {
+      auto vectors = WordVectors::Train(path, sdtp->options().training);
+      if (!vectors.ok()) return vectors.status();
+      TrainedModel m;
+      m.vectors = *vectors;
+      m.dsv = sdtp->BuildDsv(**vectors, *stats);
+      m.pages = pages;
+      return m;
+    });
+  }
+
+  void InstallIfReady(bool wait) {
+    if (!training_.valid()) return;
+    if (!wait && training_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      return;
+    }
+    StatusOr<TrainedModel> m = training_.get();
+    if (!m.ok()) {
+      train_error_ = m.status().message();
+      return;
+    }
+    trained_pages_ = m->pages;
+    std::fprintf(stderr, "tda: word vectors from %zu pages: %zu words, DSV +%zu new terms\n",
+                 m->pages, m->vectors->size(), m->dsv.NewTerms());
+    sdtp_->InstallModel(m->vectors, std::move(m->dsv));
+  }
+
+  std::shared_ptr<SdtpScorer> sdtp_;
+  std::unique_ptr<SdtpCorpus> corpus_;  // null: no training (no out dir)
+  std::string out_dir_;
+  uint64_t rng_seed_;
+  size_t stored_ = 0;
+  size_t next_retrain_;
+  size_t trained_pages_ = 0;
+  std::future<StatusOr<TrainedModel>> training_;
+  std::string train_error_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& context) {
+  if (context.topic_file.empty()) {
+    return Status::Error("strategy tda needs a topic: pass --topic FILE");
+  }
+  auto topic = LoadTopicFile(context.topic_file);
+  if (!topic.ok()) return topic.status();
+  auto options = SdtpOptionsFromTopic(*topic);
+  if (!options.ok()) return options.status();
+  auto sdtp = SdtpScorer::Create(*topic, *options);
+  if (!sdtp.ok()) return sdtp.status();
+  if (!options->vectors.empty()) {
+    // A previous round's model: DIR/tda-vectors.bin + DIR/tda-dsv.tsv.
+    std::string dir = options->vectors;
+    auto vectors = WordVectors::Load(dir + "/tda-vectors.bin");
+    if (!vectors.ok()) return vectors.status();
+    auto dsv = ReadDsvTsv(dir + "/tda-dsv.tsv", **vectors);
+    if (!dsv.ok()) return dsv.status();
+    (*sdtp)->InstallModel(*vectors, std::move(*dsv));
+  }
+  std::unique_ptr<SdtpCorpus> corpus;
+  if (!context.out_dir.empty()) {
+    auto c = SdtpCorpus::Create(context.out_dir + "/tda-corpus.txt");
+    if (!c.ok()) return c.status();
+    corpus = std::move(*c);
+  }
+  return std::unique_ptr<CrawlStrategy>(
+      std::make_unique<TdaStrategy>(*sdtp, std::move(corpus), context));
+}
+
+}  // namespace topicrawl

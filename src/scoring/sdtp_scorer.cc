@@ -1,0 +1,447 @@
+// SDTP (seed 002 §4). Equations and the reconstructed parts are in the
+// header; this file keeps the reasons for the mechanics.
+#include "scoring/sdtp_scorer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <fstream>
+#include <sstream>
+
+namespace topicrawl {
+namespace {
+
+// The per-thread accumulators of one scored page: dense over the model's
+// entries, reset entry by entry after use, so scoring a page allocates
+// nothing per word once a thread has seen a page of the model's size.
+struct Scratch {
+  std::vector<float> acc;          // summed occurrence factors per entry
+  std::vector<uint32_t> count;     // occurrences per entry (reading order)
+  std::vector<uint32_t> touched;   // entries with acc != 0
+  std::vector<float> doc;          // document vector C_p
+  std::vector<double> onto;        // eq.-8 weight per ontology term
+  std::vector<uint32_t> onto_count;
+};
+
+Scratch& ThreadScratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+double Cosine(std::span<const float> a, std::span<const float> b, double norm_b) {
+  double dot = 0, na = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    dot += double(a[i]) * b[i];
+    na += double(a[i]) * a[i];
+  }
+  if (na <= 0 || norm_b <= 0) return 0;
+  return std::clamp(dot / std::sqrt(na * norm_b), 0.0, 1.0);
+}
+
+}  // namespace
+
+size_t Dsv::NewTerms() const {
+  return std::count_if(terms.begin(), terms.end(),
+                       [](const DsvTerm& t) { return !t.is_static; });
+}
+
+StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
+  const StrategyParams& p = topic.Strategy("tda");
+  SdtpOptions o;
+  static const std::vector<std::string_view> kKnown = {
+      "alpha", "mu", "max_new_terms", "min_term_count", "tag_title", "tag_meta",
+      "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
+      "position_boost", "link_anchor", "link_context", "link_parent",
+      "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
+      "threads", "seed"};
+  auto unknown = p.UnknownKeys(kKnown);
+  if (!unknown.empty()) {
+    return Status::Error("[strategy.tda] unknown key `" + unknown[0] + "`");
+  }
+  struct D { const char* key; double* v; };
+  for (D d : {D{"alpha", &o.alpha}, D{"mu", &o.mu}, D{"tag_title", &o.tag_title},
+              D{"tag_meta", &o.tag_meta}, D{"tag_heading", &o.tag_heading},
+              D{"tag_anchor", &o.tag_anchor}, D{"tag_emphasis", &o.tag_emphasis},
+              D{"tag_parent_anchor", &o.tag_parent_anchor},
+              D{"position_boost", &o.position_boost}, D{"link_anchor", &o.link_anchor},
+              D{"link_context", &o.link_context}, D{"link_parent", &o.link_parent}}) {
+    auto v = p.Number(d.key, *d.v);
+    if (!v.ok()) return v.status();
+    if (!(*v >= 0) || !std::isfinite(*v)) {
+      return Status::Error("[strategy.tda] " + std::string(d.key) + " must be >= 0");
+    }
+    *d.v = *v;
+  }
+  if (o.alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
+  struct I { const char* key; int* v; int min; };
+  for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
+              I{"retrain_pages", &o.retrain_pages, 0}, I{"dim", &o.training.dim, 2},
+              I{"epoch", &o.training.epoch, 1}, I{"min_count", &o.training.min_count, 1},
+              I{"window", &o.training.window, 1}, I{"threads", &o.training.threads, 1},
+              I{"seed", &o.training.seed, 0}}) {
+    auto v = p.Integer(i.key, *i.v);
+    if (!v.ok()) return v.status();
+    if (*v < i.min || *v > 1'000'000'000) {
+      return Status::Error("[strategy.tda] " + std::string(i.key) + " must be >= " +
+                           std::to_string(i.min));
+    }
+    *i.v = static_cast<int>(*v);
+  }
+  auto vectors = p.String("vectors", "");
+  if (!vectors.ok()) return vectors.status();
+  o.vectors = *vectors;
+  return o;
+}
+
+StatusOr<std::shared_ptr<SdtpScorer>> SdtpScorer::Create(
+    const Topic& topic, const SdtpOptions& options,
+    const TokenizerOptions& tokenizer_options) {
+  std::shared_ptr<SdtpScorer> s(new SdtpScorer());
+  s->topic_ = topic;
+  s->options_ = options;
+  // Every ontology term, synonym and contradiction word stays one token.
+  TokenizerOptions tok = tokenizer_options;
+  for (const TopicKeyword& k : topic.keywords) tok.user_words.push_back({k.term, 0});
+  for (const std::string& w : topic.dictionary) tok.user_words.push_back({w, 0});
+  for (const std::string& w : topic.ontology_terms) tok.user_words.push_back({w, 0});
+  for (const std::string& w : topic.contradiction_words) tok.user_words.push_back({w, 0});
+  for (const OntologyTerm& t : topic.ontology) {
+    tok.user_words.push_back({t.term, 0});
+    for (const std::string& syn : t.synonyms) tok.user_words.push_back({syn, 0});
+  }
+  auto tokenizer = Tokenizer::Create(tok);
+  if (!tokenizer.ok()) return tokenizer.status();
+  s->tokenizer_ = std::move(*tokenizer);
+
+  auto add_term = [&](const std::string& raw, double weight) -> int32_t {
+    std::string term = s->tokenizer_->NormalizeTerm(raw);
+    auto it = s->ontology_index_.find(term);
+    if (it != s->ontology_index_.end()) {
+      auto& w = s->ontology_[it->second].second;
+      w = std::max(w, weight);
+      return it->second;
+    }
+    const auto idx = static_cast<int32_t>(s->ontology_.size());
+    s->ontology_.emplace_back(term, weight);
+    s->ontology_index_.emplace(term, idx);
+    return idx;
+  };
+  if (!topic.ontology.empty()) {
+    for (const OntologyTerm& t : topic.ontology) {
+      int32_t idx = add_term(t.term, t.weight);
+      for (const std::string& syn : t.synonyms) {
+        s->ontology_index_.emplace(s->tokenizer_->NormalizeTerm(syn), idx);
+      }
+    }
+  } else {
+    for (const TopicKeyword& k : topic.keywords) add_term(k.term, k.weight);
+  }
+  for (const std::string& t : topic.ontology_terms) add_term(t, 1.0);
+  if (s->ontology_.empty()) {
+    return Status::Error("topic " + topic.name + " has no ontology terms or keywords");
+  }
+  for (const std::string& w : topic.contradiction_words) {
+    std::string term = s->tokenizer_->NormalizeTerm(w);
+    if (s->contradictions_.insert(term).second) s->contradiction_list_.push_back(term);
+  }
+  std::lock_guard<std::mutex> lock(s->model_mu_);
+  s->model_ = s->BuildModel(nullptr, std::make_shared<Dsv>());
+  return s;
+}
+
+std::shared_ptr<const SdtpScorer::Model> SdtpScorer::BuildModel(
+    std::shared_ptr<const WordVectors> vectors, std::shared_ptr<const Dsv> dsv) const {
+  auto m = std::make_shared<Model>();
+  auto entry = [&](std::string_view token) -> Entry& {
+    auto [it, inserted] = m->lookup.try_emplace(token, m->entries.size());
+    if (inserted) m->entries.emplace_back();
+    return m->entries[it->second];
+  };
+  if (vectors) {
+    m->lookup.reserve(vectors->size() + ontology_index_.size());
+    for (uint32_t i = 0; i < vectors->size(); ++i) entry(vectors->Word(i)).vec = i;
+  }
+  for (const auto& [term, idx] : ontology_index_) entry(term).onto = idx;
+  for (size_t i = 0; i < contradiction_list_.size(); ++i) {
+    entry(contradiction_list_[i]).contradiction = static_cast<int32_t>(i);
+  }
+  m->vectors = std::move(vectors);
+  m->dsv = std::move(dsv);
+  for (float x : m->dsv->vector) m->dsv_norm += double(x) * x;
+  return m;
+}
+
+std::shared_ptr<const SdtpScorer::Model> SdtpScorer::model() const {
+  std::lock_guard<std::mutex> lock(model_mu_);
+  return model_;
+}
+
+void SdtpScorer::InstallModel(std::shared_ptr<const WordVectors> vectors, Dsv dsv) {
+  auto m = BuildModel(std::move(vectors), std::make_shared<Dsv>(std::move(dsv)));
+  std::lock_guard<std::mutex> lock(model_mu_);
+  model_ = std::move(m);
+}
+
+std::shared_ptr<const Dsv> SdtpScorer::dsv() const { return model()->dsv; }
+std::shared_ptr<const WordVectors> SdtpScorer::vectors() const { return model()->vectors; }
+
+WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
+                                 std::string_view parent_anchor) const {
+  WeightedTokens out;
+  out.tokens.reserve(page.text.size() / 6 + 16);
+  auto add = [&](std::string_view text, float factor) {
+    if (text.empty() || factor == 0) return;
+    const size_t before = out.tokens.size();
+    tokenizer_->Tokenize(text, &out.tokens);
+    out.factors.resize(out.tokens.size(), factor);
+    (void)before;
+  };
+  const auto& o = options_;
+  // Reading order: title, meta, the link's anchor, then the body blocks.
+  add(page.title, static_cast<float>(o.tag_title));
+  add(page.keywords, static_cast<float>(o.tag_meta));
+  add(page.description, static_cast<float>(o.tag_meta));
+  add(parent_anchor, static_cast<float>(o.tag_parent_anchor));
+  const size_t n = page.text_blocks.size();
+  for (size_t j = 0; j < n; ++j) {
+    const double pos = 1 + o.position_boost * (1 - double(j) / n);
+    add(page.text_blocks[j], static_cast<float>(pos));
+  }
+  out.sequence_end = out.tokens.size();
+  // Visible tagged text is already in the body once; add the excess of its
+  // tag factor over 1 (factor 1: nothing to add, nothing tokenised).
+  auto extra = [&](const std::vector<std::string>& texts, double tag) {
+    if (tag == 1) return;
+    for (const std::string& t : texts) add(t, static_cast<float>(tag - 1));
+  };
+  extra(page.headings, o.tag_heading);
+  extra(page.emphasis, o.tag_emphasis);
+  if (o.tag_anchor != 1) {
+    for (const Outlink& l : page.links) add(l.anchor, static_cast<float>(o.tag_anchor - 1));
+  }
+  return out;
+}
+
+SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
+  const std::shared_ptr<const Model> m = model();
+  const WordVectors* vec = m->vectors.get();
+  Scratch& s = ThreadScratch();
+  if (s.acc.size() < m->entries.size()) {
+    s.acc.resize(m->entries.size(), 0);
+    s.count.resize(m->entries.size(), 0);
+  }
+  SdtpParts parts;
+  parts.has_vectors = vec != nullptr && !m->dsv->vector.empty();
+  parts.tokens = static_cast<int>(w.sequence_end);
+  for (size_t i = 0; i < w.tokens.size(); ++i) {
+    auto it = m->lookup.find(w.tokens[i]);
+    if (it == m->lookup.end()) continue;
+    const uint32_t e = it->second;
+    if (s.acc[e] == 0 && s.count[e] == 0) s.touched.push_back(e);
+    s.acc[e] += w.factors[i];
+    s.count[e] += i < w.sequence_end;
+  }
+  const double total = std::max<size_t>(w.sequence_end, 1);
+  s.onto.assign(ontology_.size(), 0);
+  if (parts.has_vectors) s.doc.assign(vec->dim(), 0);
+  s.onto_count.assign(ontology_.size(), 0);
+  for (uint32_t e : s.touched) {
+    const Entry& entry = m->entries[e];
+    const double tf = s.acc[e] / total;
+    const uint32_t occurrences = s.count[e];
+    s.acc[e] = 0;
+    s.count[e] = 0;
+    if (entry.contradiction >= 0 && parts.contradiction.empty()) {
+      parts.contradiction = contradiction_list_[entry.contradiction];
+    }
+    // IDF from the vectors' training documents; 1 before any training, and
+    // ln(N) (as rare as can be) for an ontology term without a vector.
+    double idf = 1;
+    if (vec) idf = entry.vec != WordVectors::kNoWord ? vec->Idf(entry.vec)
+                                                     : std::log(std::max<double>(vec->documents(), 2));
+    const double weight = tf * idf;  // eq. 8
+    if (entry.onto >= 0) {
+      s.onto[entry.onto] += weight;
+      s.onto_count[entry.onto] += occurrences;
+    }
+    if (parts.has_vectors && entry.vec != WordVectors::kNoWord) {
+      auto v = vec->Vector(entry.vec);  // eq. 12-13
+      const float fw = static_cast<float>(weight);
+      for (size_t k = 0; k < v.size(); ++k) s.doc[k] += fw * v[k];
+    }
+  }
+  s.touched.clear();
+  // StaticSim: cosine over the ontology terms.
+  double dot = 0, nt = 0, nd = 0;
+  for (size_t i = 0; i < ontology_.size(); ++i) {
+    const double tw = ontology_[i].second;
+    nt += tw * tw;
+    if (s.onto[i] == 0) continue;
+    dot += tw * s.onto[i];
+    nd += s.onto[i] * s.onto[i];
+    TermWeight t;
+    t.term = ontology_[i].first;
+    t.count = static_cast<int>(s.onto_count[i]);
+    t.weight = s.onto[i];
+    t.topic_weight = tw;
+    parts.static_terms.push_back(std::move(t));
+  }
+  std::sort(parts.static_terms.begin(), parts.static_terms.end(),
+            [](const TermWeight& a, const TermWeight& b) {
+              return a.weight * a.topic_weight > b.weight * b.topic_weight;
+            });
+  parts.static_sim = nd > 0 ? std::clamp(dot / std::sqrt(nt * nd), 0.0, 1.0) : 0.0;
+  if (parts.has_vectors) {
+    parts.dynamic_sim = Cosine(s.doc, m->dsv->vector, m->dsv_norm);  // eq. 14
+    parts.sim = options_.alpha * parts.dynamic_sim +
+                (1 - options_.alpha) * parts.static_sim;  // eq. 15
+  } else {
+    parts.sim = parts.static_sim;
+  }
+  if (!parts.contradiction.empty()) parts.sim = 0;  // eq. 15, W(p) ∩ E ≠ ∅
+  return parts;
+}
+
+SdtpParts SdtpScorer::ScoreParts(const ParsedPage& page,
+                                 std::string_view parent_anchor) const {
+  return ScoreWeighted(Weigh(page, parent_anchor));
+}
+
+SdtpParts SdtpScorer::ScoreText(std::string_view text) const {
+  WeightedTokens w;
+  tokenizer_->Tokenize(text, &w.tokens);
+  w.factors.assign(w.tokens.size(), 1.0f);
+  w.sequence_end = w.tokens.size();
+  return ScoreWeighted(w);
+}
+
+PageScore SdtpScorer::Score(const ParsedPage& page) const {
+  SdtpParts parts = ScoreParts(page);
+  PageScore score;
+  score.relevance = parts.sim;
+  score.total_terms = parts.tokens;
+  score.terms = std::move(parts.static_terms);
+  return score;
+}
+
+Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
+                         const StringMap<TermStats>& stats) const {
+  Dsv dsv;
+  std::vector<uint32_t> static_ids;
+  for (const auto& [term, weight] : ontology_) {
+    DsvTerm t;
+    t.term = term;
+    t.id = vectors.Id(term);
+    t.weight = weight;
+    t.is_static = true;
+    if (t.id != WordVectors::kNoWord) static_ids.push_back(t.id);
+    dsv.terms.push_back(std::move(t));
+  }
+  dsv.vector.assign(vectors.dim(), 0);
+  if (static_ids.empty()) {
+    dsv.vector.clear();  // no anchor for the semantics: DynamicSim off
+    return dsv;
+  }
+  // weight(w) of eq. 10: w's topical share, lifted over the share a word
+  // spread evenly over all pages would have (base), so that words found
+  // everywhere ("page", "version") get 0 and words found only in topical
+  // pages get 1: weight = clamp((share - base) / (1 - base), 0, 1).
+  double topical_total = 0, all_total = 0;
+  for (const auto& [word, st] : stats) {
+    topical_total += st.topical_weight;
+    all_total += st.total_weight;
+  }
+  const double base = all_total > 0 ? topical_total / all_total : 0;
+  // Eq. 10 over the candidates: words of topical pages, not already terms.
+  std::vector<DsvTerm> fresh;
+  for (uint32_t id = 0; id < vectors.size(); ++id) {
+    const std::string& word = vectors.Word(id);
+    if (word == "</s>" || ontology_index_.contains(word) || contradictions_.contains(word)) {
+      continue;
+    }
+    auto it = stats.find(word);
+    if (it == stats.end() || it->second.topical_count <
+                                 static_cast<uint32_t>(options_.min_term_count) ||
+        it->second.total_weight <= 0) {
+      continue;
+    }
+    const double share = it->second.topical_weight / it->second.total_weight;
+    const double weight = base < 1 ? std::clamp((share - base) / (1 - base), 0.0, 1.0) : 0.0;
+    double sim = 0;
+    for (uint32_t s : static_ids) sim += vectors.Similarity(id, s);
+    const double rd = sim / static_ids.size() * weight;
+    if (rd > options_.mu) {
+      DsvTerm t;
+      t.term = word;
+      t.id = id;
+      t.rd = t.weight = rd;
+      fresh.push_back(std::move(t));
+    }
+  }
+  std::sort(fresh.begin(), fresh.end(),
+            [](const DsvTerm& a, const DsvTerm& b) { return a.rd > b.rd; });
+  if (fresh.size() > static_cast<size_t>(options_.max_new_terms)) {
+    fresh.resize(options_.max_new_terms);
+  }
+  for (DsvTerm& t : dsv.terms) {
+    if (t.id == WordVectors::kNoWord) continue;
+    double sim = 0;
+    for (uint32_t s : static_ids) sim += vectors.Similarity(t.id, s);
+    t.rd = sim / static_ids.size();
+  }
+  for (DsvTerm& t : fresh) dsv.terms.push_back(std::move(t));
+  for (const DsvTerm& t : dsv.terms) {  // eq. 9 as one vector
+    if (t.id == WordVectors::kNoWord) continue;
+    auto v = vectors.Vector(t.id);
+    for (size_t k = 0; k < v.size(); ++k) dsv.vector[k] += static_cast<float>(t.weight) * v[k];
+  }
+  return dsv;
+}
+
+Status WriteDsvTsv(const Dsv& dsv, const std::string& path) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) return Status::Error("cannot write " + path);
+  out << "# term\tweight\trd\tkind\n";
+  for (const DsvTerm& t : dsv.terms) {
+    out << t.term << '\t' << t.weight << '\t' << t.rd << '\t'
+        << (t.is_static ? "static" : "new") << '\n';
+  }
+  out.close();
+  return out ? Status::Ok() : Status::Error("error writing " + path);
+}
+
+StatusOr<Dsv> ReadDsvTsv(const std::string& path, const WordVectors& vectors) {
+  std::ifstream in(path);
+  if (!in) return Status::Error("cannot read " + path);
+  Dsv dsv;
+  dsv.vector.assign(vectors.dim(), 0);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    DsvTerm t;
+    std::string weight, rd, kind;
+    if (!std::getline(fields, t.term, '\t') || !std::getline(fields, weight, '\t') ||
+        !std::getline(fields, rd, '\t') || !std::getline(fields, kind, '\t')) {
+      return Status::Error(path + ":" + std::to_string(n) + ": expected 4 tab-separated fields");
+    }
+    try {
+      t.weight = std::stod(weight);
+      t.rd = std::stod(rd);
+    } catch (const std::exception&) {
+      return Status::Error(path + ":" + std::to_string(n) + ": bad number");
+    }
+    t.is_static = kind == "static";
+    t.id = vectors.Id(t.term);
+    if (t.id != WordVectors::kNoWord) {
+      auto v = vectors.Vector(t.id);
+      for (size_t k = 0; k < v.size(); ++k) dsv.vector[k] += static_cast<float>(t.weight) * v[k];
+    }
+    dsv.terms.push_back(std::move(t));
+  }
+  return dsv;
+}
+
+}  // namespace topicrawl

@@ -1,0 +1,196 @@
+// SDTP page relevance of seed 002 (002_dc7a58c43ca85137 §4, "SDTP 算法"):
+// a static ontology (expert terms with weights and synonyms) combined with a
+// dynamic semantic vector that grows new domain terms from crawled text.
+//
+//   eq. 8   word weight   w(t, p) = tf(t, p) * idf(t), where each occurrence
+//           of t counts tag(t) * pos(t): the HTML-tag factor of the field it
+//           is in (title, meta keywords / description, h1-h6, <a>, strong/em,
+//           the anchor of the link that led to p) times a position factor
+//           1 + position_boost * (1 - j / n) for text block j of n (top of
+//           the page weighs more). tf divides by the page's token count;
+//           idf = ln(N / df) over the word vectors' training documents (1
+//           for every word while no vectors exist).
+//   eq. 9   DSV = the static terms plus the new domain terms, each a
+//           (word, vector, weight); as one vector: sum weight * v(word).
+//   eq. 10  RD(w) = (1/|S|) sum_{s in S} cos(v_w, v_s) * weight(w); w joins
+//           the DSV when RD(w) > mu (at most max_new_terms, best first).
+//           weight(w) (the paper's "权重信息", lost in extraction) is w's
+//           topical lift: share = the tag x position weight w got in topical
+//           pages of the training corpus over the weight it got in all
+//           pages; weight = clamp((share - base) / (1 - base), 0, 1) with
+//           base the share of all words' weight in topical pages. Generic
+//           words found everywhere get 0 however similar they look;
+//           candidates must occur min_term_count times in topical pages.
+//   eq. 12-13 document vector C_p = sum_t w(t, p) * v(t) (unit vectors).
+//   eq. 14  DynamicSim(p) = max(0, cos(C_p, DSV)).
+//   StaticSim(p) = cos between the ontology weights and the page's eq.-8
+//           weights of the ontology terms (a synonym counts as its term).
+//   eq. 15  Sim(p) = 0 when the page contains a contradiction word, else
+//           alpha * DynamicSim + (1 - alpha) * StaticSim. Without word
+//           vectors (the first pages of a first crawl) Sim = StaticSim.
+//
+// Parameters: the topic's [strategy.tda] table (SdtpOptions lists the keys
+// and defaults; the paper gives no values, docs/tda.md says how they were
+// chosen). Static ontology: [topic.ontology] terms, else the topic keywords
+// with their weights, plus `ontology_terms` (weight 1).
+//
+// Cost: one hash lookup and one add per token into thread-local dense
+// arrays (no allocation per word), then one dim-wide multiply-add per
+// distinct word that has a vector (bench/sdtp_bench.cc).
+//
+// Thread-safety: Score* may run on many threads at once; InstallModel swaps
+// the vectors and DSV atomically (readers keep the model they started with).
+#ifndef TOPICRAWL_SCORING_SDTP_SCORER_H_
+#define TOPICRAWL_SCORING_SDTP_SCORER_H_
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "scoring/scorer.h"
+#include "scoring/word_vectors.h"
+#include "text/tokenizer.h"
+#include "text/topic.h"
+
+namespace topicrawl {
+
+// [strategy.tda] keys (same names) and their defaults.
+struct SdtpOptions {
+  double alpha = 0.5;           // eq. 15: weight of DynamicSim
+  double mu = 0.15;             // eq. 10: RD threshold for a new term
+  int max_new_terms = 40;       // cap on the DSV's new terms
+  int min_term_count = 5;       // a candidate must occur >= this often in topical pages
+  double tag_title = 3.0;       // eq. 8 tag factors
+  double tag_meta = 2.0;        // <meta name=keywords|description>
+  double tag_heading = 2.0;     // h1..h6
+  double tag_anchor = 1.0;      // the page's own <a> texts (1: no boost)
+  double tag_emphasis = 1.5;    // strong, em, b
+  double tag_parent_anchor = 2.0;  // anchor of the link that led here
+  double position_boost = 0.5;  // pos factor 1 + boost * (1 - j / n)
+  // Link score (strategy tda): anchor / context / parent Sim weights.
+  double link_anchor = 0.4;
+  double link_context = 0.2;
+  double link_parent = 0.4;
+  // Training between rounds / during a crawl (strategy tda).
+  int retrain_pages = 500;      // first training after this many pages, then doubling
+  std::string vectors;          // a TDAWV1 file to start from (previous round)
+  WordVectorOptions training;   // keys dim, epoch, min_count, window, threads, seed
+};
+
+// Reads [strategy.tda]; unknown keys and wrong types are errors.
+StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic);
+
+// One entry of the DSV (eq. 9).
+struct DsvTerm {
+  std::string term;
+  uint32_t id = WordVectors::kNoWord;
+  double weight = 0;   // static: the ontology weight; new: RD
+  double rd = 0;       // eq. 10 (static terms too, for reports)
+  bool is_static = false;
+};
+
+struct Dsv {
+  std::vector<DsvTerm> terms;  // static first, then new terms by RD
+  std::vector<float> vector;   // sum weight * v, length dim (empty: no vectors)
+  size_t NewTerms() const;
+};
+
+// The DSV as text: `term<TAB>weight<TAB>rd<TAB>static|new` per line after a
+// `#` header (a crawl writes DIR/tda-dsv.tsv next to DIR/tda-vectors.bin).
+Status WriteDsvTsv(const Dsv& dsv, const std::string& path);
+// Reads the terms and rebuilds the vector from `vectors` (terms without a
+// vector are kept with id kNoWord). Errors name the file and line.
+StatusOr<Dsv> ReadDsvTsv(const std::string& path, const WordVectors& vectors);
+
+// Per-word weight totals gathered while building the training corpus, for
+// eq. 10's weight(w).
+struct TermStats {
+  double topical_weight = 0;  // eq.-8 weight summed over topical pages
+  double total_weight = 0;    // over all pages
+  uint32_t topical_count = 0;  // occurrences in topical pages
+};
+
+// A page as eq. 8 sees it: the tokens in reading order (title, meta, body:
+// what a training corpus line holds), then extra entries that only add tag
+// weight to words already counted (headings, anchors, emphasis).
+struct WeightedTokens {
+  std::vector<std::string> tokens;
+  std::vector<float> factors;  // tag * position, parallel to tokens
+  size_t sequence_end = 0;     // tokens[0, sequence_end) are the text
+};
+
+struct SdtpParts {
+  double sim = 0;          // eq. 15
+  double static_sim = 0;
+  double dynamic_sim = 0;  // 0 without vectors
+  bool has_vectors = false;
+  std::string contradiction;  // the contradiction word found, if any
+  int tokens = 0;
+  std::vector<TermWeight> static_terms;  // ontology terms present
+};
+
+class SdtpScorer : public PageScorer {
+ public:
+  static StatusOr<std::shared_ptr<SdtpScorer>> Create(
+      const Topic& topic, const SdtpOptions& options,
+      const TokenizerOptions& tokenizer = {});
+
+  // Eq. 8's occurrences of a page; `parent_anchor` (may be empty) is the
+  // anchor text of the link that led to it.
+  WeightedTokens Weigh(const ParsedPage& page, std::string_view parent_anchor = {}) const;
+  SdtpParts ScoreParts(const ParsedPage& page, std::string_view parent_anchor = {}) const;
+  SdtpParts ScoreWeighted(const WeightedTokens& weighted) const;
+  // A plain text (an anchor, a link context): every token factor 1.
+  SdtpParts ScoreText(std::string_view text) const;
+  PageScore Score(const ParsedPage& page) const override;
+
+  // Builds the DSV (eq. 9-10) for `vectors` from corpus statistics.
+  Dsv BuildDsv(const WordVectors& vectors, const StringMap<TermStats>& stats) const;
+  // Makes `vectors` + `dsv` the model of every following Score call.
+  void InstallModel(std::shared_ptr<const WordVectors> vectors, Dsv dsv);
+  // The installed DSV (empty terms before InstallModel).
+  std::shared_ptr<const Dsv> dsv() const;
+  std::shared_ptr<const WordVectors> vectors() const;
+
+  const SdtpOptions& options() const { return options_; }
+  const Tokenizer& tokenizer() const { return *tokenizer_; }
+  const Topic& topic() const { return topic_; }
+  // The static ontology in normal form: terms and weights.
+  const std::vector<std::pair<std::string, double>>& ontology() const { return ontology_; }
+
+ private:
+  struct Entry {
+    uint32_t vec = WordVectors::kNoWord;  // word-vector id
+    int32_t onto = -1;                    // ontology term index
+    int32_t contradiction = -1;           // index in contradiction_list_
+  };
+  struct Model {  // immutable once installed
+    std::shared_ptr<const WordVectors> vectors;
+    std::shared_ptr<const Dsv> dsv;
+    double dsv_norm = 0;
+    StringMap<uint32_t> lookup;  // token -> entries index
+    std::vector<Entry> entries;
+  };
+
+  SdtpScorer() = default;
+  std::shared_ptr<const Model> BuildModel(std::shared_ptr<const WordVectors> vectors,
+                                          std::shared_ptr<const Dsv> dsv) const;
+  std::shared_ptr<const Model> model() const;
+
+  Topic topic_;
+  SdtpOptions options_;
+  std::unique_ptr<Tokenizer> tokenizer_;
+  std::vector<std::pair<std::string, double>> ontology_;  // normalised term, weight
+  StringMap<int32_t> ontology_index_;                     // term or synonym -> index
+  StringSet contradictions_;
+  std::vector<std::string> contradiction_list_;
+  mutable std::mutex model_mu_;
+  std::shared_ptr<const Model> model_;  // guarded by model_mu_
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_SCORING_SDTP_SCORER_H_

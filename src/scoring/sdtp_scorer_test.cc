@@ -1,0 +1,235 @@
+// SDTP (seed 002 §4): eq. 8 tag and position weights on a fixture page,
+// DSV expansion (eq. 9-10) on a toy corpus whose nearest words are known,
+// and the contradiction rule of eq. 15.
+#include "scoring/sdtp_scorer.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "parse/html_parser.h"
+#include "scoring/sdtp_corpus.h"
+
+namespace topicrawl {
+namespace {
+
+std::string ReadFixture(const std::string& name) {
+  std::ifstream in(std::string(TOPICRAWL_SOURCE_DIR) + "/src/scoring/testdata/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::shared_ptr<SdtpScorer> Scorer(const Topic& topic, SdtpOptions o = {}) {
+  auto s = SdtpScorer::Create(topic, o);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  return s.ok() ? *s : nullptr;
+}
+
+// Sum of the factors a token got, split into reading order and extras.
+std::pair<float, float> FactorOf(const WeightedTokens& w, const std::string& token) {
+  float seq = 0, extra = 0;
+  for (size_t i = 0; i < w.tokens.size(); ++i) {
+    if (w.tokens[i] != token) continue;
+    (i < w.sequence_end ? seq : extra) += w.factors[i];
+  }
+  return {seq, extra};
+}
+
+TEST(SdtpWeighTest, TagAndPositionFactorsOnAFixturePage) {
+  ParsedPage page = ParseHtml(ReadFixture("sdtp_fixture.html"), "http://h/tcp.html");
+  ASSERT_EQ(page.emphasis, std::vector<std::string>{"window"});
+  SdtpOptions o;  // title 3, meta 2, heading 2, emphasis 1.5, anchor 1, boost 0.5
+  o.tag_anchor = 1.25;
+  auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}}), o);
+  WeightedTokens w = s->Weigh(page, "transport protocol");
+  const size_t n = page.text_blocks.size();
+  ASSERT_EQ(n, 4u);  // h1 + three paragraphs
+  auto pos = [&](size_t j) { return static_cast<float>(1 + 0.5 * (1 - double(j) / n)); };
+  // "tcp": once in the title (3) and once in the last block.
+  EXPECT_FLOAT_EQ(FactorOf(w, "tcp").first, 3.0f + pos(3));
+  // "socket": meta keywords and meta description (2 each); not visible.
+  EXPECT_FLOAT_EQ(FactorOf(w, "socket").first, 4.0f);
+  // "congestion": first block (pos 1.5), plus heading excess 2 - 1.
+  EXPECT_FLOAT_EQ(FactorOf(w, "congestion").first, pos(0));
+  EXPECT_FLOAT_EQ(FactorOf(w, "congestion").second, 1.0f);
+  // "window": second block, plus emphasis excess 0.5.
+  EXPECT_FLOAT_EQ(FactorOf(w, "window").first, pos(1));
+  EXPECT_FLOAT_EQ(FactorOf(w, "window").second, 0.5f);
+  // "datagram": third block, plus anchor excess 0.25.
+  EXPECT_FLOAT_EQ(FactorOf(w, "datagram").second, 0.25f);
+  // The anchor of the link that led here counts 2.
+  EXPECT_FLOAT_EQ(FactorOf(w, "transport").first, 2.0f);
+}
+
+TEST(SdtpWeighTest, ATermHigherUpAndInTheTitleWeighsMore) {
+  auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}, {"cooking", 1.0}}));
+  ParsedPage top, bottom;
+  top.title = "tcp";
+  top.text_blocks = {"cooking tcp", "filler words here", "more filler words"};
+  bottom.title = "filler";
+  bottom.text_blocks = {"cooking filler", "filler words here", "more filler words tcp"};
+  SdtpParts a = s->ScoreParts(top), b = s->ScoreParts(bottom);
+  ASSERT_EQ(a.static_terms.size(), 2u);
+  EXPECT_EQ(a.static_terms[0].term, "tcp");
+  EXPECT_EQ(b.static_terms[0].term, "cooking");
+  EXPECT_FALSE(a.has_vectors);
+  EXPECT_DOUBLE_EQ(a.sim, a.static_sim);
+}
+
+TEST(SdtpContradictionTest, AContradictionWordZeroesTheScore) {
+  Topic t = MakeTopic("security", {{"security", 1.0}, {"attack", 0.6}});
+  t.contradiction_words = {"Football"};
+  auto s = Scorer(t);
+  ParsedPage clean, contra;
+  clean.text_blocks = {"a security attack on the login form"};
+  contra.text_blocks = {"a security attack by the football team's defence"};
+  SdtpParts c = s->ScoreParts(clean);
+  SdtpParts x = s->ScoreParts(contra);
+  EXPECT_GT(c.sim, 0.5);
+  EXPECT_TRUE(c.contradiction.empty());
+  EXPECT_EQ(x.contradiction, "football");
+  EXPECT_GT(x.static_sim, 0.5);  // the parts are still reported
+  EXPECT_EQ(x.sim, 0.0);
+  EXPECT_EQ(s->Score(contra).relevance, 0.0);
+}
+
+TEST(SdtpOntologyTest, SynonymsCountAsTheirTerm) {
+  Topic t = MakeTopic("security", {{"security", 1.0}});
+  t.ontology = {{"encryption", 1.0, {"cipher", "crypto"}}, {"attack", 0.5, {}}};
+  auto s = Scorer(t);
+  ASSERT_EQ(s->ontology().size(), 2u);  // [topic.ontology] replaces keywords
+  ParsedPage p;
+  p.text_blocks = {"cipher crypto"};
+  SdtpParts parts = s->ScoreParts(p);
+  ASSERT_EQ(parts.static_terms.size(), 1u);
+  EXPECT_EQ(parts.static_terms[0].term, "encryption");
+  EXPECT_EQ(parts.static_terms[0].count, 2);  // both synonyms count
+  EXPECT_NEAR(parts.static_sim, 1.0 / std::sqrt(1.25), 1e-9);
+}
+
+// A toy corpus: networking lines mix {tcp, udp, network} with words the
+// topic does not know {quic, packet, router}; cooking lines use their own
+// words; {page, index} occur everywhere.
+class SdtpDsvTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                     ("sdtp_dsv_test_" + std::to_string(::getpid())));
+    std::filesystem::create_directories(*dir_);
+    auto corpus = SdtpCorpus::Create((*dir_ / "corpus.txt").string());
+    ASSERT_TRUE(corpus.ok());
+    std::mt19937 rng(5);
+    const std::vector<std::string> net = {"tcp", "udp", "network", "quic", "packet", "router"};
+    const std::vector<std::string> cook = {"flour", "oven", "sugar", "butter", "bake", "recipe"};
+    const std::vector<std::string> generic = {"page", "index"};
+    for (int doc = 0; doc < 600; ++doc) {
+      const bool topical = doc % 2 == 0;
+      const auto& words = topical ? net : cook;
+      WeightedTokens w;
+      for (int i = 0; i < 40; ++i) {
+        w.tokens.push_back(rng() % 5 == 0 ? generic[rng() % 2] : words[rng() % words.size()]);
+      }
+      w.factors.assign(w.tokens.size(), 1.0f);
+      w.sequence_end = w.tokens.size();
+      (*corpus)->Add(w, topical);
+    }
+    ASSERT_TRUE((*corpus)->Flush().ok());
+    stats_ = new StringMap<TermStats>((*corpus)->Stats());
+    WordVectorOptions o;
+    o.dim = 16;
+    o.epoch = 10;
+    o.threads = 1;
+    auto v = WordVectors::Train((*corpus)->path(), o);
+    ASSERT_TRUE(v.ok()) << v.status().message();
+    vectors_ = new std::shared_ptr<const WordVectors>(*v);
+  }
+  static void TearDownTestSuite() {
+    std::filesystem::remove_all(*dir_);
+    delete dir_;
+    delete stats_;
+    delete vectors_;
+  }
+  static std::filesystem::path* dir_;
+  static StringMap<TermStats>* stats_;
+  static std::shared_ptr<const WordVectors>* vectors_;
+};
+std::filesystem::path* SdtpDsvTest::dir_ = nullptr;
+StringMap<TermStats>* SdtpDsvTest::stats_ = nullptr;
+std::shared_ptr<const WordVectors>* SdtpDsvTest::vectors_ = nullptr;
+
+TEST_F(SdtpDsvTest, NearestWordsFollowTheCorpus) {
+  const WordVectors& v = **vectors_;
+  const std::set<std::string> cook = {"flour", "oven", "sugar", "butter", "bake", "recipe"};
+  for (const char* w : {"quic", "tcp"}) {
+    for (auto [id, sim] : v.Nearest(v.Id(w), 4)) {
+      EXPECT_FALSE(cook.contains(v.Word(id))) << w << " near " << v.Word(id);
+    }
+  }
+  for (auto [id, sim] : v.Nearest(v.Id("flour"), 4)) {
+    EXPECT_TRUE(cook.contains(v.Word(id)) || v.Word(id) == "page" || v.Word(id) == "index")
+        << "flour near " << v.Word(id);
+  }
+  // IDF: "page" is in nearly every line, "quic" in half of them.
+  EXPECT_LT(v.Idf(v.Id("page")), v.Idf(v.Id("quic")));
+}
+
+TEST_F(SdtpDsvTest, TheDsvGainsTheTopicsNewWordsOnly) {
+  auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}}));
+  Dsv dsv = s->BuildDsv(**vectors_, *stats_);
+  std::set<std::string> fresh;
+  for (const DsvTerm& t : dsv.terms) {
+    if (!t.is_static) fresh.insert(t.term);
+  }
+  EXPECT_EQ(fresh, (std::set<std::string>{"quic", "packet", "router"}));
+  EXPECT_EQ(dsv.NewTerms(), 3u);
+  // With vectors installed, a networking page made only of the NEW words
+  // (no static term at all) is found by DynamicSim; a cooking page is not.
+  s->InstallModel(*vectors_, dsv);
+  ParsedPage net, cook;
+  net.text_blocks = {"quic packet router quic"};
+  cook.text_blocks = {"flour sugar oven butter"};
+  SdtpParts a = s->ScoreParts(net), b = s->ScoreParts(cook);
+  EXPECT_TRUE(a.has_vectors);
+  EXPECT_EQ(a.static_sim, 0.0);
+  EXPECT_GT(a.dynamic_sim, 0.5);
+  EXPECT_LT(b.dynamic_sim, a.dynamic_sim - 0.3);
+  EXPECT_NEAR(a.sim, 0.5 * a.dynamic_sim, 1e-12);  // alpha = 0.5
+}
+
+TEST_F(SdtpDsvTest, VectorsSurviveSaveAndLoad) {
+  const std::string path = (*dir_ / "v.bin").string();
+  ASSERT_TRUE((*vectors_)->Save(path).ok());
+  auto loaded = WordVectors::Load(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  const WordVectors& a = **vectors_;
+  const WordVectors& b = **loaded;
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(a.documents(), b.documents());
+  const uint32_t id = b.Id("quic");
+  ASSERT_NE(id, WordVectors::kNoWord);
+  EXPECT_FLOAT_EQ(b.Similarity(id, b.Id("tcp")), a.Similarity(a.Id("quic"), a.Id("tcp")));
+  std::ofstream(path) << "junk";
+  EXPECT_FALSE(WordVectors::Load(path).ok());
+}
+
+TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
+  Topic t = MakeTopic("x", {{"a", 1.0}});
+  t.strategies["tda"].name = "tda";
+  t.strategies["tda"].Set("alpha", 0.7);
+  t.strategies["tda"].Set("dim", int64_t{32});
+  auto o = SdtpOptionsFromTopic(t);
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->alpha, 0.7);
+  EXPECT_EQ(o->training.dim, 32);
+  EXPECT_EQ(o->mu, SdtpOptions{}.mu);
+  t.strategies["tda"].Set("alpah", 0.7);
+  EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
+}
+
+}  // namespace
+}  // namespace topicrawl
