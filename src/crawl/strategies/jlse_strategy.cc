@@ -564,11 +564,11 @@ class JlseStrategy : public CrawlStrategy {
 
   std::string_view Name() const override { return name_; }
 
-  std::unique_ptr<LinkSelector> MakeSelector() override {
+  // A selector that cannot be made is an error, never a silent BFS (#17).
+  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override {
     LinkSelectorOptions options;
     options.seed = rng_seed_;
-    auto selector = MakeLinkSelector("best-first", options);
-    return selector.ok() ? std::move(selector).value() : NewBfsLinkSelector();
+    return MakeLinkSelector("best-first", options);
   }
 
   void Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out) override {

@@ -54,11 +54,11 @@ class TdaStrategy : public CrawlStrategy {
         next_retrain_(std::max(1, sdtp_->options().retrain_pages)) {}
 
   std::string_view Name() const override { return "tda"; }
-  std::unique_ptr<LinkSelector> MakeSelector() override {
+  // A selector that cannot be made is an error, never a silent BFS (#17).
+  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override {
     LinkSelectorOptions options;
     options.seed = rng_seed_;
-    auto selector = MakeLinkSelector("best-first", options);
-    return selector.ok() ? std::move(selector).value() : NewBfsLinkSelector();
+    return MakeLinkSelector("best-first", options);
   }
   double Beta() const override { return sdtp_->topic().beta; }
   bool FocusGated() const override { return true; }
