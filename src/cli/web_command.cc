@@ -128,7 +128,7 @@ void AddServe(CLI::App& web, int* exit_code) {
       "serve", "Serve a built web with nginx on 127.0.0.1 (HTTP + HTTPS) and print the crawl "
                "arguments");
   struct Flags {
-    std::string dir, manifest, root;
+    std::string dir, manifest, root, instance;
     int port = 18080, tls_port = 18443, workers = 1, round = -1;
   };
   auto f = std::make_shared<Flags>();
@@ -144,6 +144,9 @@ void AddServe(CLI::App& web, int* exit_code) {
   auto* round = cmd->add_option("--round", f->round,
                                 "Serve round K of an evolved web (made by `web evolve` or "
                                 "`web build --rounds versions`; DIR is its directory)");
+  cmd->add_option("--instance", f->instance,
+                  "Directory for this server's nginx.conf, pid, logs and certificates (default --dir); "
+                  "lets several people serve different rounds of one evolved web at once");
   cmd->callback([f, port, tls, round, exit_code] {
     web::RoundNginx round_config;
     const bool evolved = fs::exists(f->dir + "/evolve.tsv") || fs::exists(f->dir + "/EVOLVING");
@@ -189,7 +192,7 @@ void AddServe(CLI::App& web, int* exit_code) {
       return;
     }
     web::ServeOptions options;
-    options.dir = f->dir;
+    options.dir = f->instance.empty() ? f->dir : f->instance;
     options.root = f->root;
     options.http_port = f->port;
     options.tls_port = f->tls_port;

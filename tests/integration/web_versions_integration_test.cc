@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "core/test_require.h"
 #include "web/evolved_web.h"
 #include "web/subprocess.h"
 #include "web/version_rounds.h"
@@ -54,7 +55,7 @@ bool MakeDeb(const std::string& dir, const std::string& package, const std::stri
 class WebVersionsIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (RunCommand({"dpkg-deb", "--version"}, Captured("/dev/null")).exit_code != 0) GTEST_SKIP() << "no dpkg-deb";
+    if (RunCommand({"dpkg-deb", "--version"}, Captured("/dev/null")).exit_code != 0) TOPICRAWL_SKIP_UNLESS_REQUIRED("dpkg-deb not installed");
     dir_ = (fs::temp_directory_path() / ("web_versions_it_" + std::to_string(::getpid()))).string();
     fs::remove_all(dir_);
     const std::string doc = "/usr/share/doc/fake/html/";
@@ -119,7 +120,7 @@ TEST_F(WebVersionsIntegrationTest, RoundOneHoldsTheDifferencesOfTheNextVersion) 
   EXPECT_EQ(web->meta.at("versions.fake-doc"), "1.0-1 2.0-1");
 
   if (!fs::exists("/usr/sbin/nginx") || RunCommand({"curl", "--version"}, Captured("/dev/null")).exit_code != 0) {
-    GTEST_SKIP() << "nginx or curl not installed";
+    TOPICRAWL_SKIP_UNLESS_REQUIRED("nginx or curl not installed");
   }
   for (int round : {0, 1}) {
     RunResult r = RunCommand({TOPICRAWL_BINARY, "web", "serve", "--dir", dir_ + "/web", "--round",
