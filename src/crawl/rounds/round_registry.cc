@@ -18,6 +18,8 @@ using Factory =
 const std::vector<std::pair<std::string, Factory>>& Registry() {
   static const auto* registry = new std::vector<std::pair<std::string, Factory>>{
       {"full", NewFullRoundPolicy},
+      {"static", NewStaticRoundPolicy},
+      {"topichub", NewTopicHubRoundPolicy},
   };
   return *registry;
 }
