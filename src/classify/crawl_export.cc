@@ -154,8 +154,9 @@ Status ForEachPageIn(CrawlDb* db, const std::string& crawl_dir,
     StoredPage page;
     page.id = r.id;
     page.url = r.url;
-    page.title = std::move(parsed.title);
-    page.text = std::move(parsed.text);
+    page.title = parsed.title;
+    page.text = parsed.text;
+    page.parsed = &parsed;
     visit(page);
   }
   return Status::Ok();

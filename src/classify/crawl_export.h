@@ -19,6 +19,7 @@
 #include <functional>
 #include <string>
 
+#include "core/crawl_task.h"
 #include "core/status.h"
 #include "text/topic.h"
 
@@ -51,6 +52,7 @@ struct StoredPage {
   std::string url;    // final URL when redirected, else the URL
   std::string title;
   std::string text;   // ParsedPage::text
+  const ParsedPage* parsed = nullptr;  // the whole parse (valid during visit)
 };
 
 // Calls `visit` for every page stored with status 'ok', in download order.

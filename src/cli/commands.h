@@ -36,6 +36,15 @@ void AddCompareCommand(CLI::App& app, int* exit_code);
 void AddCollectLinksCommand(CLI::App& app, int* exit_code);
 void AddTrainCommand(CLI::App& app, int* exit_code);
 void AddAnalyzeCommand(CLI::App& app, int* exit_code);
+void AddRecrawlCommand(CLI::App& app, int* exit_code);
+// Seed 003: collect-hubs, hub, train hub-svm, analyze hub / hub-table.
+// REQUIRES: after AddTrainCommand and AddAnalyzeCommand.
+void AddHubCommands(CLI::App& app, int* exit_code);
+void AddServeCommand(CLI::App& app, int* exit_code);
+void AddIndexCommand(CLI::App& app, int* exit_code);
+void AddSearchCommand(CLI::App& app, int* exit_code);
+void AddExportCommand(CLI::App& app, int* exit_code);
+void AddLabelCommand(CLI::App& app, int* exit_code);
 void AddTdaCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli

@@ -5,9 +5,11 @@
 
 #include "cli/commands.h"
 #include "cli/crawl_runner.h"
+#include "cli/serve_flags.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
+#include "eval/failure_breakdown.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -39,6 +41,7 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
   if (given("--no-links-table")) config.store_links = false;
   if (given("--deterministic")) config.deterministic = true;
   if (given("--focus-tolerance")) config.focus_tolerance = f.focus_tolerance;
+  if (given("--focus-window")) config.focus_window = f.focus_window;
 
   if (!flags->resume_dir.empty()) {
     config.resume = true;
@@ -77,6 +80,13 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
       static_cast<long long>(st.links_seen), static_cast<long long>(st.links_queued),
       st.elapsed_s, st.elapsed_s > 0 ? st.pages_ok / st.elapsed_s : 0.0,
       config.out_dir.c_str());
+  // Failures by cause, and which are links out of the crawl's web.
+  if (st.pages_failed > 0) {
+    auto breakdown = eval::ReadFailureBreakdown(config.out_dir, config.connect_to);
+    if (breakdown.ok()) {
+      std::printf("failures by cause:\n%s", eval::FailureBreakdownText(*breakdown).c_str());
+    }
+  }
   return outcome.interrupted ? kExitInterrupted : kExitOk;
 }
 
@@ -98,9 +108,12 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--focus-tolerance", c.focus_tolerance,
                   "Best-first kin: fetch only links within this score of the best queued "
                   "(default -1 = off)");
+  cmd->add_option("--focus-window", c.focus_window,
+                  "At most this many pages selected but not yet parsed (0 = no limit)");
   cmd->add_flag("--deterministic")->description(
       "One page at a time: same --rng-seed + static web = same crawl");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");
+  AddServeFlags(cmd);
   cmd->callback([cmd, flags, exit_code] { *exit_code = RunCrawl(cmd, flags.get()); });
 }
 

@@ -1,10 +1,17 @@
 #include "cli/crawl_runner.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <memory>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/serve_flags.h"
+#include "crawl/crawl_monitor.h"
+#include "server/api_server.h"
+#include "server/live_indexer.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -59,6 +66,18 @@ const EngineFlag kEngineFlags[] = {
     TOPICRAWL_OPTION("--exclude-regex", exclude_regex, "Never URLs matching these"),
     TOPICRAWL_OPTION("--parse-threads", parse_threads, "Parse/score threads (default 2)"),
     TOPICRAWL_OPTION("--timeout", total_timeout_s, "Total seconds per fetch (default 60)"),
+    TOPICRAWL_OPTION("--resolve", resolve,
+                     "HOST:PORT:ADDRESS as curl --resolve (repeatable; no private exemption)"),
+    TOPICRAWL_OPTION("--retry-delay", retry_delay_s,
+                     "Seconds before a failed URL's first retry, doubling (default 2)"),
+    TOPICRAWL_OPTION("--max-backoff", backoff_max_s,
+                     "Cap in seconds of a host's back-off (default 60)"),
+    TOPICRAWL_OPTION("--host-failure-budget", host_failure_budget,
+                     "Consecutive failures before a host is given up (default 6, 0 = never)"),
+    TOPICRAWL_OPTION("--max-urls-per-pattern", max_urls_per_pattern,
+                     "URL-trap budget per host and path pattern (default 1000, 0 = off)"),
+    TOPICRAWL_OPTION("--max-url-params", max_url_params,
+                     "Refuse URLs with more query parameters (default 10, -1 = off)"),
 };
 #undef TOPICRAWL_OPTION
 
@@ -101,9 +120,49 @@ CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config) {
   std::signal(SIGTERM, OnSignal);
   Crawler crawler(config, &g_stop);
   CrawlOutcome out;
+  // --serve / --index (cli/serve_flags.h): the server and the indexer run
+  // beside the crawl and only see it through the monitor and crawl.db.
+  const ServeFlags& serve = GivenServeFlags();
+  CrawlMonitor monitor;
+  std::unique_ptr<ApiServer> server;
+  if (!serve.listen.empty()) {
+    auto options = MakeServerOptions(serve, serve.listen);
+    if (!options.ok()) {
+      out.status = options.status();
+      return out;
+    }
+    auto started = ApiServer::Start(*options, {ServedCrawl{config.out_dir, &monitor}});
+    if (!started.ok()) {
+      out.status = started.status();
+      return out;
+    }
+    server = std::move(started).value();
+    crawler.SetMonitor(&monitor);
+    std::fprintf(stderr, "dashboard: %s  (API: %sapi/status, metrics: %smetrics)\n",
+                 server->url().c_str(), server->url().c_str(), server->url().c_str());
+  }
+  std::unique_ptr<LiveIndexer> indexer;
+  if (serve.index) {
+    indexer = std::make_unique<LiveIndexer>(config.out_dir);
+    indexer->Start();
+  }
   out.status = crawler.Run();
   out.stats = crawler.stats();
   out.interrupted = crawler.interrupted();
+  if (indexer) {
+    indexer->Stop();  // indexes what the crawl committed last
+    std::fprintf(stderr, "search index: %lld pages indexed -> %s/search\n",
+                 static_cast<long long>(indexer->indexed()), config.out_dir.c_str());
+  }
+  if (server && serve.linger_s > 0 && !monitor.stop_requested() && !g_stop.load()) {
+    std::fprintf(stderr, "crawl ended; serving %s for %.0f s more (POST /api/stop ends it)\n",
+                 server->url().c_str(), serve.linger_s);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<int64_t>(serve.linger_s * 1000));
+    while (!g_stop.load() && std::chrono::steady_clock::now() < deadline &&
+           !server->WaitForStopRequest(std::chrono::milliseconds(200))) {
+    }
+  }
   return out;
 }
 

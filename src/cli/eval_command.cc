@@ -7,10 +7,13 @@
 
 #include "cli/commands.h"
 #include "eval/crawl_reader.h"
+#include "crawl/crawl_config.h"
 #include "eval/experiment_report.h"
+#include "eval/failure_breakdown.h"
 #include "eval/labels.h"
 #include "eval/metrics.h"
 #include "eval/metrics_report.h"
+#include "eval/round_metrics.h"
 #include "eval/svg_plot.h"
 #include "eval/wl_diagnostics.h"
 
@@ -27,6 +30,8 @@ struct EvalFlags {
   bool csv = false;
   std::string plot;
   std::string plot_dos;
+  std::string truth_dir;
+  std::string plot_recall;
 };
 
 // Loads the optional label and reachable files; reports problems on stderr.
@@ -54,8 +59,9 @@ bool LoadGroundTruth(const EvalFlags& f, std::optional<eval::LabelSet>* labels,
   return true;
 }
 
-// One crawl's harvest (labels) or accuracy curve, with the oracle bound.
-std::string CurveChart(const eval::CrawlMetrics& m, const std::string& name) {
+// One crawl's harvest (labels) or accuracy curve, with the oracle bound;
+// `recall`: the recall curve instead (needs labels).
+std::string CurveChart(const eval::CrawlMetrics& m, const std::string& name, bool recall = false) {
   eval::ExperimentSummary s;
   eval::StrategySummary st;
   st.strategy = name;
@@ -67,12 +73,41 @@ std::string CurveChart(const eval::CrawlMetrics& m, const std::string& name) {
     st.harvest.sd.push_back(0);
     st.harvest.runs.push_back(1);
   }
+  for (size_t i = 0; i < m.curves.recall.size(); ++i) {
+    st.recall.x.push_back(static_cast<double>(i + 1));
+    st.recall.mean.push_back(m.curves.recall[i]);
+    st.recall.sd.push_back(0);
+    st.recall.runs.push_back(1);
+  }
   s.strategies.push_back(st);
   s.has_labels = m.has_labels;
   s.relevant_total = m.relevant_total;
   s.oracle_relevant = m.reachable_relevant_total.value_or(m.relevant_total);
   s.max_dp = m.dp;
-  return eval::RenderHarvestChart(s);
+  return recall ? eval::RenderRecallChart(s) : eval::RenderHarvestChart(s);
+}
+
+// --truth-dir: metrics per crawl round against an evolved web's truth.
+int RunRoundEval(const EvalFlags& f) {
+  std::optional<eval::LabelSet> labels;
+  std::optional<eval::UrlSet> reachable;
+  if (!LoadGroundTruth(f, &labels, &reachable)) return kExitUsage;
+  StatusOr<std::vector<eval::RoundMetrics>> rounds =
+      eval::ComputeRoundMetrics(f.dir, f.truth_dir, labels ? &*labels : nullptr);
+  if (!rounds.ok()) {
+    std::cerr << "eval: " << rounds.status().message() << '\n';
+    return kExitFailure;
+  }
+  std::cout << (f.json ? eval::RoundMetricsToJson(*rounds) + "\n"
+                       : eval::RoundMetricsToTable(*rounds));
+  if (!f.plot.empty()) {
+    Status s = eval::WriteTextFile(f.plot, eval::RenderRoundChart(*rounds, "Rounds of " + f.dir));
+    if (!s.ok()) {
+      std::cerr << "eval: " << s.message() << '\n';
+      return kExitFailure;
+    }
+  }
+  return kExitOk;
 }
 
 int RunEval(const EvalFlags& f) {
@@ -80,6 +115,7 @@ int RunEval(const EvalFlags& f) {
     std::cerr << "eval: --json and --csv are exclusive\n";
     return kExitUsage;
   }
+  if (!f.truth_dir.empty()) return RunRoundEval(f);
   eval::MetricOptions options;
   options.beta = f.beta;
   if (!f.at.empty()) {
@@ -111,6 +147,14 @@ int RunEval(const EvalFlags& f) {
     std::cout << eval::MetricsToCsv(m);
   } else {
     std::cout << eval::MetricsToTable(m) << eval::WlDiagnosticsToText(wl);
+    // Failures by cause; the crawl's web = the hosts its --connect-to named.
+    CrawlConfig saved;
+    const bool have_config = LoadCrawlConfigToml(f.dir + "/config.toml", &saved).ok();
+    auto breakdown =
+        eval::ReadFailureBreakdown(f.dir, have_config ? saved.connect_to : std::vector<std::string>{});
+    if (breakdown.ok() && breakdown->failed > 0) {
+      std::cout << "failures by cause:\n" << eval::FailureBreakdownText(*breakdown);
+    }
   }
   int code = kExitOk;
   auto write = [&code](const std::string& path, const std::string& svg) {
@@ -120,6 +164,14 @@ int RunEval(const EvalFlags& f) {
   if (!f.plot.empty()) {
     auto it = crawl->meta.find("strategy");
     write(f.plot, CurveChart(m, it == crawl->meta.end() ? "crawl" : it->second));
+  }
+  if (!f.plot_recall.empty()) {
+    if (m.has_labels) {
+      auto it = crawl->meta.find("strategy");
+      write(f.plot_recall, CurveChart(m, it == crawl->meta.end() ? "crawl" : it->second, true));
+    } else {
+      std::cerr << "eval: --plot-recall needs --labels; skipped\n";
+    }
   }
   if (!f.plot_dos.empty()) {
     if (wl.dos) {
@@ -154,6 +206,11 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--json", flags->json, "Print one JSON object");
   cmd->add_flag("--csv", flags->csv, "Print CSV, one row per checkpoint");
   cmd->add_option("--plot", flags->plot, "Write the harvest curve as SVG");
+  cmd->add_option("--truth-dir", flags->truth_dir,
+                  "Evolved web (web evolve): metrics per crawl round against its truth; "
+                  "--json prints {rounds: [...]}, --plot an SVG per round");
+  cmd->add_option("--plot-recall", flags->plot_recall,
+                  "Write the recall curve as SVG (needs --labels)");
   cmd->add_option("--plot-dos", flags->plot_dos, "Write WL ln g(E) as SVG (needs wl_dos.tsv)");
   cmd->callback([flags, exit_code] { *exit_code = RunEval(*flags); });
 }

@@ -1,5 +1,6 @@
 // topicrawl: a focused (topical) web crawler. See README.md.
 #include <iostream>
+#include <string>
 
 #include "cli/commands.h"
 
@@ -10,6 +11,7 @@ int main(int argc, char** argv) {
   // The explicit command list; one line per subcommand.
   topicrawl::cli::AddVersionCommand(app, &exit_code);
   topicrawl::cli::AddCrawlCommand(app, &exit_code);
+  topicrawl::cli::AddRecrawlCommand(app, &exit_code);
   topicrawl::cli::AddUrlCommand(app, &exit_code);
   topicrawl::cli::AddRobotsCommand(app, &exit_code);
   topicrawl::cli::AddFetchCommand(app, &exit_code);
@@ -23,7 +25,29 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddCollectLinksCommand(app, &exit_code);
   topicrawl::cli::AddTrainCommand(app, &exit_code);
   topicrawl::cli::AddAnalyzeCommand(app, &exit_code);
+  topicrawl::cli::AddHubCommands(app, &exit_code);  // after train + analyze
+  topicrawl::cli::AddServeCommand(app, &exit_code);
+  topicrawl::cli::AddIndexCommand(app, &exit_code);
+  topicrawl::cli::AddSearchCommand(app, &exit_code);
+  topicrawl::cli::AddExportCommand(app, &exit_code);
+  topicrawl::cli::AddLabelCommand(app, &exit_code);
   topicrawl::cli::AddTdaCommand(app, &exit_code);
+  // An unknown command is named as such (CLI11 alone would answer "A
+  // subcommand is required", and `nosuch --help` would print the general
+  // help and exit 0).
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->check_name(argv[1]);
+      names += "  " + sub->get_name() + "\n";
+    }
+    if (!known) {
+      std::cerr << "topicrawl: unknown command '" << argv[1] << "'\ncommands:\n"
+                << names << "Run 'topicrawl --help' or 'topicrawl COMMAND --help' for details.\n";
+      return topicrawl::cli::kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

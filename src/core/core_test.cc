@@ -14,13 +14,16 @@ namespace topicrawl {
 namespace {
 
 TEST(FetchStatusTest, NamesRoundTrip) {
-  for (int i = 0; i <= static_cast<int>(FetchStatus::kOtherError); ++i) {
+  for (int i = 0; i <= static_cast<int>(FetchStatus::kTrapRefused); ++i) {
     auto s = static_cast<FetchStatus>(i);
     auto back = FetchStatusFromName(FetchStatusName(s));
     ASSERT_TRUE(back.has_value()) << FetchStatusName(s);
     EXPECT_EQ(*back, s);
   }
   EXPECT_FALSE(FetchStatusFromName("no_such_status").has_value());
+  // Databases written before the rename still read.
+  EXPECT_EQ(FetchStatusFromName("private_address"), FetchStatus::kPrivateAddress);
+  EXPECT_EQ(FetchStatusName(FetchStatus::kPrivateAddress), "refused_address");
 }
 
 TEST(FetchStatusTest, TransientOnlyForRetryableFailures) {

@@ -55,6 +55,9 @@ struct FetchResult {
   std::string response_head;  // raw final response status line + headers
   std::string remote_ip;
   std::string error;          // human-readable reason when status != kOk
+  // No connection could be made at all (DNS, refused, connect timeout): a
+  // host-wide signal for the back-off policy, unlike a failure mid-transfer.
+  bool host_unreachable = false;
   double fetch_seconds = 0;
   int64_t fetched_at_unix_ms = 0;
 };

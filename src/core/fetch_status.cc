@@ -6,7 +6,7 @@
 namespace topicrawl {
 namespace {
 
-constexpr std::array<std::pair<FetchStatus, std::string_view>, 17> kNames = {{
+constexpr std::array<std::pair<FetchStatus, std::string_view>, 19> kNames = {{
     {FetchStatus::kOk, "ok"},
     {FetchStatus::kNotModified, "not_modified"},
     {FetchStatus::kHttpError, "http_error"},
@@ -20,10 +20,12 @@ constexpr std::array<std::pair<FetchStatus, std::string_view>, 17> kNames = {{
     {FetchStatus::kConnectError, "connect_error"},
     {FetchStatus::kDnsError, "dns_error"},
     {FetchStatus::kTlsError, "tls_error"},
-    {FetchStatus::kPrivateAddress, "private_address"},
+    {FetchStatus::kPrivateAddress, "refused_address"},
     {FetchStatus::kBudgetExceeded, "budget_exceeded"},
     {FetchStatus::kParseError, "parse_error"},
     {FetchStatus::kOtherError, "other_error"},
+    {FetchStatus::kHostFailed, "host_failed"},
+    {FetchStatus::kTrapRefused, "trap_refused"},
 }};
 
 }  // namespace
@@ -36,6 +38,7 @@ std::string_view FetchStatusName(FetchStatus status) {
 }
 
 std::optional<FetchStatus> FetchStatusFromName(std::string_view name) {
+  if (name == "private_address") return FetchStatus::kPrivateAddress;  // before v0.2
   for (const auto& [s, n] : kNames) {
     if (n == name) return s;
   }

@@ -24,10 +24,15 @@ enum class FetchStatus {
   kConnectError,          // refused, reset, unreachable
   kDnsError,              // host did not resolve
   kTlsError,              // certificate or handshake failure
-  kPrivateAddress,        // target is private/loopback and not allowed
+  // The address connected to (after DNS, after redirects) is private,
+  // loopback, link-local... and not allowed; stored as "refused_address"
+  // with the address and the rule in the error text.
+  kPrivateAddress,
   kBudgetExceeded,        // per-host page budget spent
   kParseError,            // body could not be parsed (recorded, page kept)
   kOtherError,            // anything else; the error text says what
+  kHostFailed,            // the host exceeded its failure budget; not fetched
+  kTrapRefused,           // a URL-trap rule refused it (pattern budget, params)
 };
 
 // Stable lower_snake_case name used in the database, logs and CLI output.

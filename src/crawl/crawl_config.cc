@@ -59,10 +59,18 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"concurrency", &CrawlConfig::concurrency},
       {"max_pages_per_host", &CrawlConfig::max_pages_per_host},
       {"max_retries", &CrawlConfig::max_retries},
+      {"retry_delay_s", &CrawlConfig::retry_delay_s},
+      {"backoff_max_s", &CrawlConfig::backoff_max_s},
+      {"max_retry_after_s", &CrawlConfig::max_retry_after_s},
+      {"host_failure_budget", &CrawlConfig::host_failure_budget},
+      {"max_urls_per_pattern", &CrawlConfig::max_urls_per_pattern},
+      {"max_url_params", &CrawlConfig::max_url_params},
       {"focus_tolerance", &CrawlConfig::focus_tolerance},
+      {"focus_window", &CrawlConfig::focus_window},
       {"user_agent", &CrawlConfig::user_agent},
       {"robots_agent", &CrawlConfig::robots_agent},
       {"connect_to", &CrawlConfig::connect_to},
+      {"resolve", &CrawlConfig::resolve},
       {"cacert", &CrawlConfig::cacert},
       {"proxy", &CrawlConfig::proxy},
       {"allow_private", &CrawlConfig::allow_private},
@@ -73,6 +81,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"max_redirects", &CrawlConfig::max_redirects},
       {"parse_threads", &CrawlConfig::parse_threads},
       {"store_links", &CrawlConfig::store_links},
+      {"near_duplicate_follow_links", &CrawlConfig::near_duplicate_follow_links},
       {"write_warc", &CrawlConfig::write_warc},
       {"progress_interval_ms", &CrawlConfig::progress_interval_ms},
   };
@@ -218,10 +227,16 @@ Status LoadCrawlConfigToml(const std::string& path, CrawlConfig* config) {
 Status ValidateCrawlConfig(const CrawlConfig& c) {
   if (c.max_pages < 0) return Status::Error("max_pages must be >= 0");
   if (c.delay_s < 0) return Status::Error("delay_s must be >= 0");
+  if (c.retry_delay_s < 0) return Status::Error("retry_delay_s must be >= 0");
+  if (c.backoff_max_s < 0) return Status::Error("backoff_max_s must be >= 0");
+  if (c.max_retry_after_s < 0) return Status::Error("max_retry_after_s must be >= 0");
+  if (c.host_failure_budget < 0) return Status::Error("host_failure_budget must be >= 0");
+  if (c.max_urls_per_pattern < 0) return Status::Error("max_urls_per_pattern must be >= 0");
   if (c.per_host_connections < 1)
     return Status::Error("per_host_connections must be >= 1");
   if (c.concurrency < 1) return Status::Error("concurrency must be >= 1");
   if (c.parse_threads < 1) return Status::Error("parse_threads must be >= 1");
+  if (c.focus_window < 0) return Status::Error("focus_window must be >= 0");
   if (c.max_redirects < 0) return Status::Error("max_redirects must be >= 0");
   if (c.max_body_bytes < 1024)
     return Status::Error("max_body_bytes must be >= 1024");

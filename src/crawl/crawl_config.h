@@ -45,6 +45,20 @@ struct CrawlConfig {
   int concurrency = 64;             // global in-flight transfers
   int64_t max_pages_per_host = 0;   // 0 = unlimited
   int max_retries = 2;              // transient failures (timeouts, 429, 503)
+  // Back-off (docs/ARCHITECTURE.md "Back-off and failure budget"): a URL's
+  // n-th retry waits retry_delay_s * 2^(n-1); host-wide back-off (429/503,
+  // DNS, refused connect, repeated failures) is capped at backoff_max_s; a
+  // host with host_failure_budget consecutive failures is given up and its
+  // remaining URLs are recorded as host_failed (0 = never).
+  double retry_delay_s = 2.0;
+  double backoff_max_s = 60.0;
+  double max_retry_after_s = 120.0;  // longer Retry-After values are capped
+  int host_failure_budget = 6;
+  // URL traps (crawl/url_trap.h): per-host budget of URLs per path pattern
+  // (0 = off) and a cap on query parameters (-1 = off); refused URLs are
+  // recorded as trap_refused.
+  int64_t max_urls_per_pattern = 1000;
+  int max_url_params = 10;
   // Best-first strategies: fetch a link only when its score is within this
   // of the best queued link on any (busy or delayed) host; < 0 = off. See
   // FrontierOptions::focus_tolerance. Off by default: measured on the dev
@@ -53,12 +67,21 @@ struct CrawlConfig {
   // link-dense host it first likes, while filling idle connections across
   // hosts acts as exploration.
   double focus_tolerance = -1;
+  // At most this many pages are selected but not processed yet (being
+  // fetched, or fetched and waiting for / in the parse pool); 0 = no limit
+  // but concurrency and the parse backlog (4 x concurrency). Every page in
+  // that window was chosen without its parents' links in the frontier, and
+  // how many there are depends on timing: a small window keeps the crawl
+  // close to the strategy's order and its runs close to each other
+  // (docs/baselines.md, "Reproducibility").
+  int focus_window = 0;
 
   // --- fetching ---
   std::string user_agent =
       "topicrawl/0.1 (+https://github.com/topicrawl/topicrawl)";
   std::string robots_agent = "topicrawl";   // product token for robots.txt
   std::vector<std::string> connect_to;      // curl --connect-to syntax
+  std::vector<std::string> resolve;         // curl --resolve syntax (not exempt)
   std::string cacert;
   std::string proxy;
   bool allow_private = false;
@@ -71,6 +94,9 @@ struct CrawlConfig {
   // --- processing ---
   int parse_threads = 2;
   bool store_links = true;          // write every outlink to the links table
+  // A page whose SimHash is within 3 bits of a stored page's is stored with
+  // near_dup_of; its outlinks are still followed unless this is false.
+  bool near_duplicate_follow_links = true;
   bool write_warc = true;
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
 };

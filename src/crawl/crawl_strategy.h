@@ -97,7 +97,9 @@ class CrawlStrategy {
   // as frontier rows. Default: none, the crawl ends.
   virtual std::vector<LinkCandidate> Refill() { return {}; }
 
-  // Crawl thread, once, when the crawl stops: flush diagnostics to out_dir.
+  // Crawl thread, once, when the crawl stops, after the crawl store is
+  // closed (a strategy may open out_dir/crawl.db itself): flush diagnostics
+  // to out_dir.
   virtual Status Finish() { return Status::Ok(); }
 
   // ---- Learned state (crawl --resume, incremental rounds) -------------------

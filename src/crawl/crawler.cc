@@ -18,9 +18,12 @@
 #include "core/hash.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
+#include "crawl/crawl_monitor.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
+#include "crawl/round_state.h"
 #include "crawl/strategy_state.h"
+#include "crawl/url_trap.h"
 #include "fetch/charset.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
@@ -28,6 +31,7 @@
 #include "parse/html_parser.h"
 #include "robots/robots_cache.h"
 #include "store/crawl_store.h"
+#include "text/simhash.h"
 #include "url/url.h"
 #include "url/url_filter.h"
 
@@ -41,12 +45,15 @@ struct ProcessedPage {
   ParsedPage page;
   PageAssessment assessment;
   std::string parse_error;  // non-empty: parsing threw; stored as parse_error
+  uint64_t digest = 0;      // Hash64 of the body (rounds: change detection)
+  uint64_t simhash = 0;     // SimHash64 of the text (near-duplicates)
 };
 
 FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   FetcherOptions o;
   o.user_agent = c.user_agent;
   o.connect_to = c.connect_to;
+  o.resolve = c.resolve;
   o.cacert = c.cacert;
   o.proxy = c.proxy;
   o.allow_private = c.allow_private;
@@ -66,6 +73,10 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);
   o.max_retries = static_cast<uint32_t>(c.max_retries);
+  o.retry_delay_s = c.retry_delay_s;
+  o.backoff_max_s = c.backoff_max_s;
+  o.max_retry_after_s = c.max_retry_after_s;
+  o.host_failure_budget = static_cast<uint32_t>(c.host_failure_budget);
   o.max_pages_per_host = static_cast<uint64_t>(c.max_pages_per_host);
   o.spill_dir = c.out_dir + "/spill";
   return o;
@@ -143,8 +154,12 @@ class StoreWriter {
         if (queue_.empty() && !stopping_) {
           // Idle: commit an old batch so readers see recent pages.
           lock.unlock();
-          store_->CommitIfDue();
+          Status committed = store_->CommitIfDue();
           lock.lock();
+          if (!committed.ok() && !failed()) {  // e.g. disk full on commit
+            error_ = committed;
+            failed_.store(true, std::memory_order_release);
+          }
           has_work_.wait_for(lock, std::chrono::milliseconds(100),
                              [this] { return !queue_.empty() || stopping_; });
         }
@@ -186,13 +201,19 @@ class StoreWriter {
 class Crawler::Impl {
  public:
   Impl(CrawlConfig config, const std::atomic<bool>* stop)
-      : config_(std::move(config)), stop_(stop), clock_(SystemClock()) {}
+      : config_(std::move(config)),
+        stop_(stop),
+        clock_(SystemClock()),
+        traps_(MakeTrapOptions(config_)) {}
 
   Status Run();
   const CrawlStats& stats() const { return stats_; }
   bool interrupted() const { return interrupted_; }
+  CrawlMonitor* monitor_ = nullptr;  // optional (SetMonitor)
 
  private:
+  void ServeMonitor(TimePoint now, bool final);
+  void ReportToMonitor(const PageRecord& rec, HostId host, bool relevant);
   Status Setup();
   Status BuildFilters();
   Status SeedOrResume();
@@ -204,6 +225,9 @@ class Crawler::Impl {
   void DrainProcessed();
   void StoreProcessed(ProcessedPage p);
   void StoreFailure(FetchResult result);
+  // Rounds: a revisit answered 304 / with an equal digest / gone / failed.
+  bool StoreKeptRevisit(FetchResult* result);
+  void SetRoundFields(const FetchResult& f, PageRecord* rec);
   Status AddPageRecord(PageRecord rec);
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   bool Finished();
@@ -211,6 +235,18 @@ class Crawler::Impl {
   void CheckpointState();     // periodic save of the strategy's state
   void Progress(bool final);
   Duration PollWait();
+  // Back-off bookkeeping (issue #10): host state changes become events, URLs
+  // of given-up hosts become host_failed rows.
+  void NoteHostHealth(HostId host, const HostHealth& before);
+  void RecordAbandoned();
+  void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
+  std::string WaitingReason();
+  static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
+    UrlTrapOptions o;
+    o.max_urls_per_pattern = static_cast<uint32_t>(c.max_urls_per_pattern);
+    o.max_url_params = c.max_url_params;
+    return o;
+  }
 
   CrawlConfig config_;
   const std::atomic<bool>* stop_;
@@ -223,6 +259,13 @@ class Crawler::Impl {
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<StoreWriter> writer_;  // owns store_ during the loop
   UrlFilterChain filters_{FilterDecision::kAccept};
+  UrlTrapGuard traps_;
+  // robots.txt host key -> why its address was refused (SSRF rule): the
+  // host's URLs are recorded as refused_address, not robots_denied.
+  std::map<std::string, std::string> refused_hosts_;
+  // robots.txt host key -> why its robots.txt was unreachable (RFC 9309
+  // 2.3.1.4: disallow all), the reason stored with each denied URL.
+  std::map<std::string, std::string> robots_unreachable_;
   ParseOptions parse_options_;
 
   std::mutex processed_mu_;
@@ -232,6 +275,7 @@ class Crawler::Impl {
   // robots.txt host key -> frontier hosts parked until it arrives.
   std::map<std::string, std::vector<HostId>> robots_waiting_;
 
+  RoundState round_;  // round number, pending revisits, SimHash index
   PageId next_page_id_ = 1;
   Status error_;  // first storage error; stops the crawl
   CrawlStats stats_;
@@ -333,16 +377,39 @@ Status Crawler::Impl::SeedOrResume() {
     next_page_id_ = stats->max_page_id + 1;
     stats_.pages_ok = stats->ok_pages;
     stats_.pages_failed = stats->pages - stats->ok_pages;
+    // Rounds: the round's pending revisits are queued again (their frontier
+    // rows are done since an earlier round), and --max-pages counts this
+    // round's fetches only.
+    std::vector<RevisitRecord> revisits;
+    if (Status s = round_.Load(store_.get(), &revisits); !s.ok()) return s;
+    if (round_.round() > 0) {
+      stats_.pages_ok = stats_.pages_failed = 0;
+      Status s = store_->ForEachFetch(round_.round(), [this](const FetchRow& f) {
+        ++(f.state == UrlState::kFailed || f.state == UrlState::kGone ? stats_.pages_failed
+                                                                      : stats_.pages_ok);
+        return true;
+      });
+      if (!s.ok()) return s;
+    }
     Status s = store_->LoadFrontier([this](const FrontierRecord& r) {
       if (r.state == 0) {
         frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.score});
-      } else {
+      } else if (round_.Find(r.url_id) == nullptr) {
         frontier_->MarkSeen(r.url_id, r.url);
       }
       return true;
     });
     if (!s.ok()) return s;
-    return store_->AddEvent("resume", "queued=" + std::to_string(frontier_->Queued()));
+    for (const RevisitRecord& r : revisits) {
+      frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.priority});
+    }
+    return store_->AddEvent("resume", "round=" + std::to_string(round_.round()) +
+                                          " revisits=" + std::to_string(revisits.size()) +
+                                          " queued=" + std::to_string(frontier_->Queued()));
+  }
+  {
+    std::vector<RevisitRecord> none;
+    if (Status s = round_.Load(store_.get(), &none); !s.ok()) return s;
   }
   std::vector<FrontierRecord> rows;
   for (const auto& seed : config_.seeds) {
@@ -371,6 +438,10 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
   // been parked (robots.txt pending) or recorded (denied).
   if (!config_.respect_robots) return true;
   std::string key = RobotsHostKey(task.url);
+  if (auto refused = refused_hosts_.find(key); refused != refused_hosts_.end()) {
+    RecordRefusal(task, FetchStatus::kPrivateAddress, refused->second);
+    return false;
+  }
   auto lookup = robots_->Lookup(key);
   if (lookup.state != RobotsCache::State::kReady) {
     frontier_->HoldHost(task.host_id);
@@ -390,7 +461,8 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
     FetchResult denied;
     denied.task = task;
     denied.status = FetchStatus::kRobotsDenied;
-    denied.error = "disallowed by robots.txt";
+    auto why = robots_unreachable_.find(key);
+    denied.error = why == robots_unreachable_.end() ? "disallowed by robots.txt" : why->second;
     denied.fetched_at_unix_ms = clock_->UnixMillis();
     frontier_->Complete(task, {FetchStatus::kRobotsDenied, 0, -1});
     StoreFailure(std::move(denied));
@@ -401,6 +473,23 @@ bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
 
 void Crawler::Impl::OnRobotsFetched(FetchResult result) {
   std::string key = RobotsHostKey(result.task.url);
+  if (result.status == FetchStatus::kPrivateAddress) {
+    // Not "unreachable": we refused the address. The host's URLs are
+    // recorded as what they are (CheckRobots), with the address and rule.
+    refused_hosts_[key] = result.error;
+  }
+  const bool unavailable = result.status == FetchStatus::kHttpError &&
+                           result.http_code >= 400 && result.http_code < 500 &&
+                           result.http_code != 429;
+  if (result.status == FetchStatus::kOk || result.status == FetchStatus::kNotModified ||
+      unavailable) {
+    robots_unreachable_.erase(key);
+  } else {
+    robots_unreachable_[key] =
+        "robots.txt unreachable (" + std::string(FetchStatusName(result.status)) +
+        (result.http_code ? " " + std::to_string(result.http_code) : std::string()) + ": " +
+        result.error + "), so RFC 9309 2.3.1.4 disallows the whole host";
+  }
   robots_->OnFetched(key, result.http_code, result.body, result.status);
   writer_->Post([detail = key + " " + std::string(FetchStatusName(result.status)) + " " +
                           std::to_string(result.http_code)](CrawlStore* store) {
@@ -427,6 +516,12 @@ void Crawler::Impl::Dispatch() {
       return;
     }
     if (parsing_ > static_cast<size_t>(4 * config_.concurrency)) return;
+    // The focus window (CrawlConfig::focus_window): pages chosen before
+    // their parents' links reached the frontier.
+    if (config_.focus_window > 0 &&
+        page_fetches_ + parsing_ >= static_cast<size_t>(config_.focus_window)) {
+      return;
+    }
     // Deterministic mode: select the next URL only once the previous page's
     // links are in the frontier, so selection never depends on timing.
     if (config_.deterministic && page_fetches_ + parsing_ > 0) return;
@@ -434,6 +529,16 @@ void Crawler::Impl::Dispatch() {
     std::optional<CrawlTask> task = frontier_->Next();
     if (!task) return;
     if (!CheckRobots(*task)) continue;
+    // Retries were counted when first dispatched; planned revisits of a
+    // round were admitted in an earlier round and are not trap candidates.
+    if (std::string why = task->attempt == 0 && round_.Find(task->url_id) == nullptr
+                              ? traps_.Check(task->url)
+                              : std::string();
+        !why.empty()) {
+      RecordRefusal(*task, FetchStatus::kTrapRefused, std::move(why));
+      continue;
+    }
+    round_.Prepare(&*task);
     ++page_fetches_;
     fetcher_->Submit(std::move(*task), FetchKind::kPage);
   }
@@ -442,11 +547,19 @@ void Crawler::Impl::Dispatch() {
 void Crawler::Impl::OnPageFetched(FetchResult result) {
   --page_fetches_;
   HostFeedback fb{result.status, result.http_code, result.retry_after_s};
+  fb.host_unreachable = result.host_unreachable;
+  const bool transient = IsTransient(result.status, result.http_code);
+  HostHealth before;
+  if (transient && result.task.host_id < frontier_->Hosts()) {
+    before = frontier_->Health(result.task.host_id);
+  }
   CompleteResult cr = frontier_->Complete(result.task, fb);
+  if (transient) NoteHostHealth(result.task.host_id, before);
   if (cr == CompleteResult::kRetryQueued) {
     ++stats_.retries;
     return;
   }
+  if (StoreKeptRevisit(&result)) return;
   if (result.status != FetchStatus::kOk) {
     StoreFailure(std::move(result));
     return;
@@ -469,6 +582,8 @@ void Crawler::Impl::Process(FetchResult result) {
     const std::string& base = result.final_url.empty() ? result.task.url : result.final_url;
     p.page = ParseHtml(p.decoded.utf8, base, parse_options_);
     strategy_->Assess(result.task, p.page, &p.assessment);
+    p.digest = Hash64(result.body);
+    p.simhash = SimHash64(p.page.text);
   } catch (const std::exception& e) {
     p.parse_error = e.what();
   }
@@ -528,9 +643,22 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   rec.response_head = std::move(p.fetch.response_head);
   rec.body = std::move(p.fetch.body);  // p is ours: no 30 KB copy
   rec.remote_ip = f.remote_ip;
+  rec.digest = p.digest;
+  rec.simhash = p.simhash;
+  SetRoundFields(f, &rec);
+  if (const RoundState::Revisit* rv = round_.Find(task.url_id)) {
+    rec.fetch_state = RoundState::ClassifyChange(*rv, p.simhash);
+    rec.version_id = rv->version_id;
+    round_.Done(task.url_id);
+  }
+  if (rec.status == FetchStatus::kOk) {
+    rec.near_duplicate_of = round_.NearDuplicateAndAdd(p.simhash, id, task.url_id);
+  }
+  const bool follow = round_.follow_new_links() &&
+                      (rec.near_duplicate_of == 0 || config_.near_duplicate_follow_links);
 
   const uint32_t child_depth = task.depth + 1;
-  for (size_t i = 0; i < p.page.links.size(); ++i) {
+  for (size_t i = 0; follow && i < p.page.links.size(); ++i) {
     const Outlink& link = p.page.links[i];
     const PageAssessment::Link& a = p.assessment.links[i];
     if (link.url.empty()) continue;
@@ -559,6 +687,10 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     ++stats_.pages_failed;
   }
   strategy_->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
+  if (monitor_) {
+    ReportToMonitor(rec, task.host_id,
+                    ok && strategy_->Beta() >= 0 && p.assessment.relevance >= strategy_->Beta());
+  }
   // The strategy is done with the page: its link strings move into the links
   // rows instead of being copied (~100 links, ~300 allocations a page).
   if (config_.store_links) {
@@ -592,7 +724,152 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
   rec.response_head = std::move(f.response_head);
   rec.body = std::move(f.body);
   rec.remote_ip = std::move(f.remote_ip);
+  if (monitor_) ReportToMonitor(rec, f.task.host_id, false);
+  SetRoundFields(f, &rec);
+  rec.fetch_state =
+      f.http_code == 404 || f.http_code == 410 ? UrlState::kGone : UrlState::kFailed;
+  if (const RoundState::Revisit* rv = round_.Find(rec.url_id)) {
+    // A revisit that never got an answer (robots, parse pool): the version
+    // stays; no pages row.
+    rec.store_version = false;
+    rec.version_id = rv->version_id;
+    rec.digest = rv->digest;
+    rec.simhash = rv->simhash;
+    rec.etag = rv->etag;
+    rec.last_modified = rv->last_modified;
+    round_.Done(rec.url_id);
+    if (writer_->failed()) {
+      if (error_.ok()) error_ = writer_->error();
+      return;
+    }
+    ++stats_.pages_failed;
+    writer_->AddPage(std::move(rec));
+    return;
+  }
   if (AddPageRecord(std::move(rec)).ok()) ++stats_.pages_failed;
+}
+
+void Crawler::Impl::RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why) {
+  FetchResult refused;
+  refused.task = task;
+  refused.status = status;
+  refused.error = std::move(why);
+  refused.fetched_at_unix_ms = clock_->UnixMillis();
+  frontier_->Complete(task, {status, 0, -1});
+  StoreFailure(std::move(refused));
+}
+
+void Crawler::Impl::NoteHostHealth(HostId host, const HostHealth& before) {
+  if (host >= frontier_->Hosts()) return;
+  HostHealth now = frontier_->Health(host);
+  const std::string& key = frontier_->HostKey(host);
+  if (now.failed && !before.failed) {
+    std::string why = frontier_->HostFailureReason(host);
+    std::fprintf(stderr, "warning: %s\n", why.c_str());
+    writer_->Post([why](CrawlStore* store) { store->AddEvent("host_failed", why); });
+  } else if (now.backoff_level > before.backoff_level) {
+    double wait = std::chrono::duration<double>(now.next_start - clock_->Now()).count();
+    char detail[512];
+    std::snprintf(detail, sizeof(detail),
+                  "%s backed off %.1f s: %u consecutive failures (last: %s), level %d",
+                  key.c_str(), std::max(0.0, wait), now.consecutive_failures,
+                  now.last_failure.c_str(), now.backoff_level);
+    writer_->Post([d = std::string(detail)](CrawlStore* store) {
+      store->AddEvent("host_backoff", d);
+    });
+  }
+}
+
+void Crawler::Impl::RecordAbandoned() {
+  for (CrawlTask& task : frontier_->TakeAbandoned()) {
+    FetchResult r;
+    r.status = FetchStatus::kHostFailed;
+    r.error = frontier_->HostFailureReason(task.host_id);
+    r.fetched_at_unix_ms = clock_->UnixMillis();
+    r.task = std::move(task);
+    StoreFailure(std::move(r));
+  }
+}
+
+std::string Crawler::Impl::WaitingReason() {
+  WaitReport w = frontier_->Waiting();
+  std::string out;
+  auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (w.hosts_backed_off > 0) {
+    add(std::to_string(w.hosts_backed_off) + " host" + (w.hosts_backed_off > 1 ? "s" : "") +
+        " backed off (" + w.worst_host + ": " + std::to_string(w.worst_failures) + " failures)");
+  }
+  if (w.retries_delayed > 0) add(std::to_string(w.retries_delayed) + " URL retries delayed");
+  if (w.hosts_held > 0) add(std::to_string(w.hosts_held) + " hosts wait for robots.txt");
+  if (w.hosts_delayed > 0) add(std::to_string(w.hosts_delayed) + " hosts in politeness delay");
+  if (w.hosts_busy > 0) add(std::to_string(w.hosts_busy) + " hosts busy");
+  if (out.empty()) add("strategy or page budget");
+  if (w.next != TimePoint::max()) {
+    double s = std::chrono::duration<double>(w.next - clock_->Now()).count();
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "waiting %.0f s: ", std::max(0.0, s));
+    return buf + out;
+  }
+  return "waiting: " + out;
+}
+
+void Crawler::Impl::SetRoundFields(const FetchResult& f, PageRecord* rec) {
+  rec->round = round_.round();
+  rec->fetch_state = UrlState::kNew;
+  rec->revisit = round_.Find(f.task.url_id) != nullptr;
+  rec->etag = f.etag;
+  rec->last_modified = f.last_modified;
+}
+
+bool Crawler::Impl::StoreKeptRevisit(FetchResult* result) {
+  // A revisit whose stored version stays valid is decided here, before any
+  // parsing: 304, an equal body digest, gone (404/410) or another failure.
+  // Changed bodies go on to the parse pool like new pages.
+  const RoundState::Revisit* rv = round_.Find(result->task.url_id);
+  if (rv == nullptr) return false;
+  const uint64_t digest = result->status == FetchStatus::kOk ? Hash64(result->body) : 0;
+  PageRecord::RevisitProfile profile;
+  std::optional<UrlState> state = RoundState::ClassifyBeforeParse(*rv, *result, digest, &profile);
+  if (!state) return false;
+  FetchResult& f = *result;
+  PageRecord rec;
+  rec.url_id = f.task.url_id;
+  rec.url = f.task.url;
+  rec.final_url = f.final_url == f.task.url ? "" : f.final_url;
+  rec.status = *state == UrlState::kUnchanged ? FetchStatus::kOk : f.status;
+  rec.http_code = f.http_code;
+  rec.content_type = f.content_type;
+  rec.fetched_at = f.fetched_at_unix_ms ? f.fetched_at_unix_ms : clock_->UnixMillis();
+  rec.depth = f.task.depth;
+  rec.parent_id = f.task.parent_page_id;
+  rec.anchor = f.task.anchor;
+  rec.link_score = f.task.score;
+  rec.error = std::move(f.error);
+  rec.request_head = std::move(f.request_head);
+  rec.response_head = std::move(f.response_head);
+  rec.body = std::move(f.body);
+  rec.remote_ip = std::move(f.remote_ip);
+  rec.round = round_.round();
+  rec.revisit = true;
+  rec.fetch_state = *state;
+  rec.store_version = false;
+  rec.version_id = rv->version_id;
+  rec.revisit_profile = profile;
+  // The version's digest, SimHash and validators carry forward (a 304 may
+  // send fresh validators).
+  rec.digest = rv->digest;
+  rec.simhash = rv->simhash;
+  rec.etag = f.etag.empty() ? rv->etag : f.etag;
+  rec.last_modified = f.last_modified.empty() ? rv->last_modified : f.last_modified;
+  round_.Done(rec.url_id);
+  if (writer_->failed()) {
+    if (error_.ok()) error_ = writer_->error();
+    return true;
+  }
+  stats_.bytes += static_cast<int64_t>(rec.body.size());
+  ++(*state == UrlState::kUnchanged ? stats_.pages_ok : stats_.pages_failed);
+  writer_->AddPage(std::move(rec));  // no page id: the version stays
+  return true;
 }
 
 Status Crawler::Impl::AddPageRecord(PageRecord rec) {
@@ -610,7 +887,7 @@ Status Crawler::Impl::AddPageRecord(PageRecord rec) {
 bool Crawler::Impl::Finished() {
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   if (!error_.ok()) return true;
-  if (stop_ && stop_->load()) {
+  if ((stop_ && stop_->load()) || (monitor_ && monitor_->stop_requested())) {
     interrupted_ = true;
     return true;
   }
@@ -680,6 +957,7 @@ void Crawler::Impl::Progress(bool final) {
   stats_.queued = frontier_->Queued();
   stats_.hosts = frontier_->Hosts();
   stats_.in_flight = fetcher_->InFlight();
+  if (monitor_ && !final) ServeMonitor(now, false);  // "finished": after Close()
   if (config_.progress_interval_ms <= 0 && !final) return;
   if (!final && now - last_progress_ < std::chrono::milliseconds(config_.progress_interval_ms)) {
     return;
@@ -687,15 +965,65 @@ void Crawler::Impl::Progress(bool final) {
   double dt = std::chrono::duration<double>(now - last_progress_).count();
   double rate = dt > 0 ? (stats_.pages_ok - last_progress_pages_) / dt : 0;
   if (final) rate = stats_.elapsed_s > 0 ? stats_.pages_ok / stats_.elapsed_s : 0;
+  // Nothing in flight but work queued: say why the crawl waits (issue #10).
+  std::string waiting;
+  if (!final && stats_.in_flight == 0 && stats_.queued > 0 && parsing_ == 0) {
+    waiting = " | " + WaitingReason();
+  }
   std::fprintf(stderr,
                "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s | queue %zu | "
-               "hosts %zu | in flight %zu | errors %lld%s\n",
+               "hosts %zu | in flight %zu | errors %lld%s%s\n",
                stats_.elapsed_s, static_cast<long long>(stats_.pages_ok),
                static_cast<long long>(stats_.pages_failed), rate, stats_.queued,
                stats_.hosts, stats_.in_flight, static_cast<long long>(stats_.pages_failed),
-               final ? " (final)" : "");
+               waiting.c_str(), final ? " (final)" : "");
   last_progress_ = now;
   last_progress_pages_ = stats_.pages_ok;
+}
+
+// The monitor hooks (crawl/crawl_monitor.h): a snapshot every publish
+// interval, seeds posted through the REST API added like the initial ones.
+void Crawler::Impl::ReportToMonitor(const PageRecord& rec, HostId host, bool relevant) {
+  MonitoredPage m;
+  m.id = next_page_id_;
+  m.host = host;
+  m.ok = rec.status == FetchStatus::kOk;
+  m.relevant = relevant;
+  m.relevance = rec.relevance.value_or(0);
+  m.link_score = rec.link_score;
+  m.depth = rec.depth;
+  m.fetched_at_ms = rec.fetched_at;
+  m.status = FetchStatusName(rec.status);
+  m.url = &rec.url;
+  m.title = &rec.title;
+  monitor_->OnPage(m);
+}
+
+void Crawler::Impl::ServeMonitor(TimePoint now, bool final) {
+  if (!final && monitor_->seeds_pending()) {
+    std::vector<FrontierRecord> rows;
+    for (const std::string& seed : monitor_->TakeSeeds()) {
+      auto url = ResolveLink("", seed);
+      if (!url || filters_.Decide(*url) == FilterDecision::kReject) continue;
+      LinkCandidate c{*url, DedupId(*url, config_.dedup_ignore_scheme), 0, 0, "",
+                      strategy_->SeedScore()};
+      if (frontier_->Add(c) == AddResult::kAdded) {
+        rows.push_back({c.url_id, c.url, 0, 0, "", c.score, "{\"seed\":\"api\"}", 0});
+      }
+    }
+    if (!rows.empty()) {
+      stats_.links_queued += static_cast<int64_t>(rows.size());
+      writer_->Post([rows = std::move(rows)](CrawlStore* store) {
+        store->AddEvent("api_seeds", std::to_string(rows.size()) + " seeds");
+        store->AddSeeds(rows);
+      });
+    }
+  }
+  if (!final && !monitor_->PublishDue(now)) return;
+  const char* state = final ? (interrupted_ ? "stopped" : "finished")
+                      : monitor_->stop_requested() ? "stopping"
+                                                   : "running";
+  monitor_->Publish(stats_, frontier_.get(), now, clock_->UnixMillis(), state);
 }
 
 Status Crawler::Impl::Run() {
@@ -703,6 +1031,10 @@ Status Crawler::Impl::Run() {
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
   next_state_save_ = started_ + std::chrono::seconds(10);
+  if (monitor_) {
+    monitor_->SetStrategy(config_.strategy, strategy_->Beta());
+    monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
+  }
   writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
   writer_->Start();
   while (!Finished()) {
@@ -715,6 +1047,7 @@ Status Crawler::Impl::Run() {
         OnPageFetched(std::move(r));
       }
     }
+    RecordAbandoned();
     Progress(false);
     CheckpointState();
   }
@@ -722,9 +1055,11 @@ Status Crawler::Impl::Run() {
   // resume: their frontier rows are still state 0).
   pool_->WaitIdle();
   DrainProcessed();
+  RecordAbandoned();
   // Where the CPU went (read while the threads still exist): the crawl
   // thread (fetching, frontier) is the process's own name.
   const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
+  if (monitor_) monitor_->SetWakeup(nullptr);  // the fetcher goes with this crawler
   writer_->Stop();  // every queued page is in the store's batch now
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   Progress(true);
@@ -736,10 +1071,26 @@ Status Crawler::Impl::Run() {
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
   Status saved = SaveStrategyState(*strategy_, config_.out_dir);
-  Status fin = strategy_->Finish();
+  if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
+    // The round is complete: `recrawl` may plan the next one
+    // (crawl/rounds/round_runner.h, RoundFinishedKey).
+    store_->SetMeta("round_finished." + std::to_string(round_.round()),
+                    std::to_string(clock_->UnixMillis()));
+  }
+  // The store closes first: a strategy may write its own tables into
+  // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
   Status closed = store_->Close();
-  if (!error_.ok()) return error_;
-  if (!saved.ok()) return saved;
+  Status fin = strategy_->Finish();
+  if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
+  if (!saved.ok() && error_.ok() && closed.ok()) return saved;
+  if (!error_.ok() || !closed.ok()) {
+    // Disk full, I/O error: every write after the last commit is dropped
+    // (SQLite rolls back; resume cuts the WARC tail), nothing is half-kept.
+    const Status& cause = !error_.ok() ? error_ : closed;
+    return Status::Error("storing the crawl failed, so it stopped: " + cause.message() +
+                         ". The directory is resumable: free space (or fix the disk) and run "
+                         "`topicrawl crawl --resume " + config_.out_dir + "`");
+  }
   if (!fin.ok()) return fin;
   return closed;
 }
@@ -747,6 +1098,7 @@ Status Crawler::Impl::Run() {
 Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)
     : impl_(std::make_unique<Impl>(std::move(config), stop)) {}
 Crawler::~Crawler() = default;
+void Crawler::SetMonitor(CrawlMonitor* monitor) { impl_->monitor_ = monitor; }
 Status Crawler::Run() { return impl_->Run(); }
 const CrawlStats& Crawler::stats() const { return impl_->stats(); }
 bool Crawler::interrupted() const { return impl_->interrupted(); }

@@ -24,6 +24,8 @@
 
 namespace topicrawl {
 
+class CrawlMonitor;  // crawl/crawl_monitor.h
+
 // Counters of a crawl, reported in the progress line and summary.
 struct CrawlStats {
   int64_t pages_ok = 0;        // DP: pages stored with status ok
@@ -51,6 +53,10 @@ class Crawler {
   // Errors of the outside world (cannot open the directory, bad topic file,
   // unknown strategy) are returned before any fetch.
   Status Run();
+
+  // Optional: publish snapshots to and take requests (seeds, stop) from
+  // `monitor` (crawl/crawl_monitor.h). Call before Run(); must outlive it.
+  void SetMonitor(CrawlMonitor* monitor);
 
   const CrawlStats& stats() const;
   bool interrupted() const;

@@ -22,6 +22,8 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"wang-landau", NewWangLandauStrategy},
       {"annealing", NewAnnealingStrategy},
       {"nb-link", NewNbLinkStrategy},
+      {"jlse", NewJlseStrategy},
+      {"ata", NewAtaStrategy},
       {"tda", NewTdaStrategy},
   };
   return *registry;

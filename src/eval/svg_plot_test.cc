@@ -65,8 +65,13 @@ std::vector<PlotSeries> TwoStrategies() {
 }
 
 TEST(SvgPlotTest, NiceTicksUseRoundSteps) {
-  EXPECT_EQ(NiceTicks(0, 1, 5), (std::vector<double>{0, 0.2, 0.4, 0.6000000000000001,
-                                                     0.8, 1}));
+  // By hand: 5 ticks over [0, 1] -> raw step 0.25, rounded down to the
+  // nice step 0.2 -> 0, 0.2, ..., 1 (six ticks; compared to the decimal
+  // values, not to a particular floating-point rounding of 3 x 0.2).
+  const std::vector<double> want = {0, 0.2, 0.4, 0.6, 0.8, 1};
+  std::vector<double> unit = NiceTicks(0, 1, 5);
+  ASSERT_EQ(unit.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(unit[i], want[i], 1e-12) << i;
   std::vector<double> t = NiceTicks(0, 15000, 8);
   ASSERT_EQ(t.size(), 8u);
   EXPECT_EQ(t[1], 2000);

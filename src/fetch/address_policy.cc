@@ -8,36 +8,67 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace topicrawl {
 namespace {
 
-bool IsPrivateV4(uint32_t a) {  // host byte order
-  auto in = [a](uint32_t net, int bits) {
-    uint32_t mask = bits == 0 ? 0 : ~uint32_t{0} << (32 - bits);
-    return (a & mask) == net;
-  };
-  return in(0x00000000, 8) || in(0x0A000000, 8) || in(0x64400000, 10) ||
-         in(0x7F000000, 8) || in(0xA9FE0000, 16) || in(0xAC100000, 12) ||
-         in(0xC0000000, 24) || in(0xC0A80000, 16) || in(0xC6120000, 15) ||
-         in(0xE0000000, 4) || in(0xF0000000, 4);
+struct V4Rule {
+  uint32_t net;
+  int bits;
+  const char* name;
+};
+// RFC 6890 special-purpose ranges a public-web crawler must not reach.
+constexpr V4Rule kV4Rules[] = {
+    {0x00000000, 8, "0.0.0.0/8 (this network)"},
+    {0x0A000000, 8, "10.0.0.0/8 (private)"},
+    {0x64400000, 10, "100.64.0.0/10 (carrier-grade NAT)"},
+    {0x7F000000, 8, "127.0.0.0/8 (loopback)"},
+    {0xA9FE0000, 16, "169.254.0.0/16 (link-local)"},
+    {0xAC100000, 12, "172.16.0.0/12 (private)"},
+    {0xC0000000, 24, "192.0.0.0/24 (IETF protocol assignments)"},
+    {0xC0A80000, 16, "192.168.0.0/16 (private)"},
+    {0xC6120000, 15, "198.18.0.0/15 (benchmarking)"},
+    {0xE0000000, 4, "224.0.0.0/4 (multicast)"},
+    {0xF0000000, 4, "240.0.0.0/4 (reserved, broadcast)"},
+};
+
+const char* V4Rule(uint32_t a) {  // host byte order; nullptr: public
+  for (const auto& r : kV4Rules) {
+    uint32_t mask = r.bits == 0 ? 0 : ~uint32_t{0} << (32 - r.bits);
+    if ((a & mask) == r.net) return r.name;
+  }
+  return nullptr;
 }
 
-bool IsPrivateV6(const in6_addr& a) {
+uint32_t V4At(const uint8_t* b) {
+  return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | b[3];
+}
+
+// The rule an IPv6 address falls under; "" when public. Forms that embed an
+// IPv4 address (mapped, compatible, NAT64 64:ff9b::/96, 6to4 2002::/16) are
+// judged by that address: each can reach it.
+std::string V6Rule(const in6_addr& a) {
   const uint8_t* b = a.s6_addr;
   static const uint8_t kZero[16] = {};
-  if (std::memcmp(b, kZero, 15) == 0 && (b[15] == 0 || b[15] == 1)) return true;
-  if ((b[0] & 0xFE) == 0xFC) return true;                   // fc00::/7
-  if (b[0] == 0xFE && (b[1] & 0xC0) == 0x80) return true;   // fe80::/10
-  if (b[0] == 0xFF) return true;                            // multicast
-  bool mapped = std::memcmp(b, kZero, 10) == 0 && b[10] == 0xFF && b[11] == 0xFF;
-  bool compat = std::memcmp(b, kZero, 12) == 0;
-  if (mapped || compat) {
-    uint32_t v4 = (uint32_t{b[12]} << 24) | (uint32_t{b[13]} << 16) |
-                  (uint32_t{b[14]} << 8) | b[15];
-    return IsPrivateV4(v4);
+  if (std::memcmp(b, kZero, 15) == 0 && b[15] == 0) return "::/128 (unspecified)";
+  if (std::memcmp(b, kZero, 15) == 0 && b[15] == 1) return "::1/128 (loopback)";
+  if ((b[0] & 0xFE) == 0xFC) return "fc00::/7 (unique local)";
+  if (b[0] == 0xFE && (b[1] & 0xC0) == 0x80) return "fe80::/10 (link-local)";
+  if (b[0] == 0xFE && (b[1] & 0xC0) == 0xC0) return "fec0::/10 (site-local, deprecated)";
+  if (b[0] == 0xFF) return "ff00::/8 (multicast)";
+  auto embedded = [](const char* form, const uint8_t* v4) -> std::string {
+    const char* rule = V4Rule(V4At(v4));
+    return rule ? std::string(form) + " of " + rule : std::string();
+  };
+  if (std::memcmp(b, kZero, 10) == 0 && b[10] == 0xFF && b[11] == 0xFF) {
+    return embedded("IPv4-mapped ::ffff:0:0/96", b + 12);
   }
-  return false;
+  if (std::memcmp(b, kZero, 12) == 0) return embedded("IPv4-compatible ::/96", b + 12);
+  static const uint8_t kNat64[12] = {0x00, 0x64, 0xff, 0x9b};
+  if (std::memcmp(b, kNat64, 12) == 0) return embedded("NAT64 64:ff9b::/96", b + 12);
+  if (b[0] == 0x20 && b[1] == 0x02) return embedded("6to4 2002::/16", b + 2);
+  return {};
 }
 
 std::string Lower(std::string_view s) {
@@ -76,27 +107,35 @@ bool TakePort(std::string_view field, int* port) {
 
 }  // namespace
 
-bool IsPrivateAddress(const sockaddr* address) {
-  if (address == nullptr) return true;
+std::string PrivateAddressRule(const sockaddr* address) {
+  if (address == nullptr) return "no address";
   if (address->sa_family == AF_INET) {
     const auto* in4 = reinterpret_cast<const sockaddr_in*>(address);
-    return IsPrivateV4(ntohl(in4->sin_addr.s_addr));
+    const char* rule = V4Rule(ntohl(in4->sin_addr.s_addr));
+    return rule ? rule : "";
   }
   if (address->sa_family == AF_INET6) {
-    return IsPrivateV6(reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr);
+    return V6Rule(reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr);
   }
-  return true;
+  return "address family " + std::to_string(address->sa_family) + " (cannot be judged)";
 }
 
-bool IsPrivateAddressText(std::string_view ip) {
+bool IsPrivateAddress(const sockaddr* address) { return !PrivateAddressRule(address).empty(); }
+
+std::string PrivateAddressRuleText(std::string_view ip) {
   std::string s(ip);
   if (s.size() > 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
   in_addr a4{};
-  if (inet_pton(AF_INET, s.c_str(), &a4) == 1) return IsPrivateV4(ntohl(a4.s_addr));
+  if (inet_pton(AF_INET, s.c_str(), &a4) == 1) {
+    const char* rule = V4Rule(ntohl(a4.s_addr));
+    return rule ? rule : "";
+  }
   in6_addr a6{};
-  if (inet_pton(AF_INET6, s.c_str(), &a6) == 1) return IsPrivateV6(a6);
-  return false;
+  if (inet_pton(AF_INET6, s.c_str(), &a6) == 1) return V6Rule(a6);
+  return {};
 }
+
+bool IsPrivateAddressText(std::string_view ip) { return !PrivateAddressRuleText(ip).empty(); }
 
 bool ConnectToRule::Matches(std::string_view request_host, int request_port) const {
   if (port != -1 && port != request_port) return false;

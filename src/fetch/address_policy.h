@@ -18,9 +18,15 @@ namespace topicrawl {
 // (RFC 6890 special-purpose registry); IPv6 ::, ::1, fc00::/7, fe80::/10,
 // ff00::/8, and IPv4-mapped/compatible addresses whose IPv4 part is private.
 // Unknown families count as private (refuse what we cannot judge).
+// IPv6 forms that embed an IPv4 address (NAT64 64:ff9b::/96, 6to4
+// 2002::/16, mapped, compatible) are judged by that IPv4 address.
 bool IsPrivateAddress(const sockaddr* address);
 // Same for a textual IPv4/IPv6 address; false when `ip` is not an address.
 bool IsPrivateAddressText(std::string_view ip);
+// The rule that makes `address` private, e.g. "127.0.0.0/8 (loopback)";
+// empty when the address is public. Recorded with every refusal.
+std::string PrivateAddressRule(const sockaddr* address);
+std::string PrivateAddressRuleText(std::string_view ip);
 
 // One curl --connect-to rule "HOST:PORT:CONNECT-HOST:CONNECT-PORT".
 // HOST may be a bracketed IPv6 literal.

@@ -29,6 +29,28 @@ TEST(AddressPolicyTest, FlagsPrivateIpv6IncludingMappedIpv4) {
   EXPECT_FALSE(IsPrivateAddressText("not-an-ip"));
 }
 
+TEST(AddressPolicyTest, EmbeddedIpv4FormsAreJudgedByTheirIpv4Address) {
+  for (const char* ip : {"::127.0.0.1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe",
+                         "2002:7f00:1::1", "2002:c0a8:0101::", "::ffff:169.254.169.254",
+                         "::ffff:0.0.0.0", "fec0::1"}) {
+    EXPECT_TRUE(IsPrivateAddressText(ip)) << ip;
+  }
+  for (const char* ip : {"64:ff9b::808:808", "2002:808:808::1"}) {
+    EXPECT_FALSE(IsPrivateAddressText(ip)) << ip;
+  }
+}
+
+TEST(AddressPolicyTest, NamesTheRuleThatRefusesAnAddress) {
+  EXPECT_EQ(PrivateAddressRuleText("127.0.0.1"), "127.0.0.0/8 (loopback)");
+  EXPECT_EQ(PrivateAddressRuleText("169.254.169.254"), "169.254.0.0/16 (link-local)");
+  EXPECT_EQ(PrivateAddressRuleText("::1"), "::1/128 (loopback)");
+  EXPECT_EQ(PrivateAddressRuleText("::ffff:10.1.1.1"),
+            "IPv4-mapped ::ffff:0:0/96 of 10.0.0.0/8 (private)");
+  EXPECT_EQ(PrivateAddressRuleText("fd12::1"), "fc00::/7 (unique local)");
+  EXPECT_EQ(PrivateAddressRuleText("8.8.8.8"), "");
+  EXPECT_EQ(PrivateAddressRuleText("nonsense"), "");
+}
+
 TEST(AddressPolicyTest, ParsesConnectToLikeCurl) {
   std::string error;
   auto rule = ParseConnectTo("Site.Test:80:127.0.0.1:8080", &error);

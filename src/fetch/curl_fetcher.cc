@@ -88,6 +88,7 @@ struct Transfer {
   // Per hop (reset by StartHop).
   bool private_ok = false;
   std::string refused_ip;
+  std::string refused_rule;
   int status = 0;  // of the response being received
   bool discard_body = false;
   bool too_large = false;
@@ -139,6 +140,7 @@ class CurlFetcher : public Fetcher {
   Clock* const clock_;
   std::vector<ConnectToRule> rules_;
   curl_slist* connect_to_ = nullptr;
+  curl_slist* resolve_ = nullptr;
   CURLM* multi_ = nullptr;
   std::vector<CURL*> idle_easy_;
   std::unordered_map<Transfer*, std::unique_ptr<Transfer>> active_;
@@ -158,6 +160,7 @@ CurlFetcher::CurlFetcher(const FetcherOptions& options, Clock* clock)
     connect_to_ = curl_slist_append(connect_to_, rule.c_str());
     if (auto parsed = ParseConnectTo(rule, nullptr)) rules_.push_back(*parsed);
   }
+  for (const auto& entry : options_.resolve) resolve_ = curl_slist_append(resolve_, entry.c_str());
   multi_ = curl_multi_init();
   curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.connection_cache_size);
   curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, options_.max_host_connections);
@@ -188,6 +191,7 @@ CurlFetcher::~CurlFetcher() {
   for (CURL* e : idle_easy_) curl_easy_cleanup(e);
   curl_multi_cleanup(multi_);
   curl_slist_free_all(connect_to_);
+  curl_slist_free_all(resolve_);
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (wake_fd_ >= 0) close(wake_fd_);
 }
@@ -235,6 +239,7 @@ CURL* CurlFetcher::TakeEasy() {
                    options_.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1);
   if (options_.http2) curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
   if (connect_to_ != nullptr) curl_easy_setopt(e, CURLOPT_CONNECT_TO, connect_to_);
+  if (resolve_ != nullptr) curl_easy_setopt(e, CURLOPT_RESOLVE, resolve_);
   if (!options_.cacert.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, options_.cacert.c_str());
   // "" disables proxies from the environment as well.
   curl_easy_setopt(e, CURLOPT_PROXY, options_.proxy.c_str());
@@ -305,6 +310,7 @@ void CurlFetcher::StartHop(Transfer* t) {
   t->private_ok = options_.allow_private || !options_.proxy.empty() ||
                   (HostAndPort(t->url, &host, &port) && IsMappedByConnectTo(rules_, host, port));
   t->refused_ip.clear();
+  t->refused_rule.clear();
   t->status = 0;
   t->discard_body = t->too_large = t->type_rejected = t->body_cut = false;
   t->head.clear();
@@ -499,10 +505,16 @@ FetchStatus CurlFetcher::MapError(Transfer* t, CURLcode code, std::string* error
     return FetchStatus::kContentTypeRejected;
   }
   if (!t->refused_ip.empty() && code == CURLE_COULDNT_CONNECT) {
-    *error = "refused to connect to private address " + t->refused_ip +
-             " (host not mapped by connect_to; set allow_private to permit)";
+    *error = "refused address " + t->refused_ip + " of " + t->url + ": " + t->refused_rule +
+             " (not mapped by connect_to; allow_private permits it)";
     return FetchStatus::kPrivateAddress;
   }
+  // Nothing connected at all: the host (not this URL) is the problem.
+  curl_off_t connect_us = 0;
+  curl_easy_getinfo(t->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+  t->result.host_unreachable = code == CURLE_COULDNT_CONNECT ||
+                               code == CURLE_COULDNT_RESOLVE_HOST ||
+                               (code == CURLE_OPERATION_TIMEDOUT && connect_us == 0);
   switch (code) {
     case CURLE_OPERATION_TIMEDOUT:
       return FetchStatus::kTimeout;
@@ -631,7 +643,8 @@ int CurlFetcher::OnDebug(CURL*, curl_infotype type, char* data, size_t n, void* 
 curl_socket_t CurlFetcher::OnOpenSocket(void* userdata, curlsocktype /*purpose*/,
                                         curl_sockaddr* address) {
   auto* t = static_cast<Transfer*>(userdata);
-  if (!t->private_ok && IsPrivateAddress(&address->addr)) {
+  std::string rule = t->private_ok ? std::string() : PrivateAddressRule(&address->addr);
+  if (!rule.empty()) {
     char text[INET6_ADDRSTRLEN] = "?";
     if (address->family == AF_INET) {
       inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(&address->addr)->sin_addr, text,
@@ -641,6 +654,7 @@ curl_socket_t CurlFetcher::OnOpenSocket(void* userdata, curlsocktype /*purpose*/
                 sizeof(text));
     }
     t->refused_ip = text;
+    t->refused_rule = std::move(rule);
     return CURL_SOCKET_BAD;
   }
   return socket(address->family, address->socktype, address->protocol);

@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/test_require.h"
 #include "fetch/fetcher.h"
 #include "support/nginx_server.h"
 #include "support/test_http_server.h"
@@ -346,13 +347,15 @@ TEST_F(CurlFetcherTest, KeepsWrongCharsetLabelAndRawBytes) {
 TEST_F(CurlFetcherTest, TimesOutOnSlowServer) {
   options_.total_timeout_s = 0.2;
   TestResponse slow = HtmlResponse("late");
-  slow.delay = Millis(3000);
+  slow.delay = Millis(60'000);  // stalled: answers only after a minute
   server_.Set("/slow", slow);
-  auto start = std::chrono::steady_clock::now();
   FetchResult r = Fetch(server_.Url("/slow"));
   EXPECT_EQ(r.status, FetchStatus::kTimeout);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1500));
+  // Bounds that hold on a loaded machine: not before the timeout, and well
+  // before the server would have answered (it did not wait for it).
   EXPECT_GE(r.fetch_seconds, 0.19);
+  EXPECT_LT(r.fetch_seconds, 30);
+  EXPECT_FALSE(r.host_unreachable);  // it connected: the URL's problem
   EXPECT_FALSE(r.error.empty());
 }
 
@@ -372,13 +375,14 @@ TEST_F(CurlFetcherTest, TotalTimeoutCoversAllRedirectHops) {
 TEST_F(CurlFetcherTest, AbortsTrickleBelowLowSpeedLimit) {
   options_.low_speed_bytes_per_s = 1000;
   options_.low_speed_time_s = 1;
-  TestResponse trickle = HtmlResponse(std::string(100, 'a'));
+  // 10 bytes/s for 60 s: the whole body would take a minute.
+  TestResponse trickle = HtmlResponse(std::string(600, 'a'));
   trickle.trickle_bytes = 1;
   trickle.trickle_interval = Millis(100);
   server_.Set("/trickle", trickle);
   FetchResult r = Fetch(server_.Url("/trickle"));
   EXPECT_EQ(r.status, FetchStatus::kTimeout);
-  EXPECT_LT(r.fetch_seconds, 5);
+  EXPECT_LT(r.fetch_seconds, 30);  // aborted, not read to the end
 }
 
 TEST_F(CurlFetcherTest, ConnectionRefusedIsConnectError) {
@@ -386,6 +390,7 @@ TEST_F(CurlFetcherTest, ConnectionRefusedIsConnectError) {
   FetchResult r = Fetch("http://127.0.0.1:" + std::to_string(closed) + "/");
   EXPECT_EQ(r.status, FetchStatus::kConnectError);
   EXPECT_FALSE(r.error.empty());
+  EXPECT_TRUE(r.host_unreachable);
 }
 
 // A listener whose accept queue is full drops further SYNs, so connect()
@@ -409,7 +414,8 @@ TEST_F(CurlFetcherTest, ConnectTimeoutIsTimeout) {
   options_.connect_timeout_s = 0.2;
   FetchResult r = Fetch("http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/");
   EXPECT_EQ(r.status, FetchStatus::kTimeout) << r.error;
-  EXPECT_LT(r.fetch_seconds, 2);
+  EXPECT_TRUE(r.host_unreachable);  // never connected: a host signal
+  EXPECT_LT(r.fetch_seconds, 30);   // the connect timeout, not the 60 s total
   for (int fd : fillers) close(fd);
   close(listener);
 }
@@ -523,6 +529,70 @@ TEST_F(CurlFetcherTest, RefusesRedirectFromMappedHostToPrivateAddress) {
   EXPECT_EQ(server_.RequestCount("/internal"), 0);
 }
 
+// Every textual form of a loopback/private target is refused at connect,
+// with the address and the rule in the error; nothing reaches the server.
+TEST_F(CurlFetcherTest, RefusesEveryFormOfPrivateTarget) {
+  options_.allow_private = false;
+  const std::string port = std::to_string(server_.port());
+  for (const std::string& url :
+       {"http://127.0.0.1:" + port + "/", "http://[::1]:" + port + "/",
+        "http://2130706433:" + port + "/", "http://0x7f.1:" + port + "/",
+        "http://[::ffff:127.0.0.1]:" + port + "/", "http://localhost:" + port + "/",
+        "http://0.0.0.0:" + port + "/"}) {
+    FetchResult r = Fetch(url);
+    EXPECT_EQ(r.status, FetchStatus::kPrivateAddress) << url << ": " << r.error;
+    EXPECT_THAT(r.error, HasSubstr("refused address")) << url;
+  }
+  EXPECT_EQ(server_.Connections(), 0);
+}
+
+// A public-looking name that DNS answers with 127.0.0.1 (the resolve seam
+// plays DNS; no /etc/hosts): refused by the address, named with its rule.
+TEST_F(CurlFetcherTest, RefusesPublicNameResolvingToLoopback) {
+  options_.allow_private = false;
+  const std::string port = std::to_string(server_.port());
+  options_.resolve = {"public.example:" + port + ":127.0.0.1"};
+  server_.Set("/", HtmlResponse("local"));
+  FetchResult r = Fetch("http://public.example:" + port + "/");
+  EXPECT_EQ(r.status, FetchStatus::kPrivateAddress) << r.error;
+  EXPECT_THAT(r.error, HasSubstr("127.0.0.1"));
+  EXPECT_THAT(r.error, HasSubstr("127.0.0.0/8 (loopback)"));
+  EXPECT_EQ(server_.Connections(), 0);
+  // --allow-private lets the same fetch through.
+  options_.allow_private = true;
+  EXPECT_EQ(Fetch("http://public.example:" + port + "/").status, FetchStatus::kOk);
+}
+
+// DNS rebinding: the check is made on the socket being opened, not on a
+// separate lookup. A mapped host (allowed) redirects to a name that resolves
+// to the very same 127.0.0.1:PORT; the open keep-alive connection of the
+// allowed host is not reused for it, and the new socket is refused.
+TEST_F(CurlFetcherTest, RebindingToTheSameAddressAfterARedirectIsRefused) {
+  options_.allow_private = false;
+  const std::string port = std::to_string(server_.port());
+  options_.connect_to = {"site.test:80:127.0.0.1:" + port};
+  options_.resolve = {"rebind.example:" + port + ":127.0.0.1"};
+  server_.Set("/ok", HtmlResponse("fine"));
+  server_.Set("/jump", RedirectResponse(302, "http://rebind.example:" + port + "/internal"));
+  server_.Set("/internal", HtmlResponse("internal"));
+  auto fetcher = MakeFetcher();
+  for (const char* path : {"/ok", "/jump"}) {
+    CrawlTask task;
+    task.url = std::string("http://site.test") + path;
+    fetcher->Submit(task, FetchKind::kPage);
+    auto results = PollAll(*fetcher, 1);
+    ASSERT_EQ(results.size(), 1u);
+    if (std::string(path) == "/ok") {
+      EXPECT_EQ(results[0].status, FetchStatus::kOk);
+    } else {
+      EXPECT_EQ(results[0].status, FetchStatus::kPrivateAddress) << results[0].error;
+      EXPECT_EQ(results[0].redirect_chain.size(), 2u);
+    }
+  }
+  EXPECT_EQ(server_.RequestCount("/internal"), 0);
+  EXPECT_EQ(server_.Connections(), 1);  // only site.test's connection
+}
+
 TEST_F(CurlFetcherTest, UsesHttpProxy) {
   options_.allow_private = false;  // the proxy is trusted to apply policy
   options_.proxy = server_.Url("");
@@ -563,9 +633,7 @@ TEST_F(CurlFetcherTest, RunsManyConcurrentTransfers) {
     fetcher->Submit(task, FetchKind::kPage);
   }
   EXPECT_EQ(fetcher->InFlight(), static_cast<size_t>(kTasks));
-  auto start = std::chrono::steady_clock::now();
   auto results = PollAll(*fetcher, kTasks);
-  auto elapsed = std::chrono::steady_clock::now() - start;
   ASSERT_EQ(results.size(), static_cast<size_t>(kTasks));
   std::set<UrlId> ids;
   for (const auto& r : results) {
@@ -575,8 +643,8 @@ TEST_F(CurlFetcherTest, RunsManyConcurrentTransfers) {
   }
   EXPECT_EQ(ids.size(), static_cast<size_t>(kTasks));
   EXPECT_EQ(fetcher->InFlight(), 0u);
-  // Sequential would take 500 * 20 ms = 10 s.
-  EXPECT_LT(elapsed, std::chrono::seconds(3));
+  // Parallel, counted rather than timed: sequential transfers would share
+  // one keep-alive connection.
   EXPECT_GT(server_.Connections(), 10);
 }
 
@@ -586,12 +654,12 @@ TEST_F(CurlFetcherTest, PollReturnsAfterMaxWaitWhenIdle) {
   EXPECT_TRUE(fetcher->Poll(std::chrono::milliseconds(100)).empty());
   auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GE(elapsed, std::chrono::milliseconds(90));
-  EXPECT_LT(elapsed, std::chrono::milliseconds(1000));
+  EXPECT_LT(elapsed, std::chrono::seconds(30));  // returns; generous on a loaded box
 }
 
 TEST_F(CurlFetcherTest, WakeupInterruptsBlockedPoll) {
   TestResponse slow = HtmlResponse("x");
-  slow.delay = Millis(5000);
+  slow.delay = Millis(120'000);
   server_.Set("/never", slow);
   auto fetcher = MakeFetcher();
   CrawlTask task;
@@ -602,11 +670,11 @@ TEST_F(CurlFetcherTest, WakeupInterruptsBlockedPoll) {
     fetcher->Wakeup();
   });
   auto start = std::chrono::steady_clock::now();
-  auto results = fetcher->Poll(std::chrono::seconds(10));
+  auto results = fetcher->Poll(std::chrono::seconds(60));
   auto elapsed = std::chrono::steady_clock::now() - start;
   waker.join();
   EXPECT_TRUE(results.empty());
-  EXPECT_LT(elapsed, std::chrono::seconds(2));
+  EXPECT_LT(elapsed, std::chrono::seconds(30));  // well before the 60 s wait
   EXPECT_EQ(fetcher->InFlight(), 1u);
 }
 
@@ -633,7 +701,7 @@ TEST(FetcherOptionsTest, ValidatesConnectToSyntax) {
 class CurlFetcherTlsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!testing::NginxAvailable()) GTEST_SKIP() << "nginx/openssl not installed";
+    if (!testing::NginxAvailable()) TOPICRAWL_SKIP_UNLESS_REQUIRED("nginx/openssl not installed");
     char tmpl[] = "/tmp/topicrawl-site-XXXXXX";
     root_ = mkdtemp(tmpl);
     std::ofstream(root_ + "/index.html") << "<p>secure</p>";

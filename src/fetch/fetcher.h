@@ -61,6 +61,11 @@ struct FetcherOptions {
   // e.g. ":80:127.0.0.1:8080" sends every http:// request to a local server.
   // Hosts mapped here are exempt from the private-address rule.
   std::vector<std::string> connect_to;
+  // curl --resolve syntax "HOST:PORT:ADDRESS[,ADDRESS]" (repeatable): the
+  // answer DNS would give, without /etc/hosts. Unlike connect_to, a name
+  // resolved here is NOT exempt from the private-address rule (tests use it
+  // to play a public name that resolves to 127.0.0.1).
+  std::vector<std::string> resolve;
   std::string cacert;  // PEM CA bundle file; empty: the system store
   // e.g. "http://127.0.0.1:3128"; empty: no proxy (environment proxy
   // variables are ignored). Through a proxy the fetcher only sees the proxy's
@@ -90,7 +95,12 @@ struct FetcherOptions {
   int max_redirects = 5;  // more hops: kTooManyRedirects
   // Connect to private, loopback, link-local, unique-local, CGNAT and
   // unspecified addresses. Off by default (SSRF protection); hosts mapped by
-  // connect_to are always allowed.
+  // connect_to are always allowed. The rule is applied to the address
+  // actually connected to (CURLOPT_OPENSOCKETFUNCTION), on every hop, so a
+  // public name that resolves -- or re-resolves (DNS rebinding) -- to a
+  // private address is refused: there is no separate lookup to race.
+  // A refusal is kPrivateAddress ("refused_address") with the address and
+  // the rule in `error`.
   bool allow_private = false;
 
   bool http2 = true;                 // HTTP/2 over TLS when the server offers it

@@ -136,6 +136,11 @@ const std::string& Frontier::HostKey(HostId host) const {
   return hosts_[host].key;
 }
 
+Frontier::HostInfo Frontier::GetHostInfo(HostId host) const {
+  const Host& h = hosts_[host];
+  return HostInfo{h.count, h.in_flight, h.backoff_level, h.held, h.next_start, h.min_delay_s};
+}
+
 void Frontier::HoldHost(HostId host) {
   if (host >= hosts_.size()) return;
   hosts_[host].held = true;
@@ -211,8 +216,12 @@ void Frontier::RebuildHostIndexes() {
 TimePoint Frontier::NextWakeup() const {
   if (in_flight_.size() >= options_.max_in_flight) return TimePoint::max();
   if (!ready_by_top_.empty()) return clock_->Now();
-  if (!timers_.empty()) return timers_.top().at;
-  return TimePoint::max();
+  TimePoint wake = TimePoint::max();
+  if (!timers_.empty()) wake = timers_.top().at;
+  // A retry that becomes due makes its host ready (unless the host is busy
+  // or delayed; then waking early is harmless).
+  if (!delayed_.empty()) wake = std::min(wake, delayed_.front().due);
+  return wake;
 }
 
 // ---- Queue entries --------------------------------------------------------
@@ -380,6 +389,18 @@ AddResult Frontier::Add(LinkCandidate c) {
   }
   seen_.Insert(c.url_id);
   ++host.admitted;
+  if (host.failed) {  // admitted (it gets its row), never fetched
+    CrawlTask task;
+    task.url_id = c.url_id;
+    task.url = std::move(c.url);
+    task.host_id = *h;
+    task.depth = c.depth;
+    task.parent_page_id = c.parent_page_id;
+    task.anchor = std::move(c.anchor);
+    task.score = score;
+    abandoned_.push_back(std::move(task));
+    return AddResult::kAdded;
+  }
   uint32_t id = NewEntry();
   Entry& e = entries_[id];
   e.url_id = c.url_id;
@@ -397,6 +418,7 @@ AddResult Frontier::Add(LinkCandidate c) {
 }
 
 std::optional<CrawlTask> Frontier::Next() {
+  PromoteDelayed();
   PromoteDue();
   if (in_flight_.size() >= options_.max_in_flight || ready_by_top_.empty()) {
     return std::nullopt;
@@ -434,33 +456,11 @@ CompleteResult Frontier::Complete(const CrawlTask& task,
   }
   uint64_t seq = it->second;
   in_flight_.erase(it);
-  Host& host = hosts_[task.host_id];
-  --host.in_flight;
-  TimePoint now = clock_->Now();
-  bool transient = IsTransient(feedback.status, feedback.http_code);
-  if (transient) {
-    // k-th consecutive transient failure: base * 2^(k-1), capped.
-    host.backoff_level = std::min(host.backoff_level + 1, 62);
-    double wait = std::min(
-        std::ldexp(options_.backoff_base_s, host.backoff_level - 1),
-        options_.backoff_max_s);
-    host.next_start = std::max(host.next_start, now + Seconds(wait));
-  } else {
-    host.backoff_level = 0;
-  }
-  if (feedback.retry_after_s >= 0) {
-    double wait = std::min(feedback.retry_after_s, options_.max_retry_after_s);
-    host.next_start = std::max(host.next_start, now + Seconds(wait));
-  }
-  CompleteResult result = CompleteResult::kFinal;
-  if (transient && task.attempt < options_.max_retries) {
-    CrawlTask retry = task;
-    ++retry.attempt;
-    QueueTask(std::move(retry), seq);
-    result = CompleteResult::kRetryQueued;
-  }
+  --hosts_[task.host_id].in_flight;
+  // The back-off policy lives in frontier_health.cc.
+  bool retry = ApplyFeedback(task, seq, feedback);
   Refresh(task.host_id);
-  return result;
+  return retry ? CompleteResult::kRetryQueued : CompleteResult::kFinal;
 }
 
 bool Frontier::Requeue(CrawlTask task) {

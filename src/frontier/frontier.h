@@ -9,10 +9,18 @@
 // Politeness, per host = lower-case host[:port] of the URL:
 //   - at most `max_connections_per_host` requests in flight;
 //   - request starts spaced by max(min_delay_s, SetHostMinDelay floor);
-//   - transient failures (core IsTransient: 429/502/503/504, timeouts,
-//     connection and DNS errors) back the host off base * 2^(k-1) seconds,
-//     capped, for the k-th consecutive one; Retry-After extends it; any
-//     non-transient outcome resets k;
+//   - a sick URL is not a sick host (frontier_health.cc, docs/ARCHITECTURE.md
+//     "Back-off"): a transient failure of one URL (timeout after connecting,
+//     reset mid-transfer, 502/504) re-queues only that URL, due after
+//     retry_delay_s * 2^attempt (capped); the host's other URLs go on.
+//     Host-wide signals (429/503, DNS failure, could not connect, or
+//     host_backoff_after consecutive failures across URLs) back the whole
+//     host off base * 2^(k-1) seconds, capped at backoff_max_s (60 s);
+//     Retry-After extends it up to max_retry_after_s. Any non-transient
+//     outcome (a success, a 404) resets the counts;
+//   - a host with host_failure_budget consecutive transient failures is
+//     given up: its queued URLs (and any admitted later) come back from
+//     TakeAbandoned() for the caller to record with HostFailureReason();
 //   - HoldHost()/ReleaseHost() park a host (robots.txt pending).
 // Workers never sleep: Next() returns nullopt when no host is ready and
 // NextWakeup() says when one will be. Ready hosts are found through a timer
@@ -80,6 +88,31 @@ struct HostFeedback {
   FetchStatus status = FetchStatus::kOk;
   int http_code = 0;
   double retry_after_s = -1;  // parsed Retry-After in seconds, -1 when absent
+  // The host could not be reached at all (refused/unreachable on connect,
+  // connect timeout): a host-wide signal even for a non-HTTP failure.
+  bool host_unreachable = false;
+};
+
+// A host's health as the back-off policy sees it (for status lines/events).
+struct HostHealth {
+  uint32_t consecutive_failures = 0;  // transient, since the last good answer
+  uint32_t total_failures = 0;        // transient, whole crawl
+  int backoff_level = 0;              // k of the current host back-off; 0: none
+  bool failed = false;                // over host_failure_budget: given up
+  TimePoint next_start{};             // no request starts before this
+  std::string last_failure;           // e.g. "timeout", "http_error 503"
+};
+
+// Why nothing can be fetched right now (see Frontier::Waiting).
+struct WaitReport {
+  TimePoint next{TimePoint::max()};  // earliest possible fetch; max: none timed
+  size_t hosts_backed_off = 0;       // host-wide back-off in force
+  size_t hosts_delayed = 0;          // only the politeness delay
+  size_t hosts_held = 0;             // robots.txt pending
+  size_t hosts_busy = 0;             // every connection in use
+  size_t retries_delayed = 0;        // URLs waiting out their own retry delay
+  std::string worst_host;            // the backed-off host with most failures
+  uint32_t worst_failures = 0;
 };
 
 enum class CompleteResult {
@@ -93,10 +126,20 @@ struct FrontierOptions {
   int max_connections_per_host = 2;
   double min_delay_s = 1.0;  // between request starts to one host; 0 allowed
   size_t max_in_flight = 64;  // global concurrency limit
+  // Host-wide back-off (host signals only): base * 2^(k-1), capped.
   double backoff_base_s = 1.0;
-  double backoff_max_s = 600.0;
-  double max_retry_after_s = 3600.0;  // longer Retry-After values are capped
-  uint32_t max_retries = 2;           // transient failures re-queued
+  double backoff_max_s = 60.0;
+  double max_retry_after_s = 120.0;  // longer Retry-After values are capped
+  uint32_t max_retries = 2;          // transient failures re-queued per URL
+  // Per-URL retry delay: the n-th retry (n = 1, 2, ...) of a URL is due
+  // retry_delay_s * 2^(n-1) after the failure, capped at backoff_max_s.
+  double retry_delay_s = 2.0;
+  // This many consecutive transient failures (different URLs) of one host
+  // count as a host-wide signal. 0: only explicit host signals.
+  uint32_t host_backoff_after = 3;
+  // Consecutive transient failures after which the host is given up (Nutch
+  // fetcher.max.exceptions.per.queue). 0: never.
+  uint32_t host_failure_budget = 6;
   // Admission.
   uint64_t max_pages_per_host = 0;  // 0 = unlimited; counts admitted URLs
   // Seed 001: a link found again while still queued keeps the higher score.
@@ -166,6 +209,16 @@ class Frontier {
   void ReleaseHost(HostId host);
   // Crawl-delay floor for this host (seconds, clamped to >= 0).
   void SetHostMinDelay(HostId host, double seconds);
+  // Politeness state of one host, for monitoring. REQUIRES: host < Hosts().
+  struct HostInfo {
+    size_t queued = 0;
+    uint32_t in_flight = 0;
+    int backoff_level = 0;
+    bool held = false;
+    TimePoint next_start{};
+    double min_delay_s = 0;
+  };
+  HostInfo GetHostInfo(HostId host) const;
 
   // Sets the score of a queued link (in RAM: sift in place, O(log n); spilled:
   // takes effect when it is reloaded). False when the link is not queued.
@@ -175,6 +228,18 @@ class Frontier {
   void ForEachQueued(const std::function<void(const QueuedLinkView&)>& fn);
   // Replaces every queued link's score by fn(link); rewrites the spill file.
   void RescoreAll(const std::function<double(const QueuedLinkView&)>& fn);
+
+  // Hosts given up (host_failure_budget): their queued URLs, admitted ones
+  // included, leave the queue and wait here until taken. Each must be
+  // recorded by the caller (FetchStatus kHostFailed, HostFailureReason()).
+  std::vector<CrawlTask> TakeAbandoned();
+  // "N consecutive failures (last: timeout)"; empty when the host is fine.
+  std::string HostFailureReason(HostId host) const;
+  // REQUIRES: host < Hosts().
+  HostHealth Health(HostId host) const;
+  // Why Next() has nothing now: counts of waiting hosts by reason, the
+  // earliest possible fetch. O(hosts); for progress lines, not hot paths.
+  WaitReport Waiting() const;
 
   // Resume: marks a URL as seen (already crawled or queued elsewhere). The
   // overload with the URL also charges the host's page budget.
@@ -187,7 +252,8 @@ class Frontier {
   // Complete() (or Add/Release) can make progress.
   TimePoint NextWakeup() const;
 
-  size_t Queued() const { return queued_; }  // in RAM + spilled
+  // In RAM + spilled + retries waiting out their delay.
+  size_t Queued() const { return queued_ + delayed_.size(); }
   size_t Spilled() const { return spilled_.size(); }
   size_t InFlight() const { return in_flight_.size(); }
   size_t Hosts() const { return hosts_.size(); }
@@ -252,8 +318,13 @@ class Frontier {
     uint32_t in_flight = 0;
     uint64_t admitted = 0;
     TimePoint next_start{};
+    TimePoint retry_after_until{};  // the server's Retry-After, honoured
     double min_delay_s = 0;
     int backoff_level = 0;
+    uint32_t consecutive_failures = 0;
+    uint32_t total_failures = 0;
+    bool failed = false;
+    std::string last_failure;
     bool held = false;
     uint32_t top_slot = kNotInHeap;
     uint32_t any_slot = kNotInHeap;  // in any_by_top_ (focus gate)
@@ -356,6 +427,23 @@ class Frontier {
   uint32_t FindInRam(UrlId url_id) const;
   void PurgeRamIndex();
   double ExactMax(const Host& host) const;
+  // Back-off and host health (frontier_health.cc).
+  struct DelayedRetry {
+    TimePoint due;
+    uint64_t seq;
+    CrawlTask task;
+  };
+  struct DelayedLater {
+    bool operator()(const DelayedRetry& a, const DelayedRetry& b) const {
+      return a.due != b.due ? a.due > b.due : a.seq > b.seq;
+    }
+  };
+  // Applies one outcome to the host's health; true when the task is to be
+  // retried (it then sits in delayed_).
+  bool ApplyFeedback(const CrawlTask& task, uint64_t seq,
+                     const HostFeedback& feedback);
+  void AbandonHost(HostId h);
+  void PromoteDelayed();
   // Politeness state (frontier.cc).
   void Refresh(HostId h);
   void PromoteDue();
@@ -401,6 +489,10 @@ class Frontier {
   IndexedHeap<ByTopAny> any_by_top_;  // not held, not backing off, non-empty
   IndexedHeap<ByWakeup> timers_;
   IndexedHeap<ByRamSize> by_ram_size_;
+
+  // Retries not yet due: a min-heap on `due` (std::push_heap/pop_heap).
+  std::vector<DelayedRetry> delayed_;
+  std::vector<CrawlTask> abandoned_;
 
   uint64_t next_seq_ = 0;
   size_t queued_ = 0;

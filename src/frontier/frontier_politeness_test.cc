@@ -150,10 +150,15 @@ TEST_F(FrontierPolitenessTest, BackOffDoublesToACapAndResetsOnSuccess) {
   auto f = Make(o);
   f->Add(Link("http://a.com/1"));
   const double expected[] = {1, 2, 4, 8, 10, 10};
+  o.retry_delay_s = 0;
+  o.host_failure_budget = 0;
+  f = Make(o);
+  f->Add(Link("http://a.com/1"));
   for (double wait : expected) {
     auto t = f->Next();
     ASSERT_TRUE(t);
-    EXPECT_EQ(f->Complete(*t, HostFeedback{FetchStatus::kTimeout, 0, -1}),
+    // 503: a host-wide signal.
+    EXPECT_EQ(f->Complete(*t, HostFeedback{FetchStatus::kHttpError, 503, -1}),
               CompleteResult::kRetryQueued);
     EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), wait);
     Advance(wait);
@@ -173,6 +178,7 @@ TEST_F(FrontierPolitenessTest, TransientFailuresRetryThenBecomeFinal) {
   FrontierOptions o;
   o.min_delay_s = 0;
   o.backoff_base_s = 0;
+  o.retry_delay_s = 0;
   o.max_retries = 2;
   auto f = Make(o);
   f->Add(Link("http://a.com/1"));
@@ -189,6 +195,188 @@ TEST_F(FrontierPolitenessTest, TransientFailuresRetryThenBecomeFinal) {
   EXPECT_EQ(f->Complete(*last, timeout), CompleteResult::kFinal);
   EXPECT_EQ(f->Queued(), 0u);
   EXPECT_FALSE(f->Next());
+}
+
+TEST_F(FrontierPolitenessTest, ASickUrlDoesNotBlockItsHost) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.max_connections_per_host = 1;
+  o.retry_delay_s = 5;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.5));
+  auto t = f->Next();
+  ASSERT_EQ(t->url, "http://a.com/1");
+  // A timeout after connecting is the URL's problem: only it waits.
+  EXPECT_EQ(f->Complete(*t, HostFeedback{FetchStatus::kTimeout, 0, -1}),
+            CompleteResult::kRetryQueued);
+  EXPECT_EQ(f->Queued(), 2u);
+  auto other = f->Next();
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->url, "http://a.com/2");
+  f->Complete(*other, HostFeedback{});
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 5.0);
+  Advance(5);
+  auto retry = f->Next();
+  ASSERT_TRUE(retry);
+  EXPECT_EQ(retry->url, "http://a.com/1");
+  EXPECT_EQ(retry->attempt, 1u);
+  // The second retry waits twice as long.
+  EXPECT_EQ(f->Complete(*retry, HostFeedback{FetchStatus::kConnectError, 0, -1}),
+            CompleteResult::kRetryQueued);
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 10.0);
+}
+
+TEST_F(FrontierPolitenessTest, HostSignalsBackTheWholeHostOff) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.retry_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.5));
+  f->Add(Link("http://b.com/1", 0.1));
+  auto t = f->Next();
+  ASSERT_EQ(t->url, "http://a.com/1");
+  HostFeedback refused{FetchStatus::kConnectError, 0, -1};
+  refused.host_unreachable = true;
+  EXPECT_EQ(f->Complete(*t, refused), CompleteResult::kRetryQueued);
+  auto next = f->Next();
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->url, "http://b.com/1");  // a.com waits, b.com goes on
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
+  HostHealth h = f->Health(t->host_id);
+  EXPECT_EQ(h.backoff_level, 1);
+  EXPECT_EQ(h.consecutive_failures, 1u);
+  EXPECT_EQ(h.last_failure, "connect_error");
+}
+
+TEST_F(FrontierPolitenessTest, ConsecutiveFailuresAcrossUrlsBecomeAHostSignal) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.max_connections_per_host = 3;
+  o.retry_delay_s = 100;
+  o.host_backoff_after = 3;
+  auto f = Make(o);
+  for (int i = 0; i < 4; ++i) f->Add(Link("http://a.com/" + std::to_string(i), 1.0 - i * 0.1));
+  std::vector<CrawlTask> tasks;
+  for (int i = 0; i < 3; ++i) tasks.push_back(*f->Next());
+  HostFeedback timeout{FetchStatus::kTimeout, 0, -1};
+  f->Complete(tasks[0], timeout);
+  f->Complete(tasks[1], timeout);
+  EXPECT_EQ(f->Health(tasks[0].host_id).backoff_level, 0);
+  EXPECT_EQ(f->NextWakeup(), clock_.Now());  // a.com/3 is still ready
+  f->Complete(tasks[2], timeout);
+  EXPECT_EQ(f->Health(tasks[0].host_id).backoff_level, 1);
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
+  WaitReport w = f->Waiting();
+  EXPECT_EQ(w.hosts_backed_off, 1u);
+  EXPECT_EQ(w.retries_delayed, 3u);
+  EXPECT_EQ(w.worst_host, "a.com");
+  EXPECT_EQ(w.worst_failures, 3u);
+}
+
+TEST_F(FrontierPolitenessTest, BackOffIsCappedAtAMinuteByDefault) {
+  FrontierOptions o;
+  EXPECT_LE(o.backoff_max_s, 60.0);
+  o.min_delay_s = 0;
+  o.retry_delay_s = 0;
+  o.max_retries = 100;
+  o.host_failure_budget = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1"));
+  for (int i = 0; i < 12; ++i) {
+    auto t = f->Next();
+    ASSERT_TRUE(t);
+    f->Complete(*t, HostFeedback{FetchStatus::kHttpError, 429, -1});
+    EXPECT_LE(SecondsUntilWakeup(*f), 60.0);
+    Advance(SecondsUntilWakeup(*f));
+  }
+  EXPECT_DOUBLE_EQ(std::chrono::duration<double>(f->Health(0).next_start - clock_.Now()).count(),
+                   0.0);
+}
+
+TEST_F(FrontierPolitenessTest, FailureBudgetGivesTheHostUpAndHandsBackItsUrls) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.max_connections_per_host = 2;
+  o.retry_delay_s = 1000;
+  o.host_failure_budget = 3;
+  auto f = Make(o);
+  for (int i = 0; i < 5; ++i) f->Add(Link("http://a.com/" + std::to_string(i), 1.0 - i * 0.1));
+  f->Add(Link("http://b.com/1"));
+  HostFeedback timeout{FetchStatus::kTimeout, 0, -1};
+  auto t0 = f->Next();
+  auto t1 = f->Next();
+  ASSERT_EQ(t0->host_id, t1->host_id);
+  EXPECT_EQ(f->Complete(*t0, timeout), CompleteResult::kRetryQueued);
+  EXPECT_EQ(f->Complete(*t1, timeout), CompleteResult::kRetryQueued);
+  Advance(1);  // host back-off from the 2nd..: not reached yet (after = 3)
+  auto t2 = f->Next();
+  ASSERT_TRUE(t2);
+  ASSERT_EQ(t2->host_id, t0->host_id);
+  // The third consecutive failure spends the budget: final, host given up.
+  EXPECT_EQ(f->Complete(*t2, timeout), CompleteResult::kFinal);
+  EXPECT_TRUE(f->Health(t0->host_id).failed);
+  std::vector<CrawlTask> gone = f->TakeAbandoned();
+  // a.com/3 and a.com/4 (queued) plus the retries of a.com/0 and a.com/1.
+  EXPECT_EQ(gone.size(), 4u);
+  for (const CrawlTask& g : gone) EXPECT_EQ(g.host_id, t0->host_id);
+  EXPECT_EQ(f->Queued(), 1u);  // b.com/1
+  ASSERT_TRUE(f->Next());
+  EXPECT_FALSE(f->Next());
+  EXPECT_NE(f->HostFailureReason(t0->host_id).find("3 consecutive failures"), std::string::npos)
+      << f->HostFailureReason(t0->host_id);
+  // Links of a given-up host found later are admitted and handed back too.
+  EXPECT_EQ(f->Add(Link("http://a.com/late")), AddResult::kAdded);
+  gone = f->TakeAbandoned();
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0].url, "http://a.com/late");
+  EXPECT_TRUE(f->TakeAbandoned().empty());
+}
+
+TEST_F(FrontierPolitenessTest, ASuccessEndsTheFailureStreak) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.retry_delay_s = 0;
+  o.host_failure_budget = 2;
+  o.max_connections_per_host = 1;
+  auto f = Make(o);
+  for (int i = 0; i < 4; ++i) f->Add(Link("http://a.com/" + std::to_string(i), 1.0 - i * 0.1));
+  f->Complete(*f->Next(), HostFeedback{FetchStatus::kTimeout, 0, -1});
+  f->Complete(*f->Next(), HostFeedback{FetchStatus::kHttpError, 404, -1});
+  f->Complete(*f->Next(), HostFeedback{FetchStatus::kTimeout, 0, -1});
+  EXPECT_FALSE(f->Health(0).failed);
+  EXPECT_EQ(f->Health(0).consecutive_failures, 1u);
+  EXPECT_EQ(f->Health(0).total_failures, 2u);
+}
+
+TEST_F(FrontierPolitenessTest, AnAnswerLiftsTheBackOffButNotRetryAfter) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.retry_delay_s = 100;
+  o.max_connections_per_host = 2;
+  auto f = Make(o);
+  for (int i = 0; i < 4; ++i) f->Add(Link("http://a.com/" + std::to_string(i), 1.0 - i * 0.1));
+  auto t0 = f->Next();
+  auto t1 = f->Next();
+  // A 503 backs the host off while t1 is still out...
+  f->Complete(*t0, HostFeedback{FetchStatus::kHttpError, 503, -1});
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
+  // ...which then comes back fine: the host is up, the back-off is lifted.
+  f->Complete(*t1, HostFeedback{});
+  EXPECT_EQ(f->NextWakeup(), clock_.Now());
+  auto t2 = f->Next();
+  ASSERT_TRUE(t2);
+  // A Retry-After is the server's request and stays in force.
+  f->Complete(*t2, HostFeedback{FetchStatus::kHttpError, 429, 20});
+  auto t3 = f->Next();
+  EXPECT_FALSE(t3);
+  Advance(1);
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 19.0);
 }
 
 TEST_F(FrontierPolitenessTest, PermanentErrorsAreFinalAtOnce) {

@@ -211,15 +211,26 @@ StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl
   }
   std::vector<std::string> hosts;
   std::vector<std::vector<size_t>> out(kept.size());
+  std::map<std::string, int64_t> host_pages;
+  std::vector<int64_t> in_degree(kept.size(), 0);
   for (size_t i = 0; i < kept.size(); ++i) {
     hosts.push_back(kept[i].host);
+    ++host_pages[kept[i].host];
     std::set<size_t> seen;
     for (const auto& u : targets[i]) {
       auto it = index.find(u);
       if (it != index.end() && it->second != i && seen.insert(it->second).second) {
         out[i].push_back(it->second);
+        ++in_degree[it->second];
       }
     }
+  }
+  // Template links: a target linked from more than template_share of its
+  // site's pages is navigation chrome (sidebar, header), not a page's own
+  // choice; it is left out of every T(P).
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const double limit = o.template_share * static_cast<double>(host_pages[hosts[i]]);
+    std::erase_if(out[i], [&](size_t j) { return host_pages[hosts[i]] >= 10 && in_degree[j] > limit; });
   }
   std::vector<int> labels = StructuralLabels(hosts, out, o);
   std::vector<bool> test = SplitByHost(kept, o.train_fraction, o.seed);

@@ -4,7 +4,11 @@
 //
 // Structural label (for static webs, before any recrawl round exists):
 //   T(P)      the distinct same-host pages P links to that the crawl
-//             downloaded (canonical URLs, P itself excluded);
+//             downloaded (canonical URLs, P itself excluded), without
+//             template links: targets linked from more than
+//             `template_share` of the site's downloaded pages (navigation
+//             chrome such as a sidebar listing every page; sites with at
+//             least 10 downloaded pages);
 //   content   a downloaded page Q is a "content page" when |T(Q)| is at most
 //             the median |T| of the downloaded pages of its host (the
 //             link-light half of its site: it is read, not navigated);
@@ -32,6 +36,7 @@ namespace topicrawl::hub {
 struct CollectOptions {
   double hub_share = 0.5;     // structural: share of T(P) that are content pages
   int min_content_links = 5;  // structural: at least this many content pages
+  double template_share = 0.5;  // structural: drop targets linked from more pages
   double train_fraction = 0.7;
   uint64_t seed = 1;
 };

@@ -477,6 +477,8 @@ Status CrawlStore::Close() {
     if (s.ok()) s = w;
     warc_.reset();
   }
+  page_facts_.reset();  // statements before their connection
+  page_link_urls_.reset();
   db_.reset();
   if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
   lock_fd_ = -1;
@@ -649,6 +651,74 @@ Status CrawlStore::ForEachFetch(int round, const std::function<bool(const FetchR
     f.revisit = q->Int(12) != 0;
     if (!visit(f)) break;
   }
+  return status;
+}
+
+Status CrawlStore::ForEachUrlHistory(
+    const std::function<bool(const FrontierRecord&, const std::vector<FetchRow>&)>& visit) {
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  if (Status s = MergeFrontierLog(); !s.ok()) return s;
+  StatusOr<SqliteStatement> q = db_->conn->Prepare(
+      "SELECT f.url_id, f.url, f.depth, f.parent_id, f.anchor, f.score, f.state, "
+      "h.round, h.at, h.state, h.http_code, h.bytes, h.page_id, h.digest, h.simhash, "
+      "h.new_links, h.revisit FROM frontier f LEFT JOIN fetches h ON h.url_id = f.url_id "
+      "ORDER BY f.url_id, h.round");
+  if (!q.ok()) return q.status();
+  Status status;
+  FrontierRecord row;
+  std::vector<FetchRow> fetches;
+  bool have = false;
+  while (q->NextRow(&status)) {
+    const auto id = static_cast<UrlId>(q->Int(0));
+    if (!have || id != row.url_id) {
+      if (have && !visit(row, fetches)) return Status::Ok();
+      have = true;
+      fetches.clear();
+      row.url_id = id;
+      row.url = q->Text(1);
+      row.depth = static_cast<uint32_t>(q->Int(2));
+      row.parent_id = q->Int(3);
+      row.anchor = q->Text(4);
+      row.score = q->Double(5);
+      row.state = static_cast<int>(q->Int(6));
+    }
+    if (q->IsNull(7)) continue;
+    FetchRow f;
+    f.url_id = id;
+    f.round = static_cast<int>(q->Int(7));
+    f.at = q->Int(8);
+    f.state = static_cast<UrlState>(q->Int(9));
+    f.http_code = static_cast<int>(q->Int(10));
+    f.bytes = q->Int(11);
+    f.page_id = q->Int(12);
+    f.digest = static_cast<uint64_t>(q->Int(13));
+    f.simhash = static_cast<uint64_t>(q->Int(14));
+    f.new_links = static_cast<uint32_t>(q->Int(15));
+    f.revisit = q->Int(16) != 0;
+    fetches.push_back(std::move(f));
+  }
+  if (!status.ok()) return status;
+  if (have) visit(row, fetches);
+  return Status::Ok();
+}
+
+Status CrawlStore::LoadPageLinkUrls(PageId id, std::vector<std::string>* urls) {
+  urls->clear();
+  if (!error_.ok()) return error_;
+  if (closed_) return Status::Error("crawl store " + dir_ + " is closed");
+  if (db_->schema_version < 2) return Status::Error("links of schema 1 are not supported here");
+  if (!page_link_urls_) {
+    StatusOr<SqliteStatement> q = db_->conn->Prepare(
+        "SELECT j.value->>0 FROM page_links p, json_each(p.links) j WHERE p.from_id = ? "
+        "ORDER BY j.key");
+    if (!q.ok()) return q.status();
+    page_link_urls_ = std::make_unique<SqliteStatement>(std::move(q).value());
+  }
+  SqliteStatement& q = *page_link_urls_;
+  q.BindInt(1, id);
+  Status status;
+  while (q.NextRow(&status)) urls->push_back(q.Text(0));
+  q.Reset();
   return status;
 }
 

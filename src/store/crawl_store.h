@@ -313,6 +313,13 @@ class CrawlStore {
   // Every fetches row, in (url_id as int64, round) order; only round
   // `round` when it is >= 0.
   Status ForEachFetch(int round, const std::function<bool(const FetchRow&)>& visit);
+  // Every frontier row (url_id order) with its fetches rows (round order;
+  // empty for a URL never fetched). One pass, no sort: the frontier's
+  // primary key drives a seek into fetches' (url_id, round) key.
+  Status ForEachUrlHistory(
+      const std::function<bool(const FrontierRecord&, const std::vector<FetchRow>&)>& visit);
+  // The outlink target URLs of page `id` in page order (schema >= 2).
+  Status LoadPageLinkUrls(PageId id, std::vector<std::string>* urls);
   // The newest fetch of every URL with a simhash (the near-duplicate index
   // is rebuilt from these): (page_id, url_id, simhash).
   Status LoadSimhashes(const std::function<bool(PageId, UrlId, uint64_t)>& visit);
@@ -374,6 +381,7 @@ class CrawlStore {
   // WARC file name -> end offset of the last group written this batch.
   std::map<std::string, uint64_t> pending_warc_ends_;
   std::unique_ptr<SqliteStatement> page_facts_;  // LoadPageFacts
+  std::unique_ptr<SqliteStatement> page_link_urls_;  // LoadPageLinkUrls
   Status error_;  // sticky
 };
 

@@ -1,19 +1,40 @@
 #include "store/sqlite_db.h"
 
+#include <cstring>
+#include <string>
+
 namespace topicrawl {
+namespace {
+
+// sqlite3_errmsg plus the OS error behind an I/O failure: "disk I/O error"
+// alone does not say that the disk is full (ENOSPC) or a file too large.
+std::string Message(sqlite3* db) {
+  std::string msg = sqlite3_errmsg(db);
+  int sys = sqlite3_system_errno(db);
+  int rc = sqlite3_extended_errcode(db);
+  if (sys != 0 && ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL ||
+                   (rc & 0xff) == SQLITE_CANTOPEN)) {
+    msg += std::string(" (") + std::strerror(sys) + ")";
+  }
+  return msg;
+}
+
+}  // namespace
 
 Status SqliteStatement::Run() {
   int rc = sqlite3_step(stmt_);
+  // The message (and OS errno) before Reset() can replace them.
+  std::string error = rc == SQLITE_DONE || rc == SQLITE_ROW ? std::string() : Message(db_);
   Reset();
-  if (rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
-  return Status::Error(std::string("sqlite: ") + sqlite3_errmsg(db_));
+  if (error.empty()) return Status::Ok();
+  return Status::Error("sqlite: " + error);
 }
 
 bool SqliteStatement::NextRow(Status* status) {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc != SQLITE_DONE) {
-    *status = Status::Error(std::string("sqlite: ") + sqlite3_errmsg(db_));
+    *status = Status::Error("sqlite: " + Message(db_));
   }
   return false;
 }
@@ -36,13 +57,13 @@ StatusOr<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path,
 SqliteDb::~SqliteDb() { sqlite3_close_v2(db_); }
 
 Status SqliteDb::Error(std::string_view what) const {
-  return Status::Error(std::string(what) + ": " + sqlite3_errmsg(db_));
+  return Status::Error(std::string(what) + ": " + Message(db_));
 }
 
 Status SqliteDb::Exec(const std::string& sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "unknown error";
+    std::string msg = err ? Message(db_) : "unknown error";
     sqlite3_free(err);
     return Status::Error("sqlite: " + msg);
   }

@@ -110,8 +110,32 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
     if (!is_root[i] && !has_child[i]) leaves.push_back(i);
   }
 
-  // Hidden pages and their publication rounds.
-  std::vector<uint32_t> hide_order = SeededOrder(leaves, options.seed, kHideOrder);
+  // Hidden pages and their publication rounds. Weighted sampling without
+  // replacement (Efraimidis & Spirakis 2006: key u^(1/w), largest first) with
+  // weight 1/in-degree: like new articles, new pages are mostly linked from a
+  // few hubs, not from a hundred sibling pages (a rust-doc sidebar).
+  std::vector<uint32_t> in_degree(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<uint32_t> targets = graph.links[i];
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    for (uint32_t t : targets) {
+      if (t < n && t != i) ++in_degree[t];
+    }
+  }
+  std::vector<std::pair<double, uint32_t>> keyed;
+  keyed.reserve(leaves.size());
+  for (uint32_t i : leaves) {
+    // log(u^(1/w)) = log(u) * in_degree; u in (0, 1].
+    double u = 1.0 - PlanRandom(options.seed, i, 0, kHideOrder);
+    keyed.emplace_back(std::log(u) * std::max<uint32_t>(1, in_degree[i]), i);
+  }
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<uint32_t> hide_order;
+  hide_order.reserve(keyed.size());
+  for (const auto& [key, i] : keyed) hide_order.push_back(i);
   const size_t per_round = RoundCount(options.new_rate, n);
   const size_t want_hidden = options.hidden_at_start < 0 ? per_round * static_cast<size_t>(options.rounds)
                                                          : RoundCount(options.hidden_at_start, n);

@@ -11,9 +11,10 @@
 //    parent). Hiding a leaf never cuts another page off, and a hidden page's
 //    BFS parent is always present, so a page published in round k is
 //    reachable in round k, through the pages that link to it.
-//    round(hidden_at_start x pages) leaves are hidden at round 0;
-//    round(new_rate x pages) of them are published per round, in a seeded
-//    order, until none are left. Default: round(new_rate x pages) x rounds
+//    round(hidden_at_start x pages) leaves are hidden at round 0, drawn
+//    with probability proportional to 1/in-degree (new articles hang off a
+//    few hubs, not off every sibling's sidebar); round(new_rate x pages) of
+//    them are published per round, in that order, until none are left. Default: round(new_rate x pages) x rounds
 //    hidden, so the pool lasts exactly until the last round.
 //  * Gone pages are other BFS leaves (never hidden ones): per round
 //    round(gone_rate x present pages); each answers 404 or 410 (coin flip)

@@ -119,6 +119,34 @@ TEST(EvolvePlanTest, HiddenAndGonePagesAreLeavesWhoseBfsParentStays) {
   EXPECT_GT(gone, 0u);
 }
 
+TEST(EvolvePlanTest, HiddenPagesAreMostlyThoseWithFewLinkers) {
+  // Root 0 -> hubs 1..20; leaves 21..220: the even ones are linked from
+  // every hub, the odd ones from one (even) hub only. Odd hubs other than
+  // 1 have no BFS child: they are leaves with one linker too.
+  PageGraph g;
+  g.links.resize(221);
+  g.roots = {0};
+  for (uint32_t h = 1; h <= 20; ++h) {
+    g.links[0].push_back(h);
+    for (uint32_t leaf = 21; leaf <= 220; ++leaf) {
+      if (leaf % 2 == 0 || (leaf % 20) + 1 == h) g.links[h].push_back(leaf);
+    }
+  }
+  EvolveOptions o;
+  o.rounds = 2;
+  o.new_rate = 0.1;  // 44 hidden of 200 leaves
+  auto plan = PlanEvolution(g, o);
+  ASSERT_TRUE(plan.ok());
+  size_t odd = 0, even = 0;
+  for (uint32_t i = 21; i <= 220; ++i) {
+    if (plan->pages[i].publish_round > 0) (i % 2 == 0 ? even : odd)++;
+  }
+  size_t hubs = 0;
+  for (uint32_t i = 1; i <= 20; ++i) hubs += plan->pages[i].publish_round > 0 ? 1 : 0;
+  EXPECT_EQ(odd + even + hubs, 44u);
+  EXPECT_LE(even, 8u) << "pages with 20 linkers are rarely drawn (uniform: about 21)";
+}
+
 TEST(EvolvePlanTest, UnreachablePagesNeverEvolve) {
   PageGraph g = NewsSite(5, 20);
   g.links.resize(g.size() + 30);  // 30 orphans

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/test_require.h"
 #include "web/subprocess.h"
 
 namespace topicrawl::web {
@@ -141,7 +142,7 @@ TEST_F(NginxFilesTest, CertificateCoversEveryHostAndIsReusedUntilHostsChange) {
 }
 
 TEST_F(NginxFilesTest, GeneratedConfigPassesNginxSyntaxCheck) {
-  if (!fs::exists("/usr/sbin/nginx")) GTEST_SKIP() << "nginx not installed";
+  if (!fs::exists("/usr/sbin/nginx")) TOPICRAWL_SKIP_UNLESS_REQUIRED("nginx not installed");
   ASSERT_TRUE(EnsureCertificates(dir_, {"a.org"}).ok());
   fs::create_directories(dir_ + "/logs");
   fs::create_directories(dir_ + "/tmp");

@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 
+#include "core/test_require.h"
 #include "web/subprocess.h"
 
 namespace topicrawl::web {
@@ -57,7 +58,7 @@ class WebServeIntegrationTest : public ::testing::Test {
     fs::remove_all(dir_);
   }
   void SetUp() override {
-    if (skip_) GTEST_SKIP() << "nginx or curl not installed";
+    if (skip_) TOPICRAWL_SKIP_UNLESS_REQUIRED("nginx or curl not installed");
     ASSERT_EQ(serve_exit_, 0) << serve_output_;
     ASSERT_GT(http_port_, 0) << serve_output_;
   }

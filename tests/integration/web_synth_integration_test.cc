@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/test_require.h"
 #include "web/subprocess.h"
 
 extern char** environ;
@@ -35,7 +36,7 @@ std::string ReadFile(const std::string& path) {
 }
 
 TEST(WebSynthIntegrationTest, ServesLabelledPagesByHostAndStopsOnSigterm) {
-  if (RunCommand({"curl", "--version"}, Captured("/dev/null")).exit_code != 0) GTEST_SKIP() << "no curl";
+  if (RunCommand({"curl", "--version"}, Captured("/dev/null")).exit_code != 0) TOPICRAWL_SKIP_UNLESS_REQUIRED("curl not installed");
   const std::string dir = (fs::temp_directory_path() / ("web_synth_it_" + std::to_string(::getpid()))).string();
   fs::remove_all(dir);
   fs::create_directories(dir);

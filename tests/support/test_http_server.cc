@@ -11,8 +11,11 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <deque>
 #include <fstream>
 #include <sstream>
@@ -160,6 +163,45 @@ TestResponse HugeResponse(size_t bytes) {
   return r;
 }
 
+TestHandler CalendarTrap(std::string prefix) {
+  return [prefix](const RecordedRequest& req) {
+    int year = 2024, month = 1;
+    std::sscanf(req.target.c_str() + std::min(req.target.size(), prefix.size()), "%d/%d",
+                &year, &month);
+    month = std::clamp(month, 1, 12);
+    auto link = [&](int y, int m) {
+      if (m == 0) { --y; m = 12; }
+      if (m == 13) { ++y; m = 1; }
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%04d/%02d/", y, m);
+      return "<a href=\"" + prefix + buf + "\">" + buf + "</a> ";
+    };
+    return HtmlResponse("<html><head><title>calendar</title></head><body>" +
+                        link(year, month - 1) + link(year, month + 1) + "</body></html>");
+  };
+}
+
+TestHandler SessionIdTrap(std::string prefix) {
+  auto counter = std::make_shared<std::atomic<uint64_t>>(0);
+  return [prefix, counter](const RecordedRequest& req) {
+    std::string path = req.target.substr(0, req.target.find('?'));
+    // A fresh id per answer, shaped like real ones (letters and digits).
+    uint64_t n = ++*counter * 0x9E3779B97F4A7C15ull;
+    char sid[32];
+    std::snprintf(sid, sizeof(sid), "s%015llxq", static_cast<unsigned long long>(n));
+    return HtmlResponse("<html><head><title>session</title></head><body><a href=\"" + path +
+                        "?sid=" + sid + "\">again</a></body></html>");
+  };
+}
+
+TestResponse GzipBomb(size_t decoded_bytes) {
+  TestResponse r;
+  r.headers.emplace_back("Content-Type", "text/html");
+  r.headers.emplace_back("Content-Encoding", "gzip");
+  r.body = Gzip(std::string(decoded_bytes, '\0'));
+  return r;
+}
+
 std::string Gzip(std::string_view data) {
   z_stream zs{};
   // windowBits 15 + 16 selects the gzip wrapper.
@@ -226,6 +268,11 @@ std::string TestHttpServer::Url(std::string_view path) const {
 void TestHttpServer::Set(std::string path, TestResponse response) {
   std::lock_guard<std::mutex> lock(mu_);
   routes_[std::move(path)] = std::move(response);
+}
+
+void TestHttpServer::SetPrefix(std::string prefix, TestHandler handler) {
+  std::lock_guard<std::mutex> lock(mu_);
+  prefixes_[std::move(prefix)] = std::move(handler);
 }
 
 void TestHttpServer::ServeDirectory(std::string dir) {
@@ -373,6 +420,15 @@ TestResponse TestHttpServer::Lookup(const RecordedRequest& req) const {
   std::string path = req.target.substr(0, req.target.find('?'));
   if (it == routes_.end()) it = routes_.find(path);
   if (it != routes_.end()) return it->second;
+  const TestHandler* best = nullptr;
+  size_t best_len = 0;
+  for (const auto& [prefix, handler] : prefixes_) {
+    if (path.compare(0, prefix.size(), prefix) == 0 && prefix.size() >= best_len) {
+      best = &handler;
+      best_len = prefix.size();
+    }
+  }
+  if (best != nullptr) return (*best)(req);
   if (!directory_.empty() && path.find("..") == std::string::npos) {
     std::string file = directory_ + path;
     if (!path.empty() && path.back() == '/') file += "index.html";
@@ -393,6 +449,7 @@ void TestHttpServer::Respond(Conn& c, const RecordedRequest& req) {
     c.after = Conn::After::kReset;
     return;
   }
+  if (r.stall) return;  // busy forever: nothing is ever sent
   if (r.honor_conditional) {
     std::string etag = HeaderValue(r.headers, "ETag");
     std::string lm = HeaderValue(r.headers, "Last-Modified");
@@ -419,6 +476,8 @@ void TestHttpServer::Respond(Conn& c, const RecordedRequest& req) {
   if (close_after) head += "Connection: close\r\n";
   head += "\r\n";
   c.after = close_after ? Conn::After::kClose : Conn::After::kKeep;
+  // The head declared the whole body; only its start is sent, then RST.
+  if (r.reset_after_bytes > 0) r.body.resize(std::min(r.body.size(), r.reset_after_bytes));
 
   auto at = SteadyClock::now() + r.delay;
   c.out.push_back({at, std::move(head)});
@@ -429,6 +488,10 @@ void TestHttpServer::Respond(Conn& c, const RecordedRequest& req) {
     std::string_view part = std::string_view(r.body).substr(off, piece);
     if (r.trickle_bytes > 0) at += r.trickle_interval;
     c.out.push_back({at, chunked ? Chunk(part) : std::string(part)});
+  }
+  if (r.reset_after_bytes > 0) {
+    c.after = Conn::After::kReset;  // RST after the partial body
+    return;
   }
   if (chunked && !r.endless) c.out.push_back({at, "0\r\n\r\n"});
 }

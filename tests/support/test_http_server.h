@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -56,6 +57,12 @@ struct TestResponse {
   // Declared Content-Length larger than the body sent, then close
   // (a truncated transfer).
   size_t short_body_by = 0;
+  // >0: send the head and this many body bytes, then RST the connection
+  // (a reset mid-transfer, after the client connected fine).
+  size_t reset_after_bytes = 0;
+  // Never answer: read the request and keep the connection open and silent
+  // until the server stops (a stalled server).
+  bool stall = false;
   // Conditional GET: when the request's If-None-Match equals the ETag header
   // of this response, or If-Modified-Since equals its Last-Modified header,
   // answer 304 without a body.
@@ -71,6 +78,21 @@ TestResponse RedirectResponse(int code, std::string location);
 TestResponse ErrorResponse(int code, std::string retry_after = "");
 // `bytes` of HTML-ish filler ('a's inside <p>), declared with Content-Length.
 TestResponse HugeResponse(size_t bytes);
+
+struct RecordedRequest;
+// A dynamic route: computes the response from the request.
+using TestHandler = std::function<TestResponse(const RecordedRequest&)>;
+
+// Trap generators (dynamic routes under `prefix`, e.g. "/cal/"):
+// CalendarTrap: /cal/YYYY/MM/ pages, each linking to the previous and the
+// next month forever (the classic endless calendar).
+TestHandler CalendarTrap(std::string prefix);
+// SessionIdTrap: every page under prefix links to itself with a fresh
+// ?sid=<random id> (a session id in every URL: endless distinct URLs).
+TestHandler SessionIdTrap(std::string prefix);
+// A gzip bomb: `decoded_bytes` of zeros, sent gzip-compressed (~1000:1),
+// compressed once at construction.
+TestResponse GzipBomb(size_t decoded_bytes);
 
 // One request as the server received it.
 struct RecordedRequest {
@@ -100,6 +122,9 @@ class TestHttpServer {
   // Route an exact request path (query included when the request has one;
   // when no route matches "path?query", the route for "path" is used).
   void Set(std::string path, TestResponse response);
+  // Every request whose path starts with `prefix` and that has no exact
+  // route is answered by `handler` (longest prefix wins).
+  void SetPrefix(std::string prefix, TestHandler handler);
   // Serve files under `dir` for paths without a route ("/" -> index.html).
   // Unknown paths get 404.
   void ServeDirectory(std::string dir);
@@ -126,6 +151,7 @@ class TestHttpServer {
 
   mutable std::mutex mu_;
   std::map<std::string, TestResponse, std::less<>> routes_;
+  std::map<std::string, TestHandler, std::less<>> prefixes_;
   std::string directory_;
   std::vector<RecordedRequest> log_;
 

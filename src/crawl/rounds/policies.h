@@ -12,6 +12,14 @@ namespace topicrawl {
 StatusOr<std::unique_ptr<RoundPolicy>> NewFullRoundPolicy(const RoundPolicyContext& context);
 StatusOr<std::unique_ptr<RoundPolicy>> NewStaticRoundPolicy(const RoundPolicyContext& context);
 StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyContext& context);
+StatusOr<std::unique_ptr<RoundPolicy>> NewAdaptiveRoundPolicy(const RoundPolicyContext& context);
+StatusOr<std::unique_ptr<RoundPolicy>> NewNutchRoundPolicy(const RoundPolicyContext& context);
+
+// adaptive_policy.cc, exposed for tests: Cho & Garcia-Molina's estimator of
+// the change rate per access, r = -log((n - X + 0.5) / (n + 0.5)), and the
+// revisit value of a URL in `round`.
+double ChangeRatePerAccess(double n, double x);
+double AdaptiveRevisitValue(const KnownUrl& url, int round);
 
 }  // namespace topicrawl
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "crawl/rounds/fake_round_history.h"
+#include "crawl/rounds/policies.h"
 
 namespace topicrawl {
 namespace {
@@ -74,6 +75,108 @@ TEST(FullPolicy, RevisitsEverythingButGoneAndQueued) {
   ASSERT_TRUE((*p)->Plan(req, h, &small).ok());
   ASSERT_EQ(small.revisits.size(), 1u);
   EXPECT_EQ(small.revisits[0].url_id, 14u);
+}
+
+}  // namespace
+}  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+TEST(AdaptivePolicy, EstimatorMatchesHandComputedValues) {
+  // r = -log((n - X + 0.5) / (n + 0.5)), computed by hand (python math.log).
+  EXPECT_NEAR(ChangeRatePerAccess(1, 0), 0.0, 1e-12);
+  EXPECT_NEAR(ChangeRatePerAccess(1, 1), 1.0986122886681098, 1e-12);  // log 3
+  EXPECT_NEAR(ChangeRatePerAccess(4, 2), 0.587786664902119, 1e-12);   // log(4.5/2.5)
+  EXPECT_NEAR(ChangeRatePerAccess(10, 3), 0.3364722366212129, 1e-12);
+  EXPECT_NEAR(ChangeRatePerAccess(5, 5), 2.3978952727983707, 1e-12);  // log 11
+}
+
+TEST(AdaptivePolicy, RevisitsFrequentChangersAndRelevantPagesFirst) {
+  FakeRoundHistory h;
+  h.summary.round = 2;
+  h.seeds = {"http://a/"};
+  // Revisited twice (rounds 1 and 2): 200 changed both times, 201 never.
+  KnownUrl& often = h.Add(200, "http://a/often");
+  often.fetches = 3;
+  often.changes = 2;
+  often.last_round = 2;
+  often.relevance = 0.5;
+  KnownUrl& never = h.Add(201, "http://a/never");
+  never.fetches = 3;
+  never.changes = 0;
+  never.last_round = 2;
+  never.relevance = 0.5;
+  // No history: prior rate; the relevant one first.
+  h.Add(202, "http://a/rel").relevance = 0.9;
+  h.Add(203, "http://a/irrel").relevance = 0.0;
+  h.Add(204, "http://a/gone").last_state = UrlState::kGone;
+  auto p = MakeRoundPolicy("adaptive", {});
+  ASSERT_TRUE(p.ok());
+  RoundRequest req;
+  req.round = 3;
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan(req, h, &plan).ok());
+  ASSERT_EQ(plan.revisits.size(), 4u);  // gone is never planned
+  EXPECT_EQ(plan.revisits[0].url_id, 200u);
+  EXPECT_EQ(plan.revisits[3].url_id, 201u);  // X = 0: r = 0, value 0
+  EXPECT_EQ(plan.revisits[3].priority, 0.0);
+  // Hand value of 200: n = 2, X = 2 -> r = log 5 per access; span 2 rounds
+  // over 2 accesses -> lambda = log 5 per round; elapsed 1 -> P = 1 - 1/5.
+  EXPECT_NEAR(plan.revisits[0].priority, 0.8 * (0.1 + 0.5), 1e-12);
+  EXPECT_EQ(plan.revisits[1].url_id, 202u);
+  EXPECT_EQ(plan.seeds, h.seeds);
+  RoundPlan cut;
+  req.budget = 2;
+  ASSERT_TRUE((*p)->Plan(req, h, &cut).ok());
+  ASSERT_EQ(cut.revisits.size(), 2u);
+  EXPECT_EQ(cut.revisits[1].url_id, 202u);
+}
+
+TEST(NutchPolicy, IntervalsShrinkOnChangeGrowOtherwiseAndSurviveSaveRestore) {
+  FakeRoundHistory h;
+  h.summary.round = 1;
+  h.Add(300, "http://a/c").last_round = 1;
+  h.Add(301, "http://a/u").last_round = 1;
+  h.outcomes[1] = {{300, UrlState::kChanged, true, 0, 0.5},
+                   {301, UrlState::kUnchanged, true, 0, 0.5}};
+  auto p = MakeRoundPolicy("nutch", {});
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE((*p)->OnRoundFinished(h).ok());
+  RoundRequest req;
+  req.round = 2;
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan(req, h, &plan).ok());
+  // 300: 1 * 0.8 clamped to 1 -> due; 301: 1.4 rounds -> not due after 1.
+  ASSERT_EQ(plan.revisits.size(), 1u);
+  EXPECT_EQ(plan.revisits[0].url_id, 300u);
+  // Round 3: 301 is due (2 >= 1.4).
+  const std::string state = (*p)->SaveState();
+  EXPECT_EQ(state.size(), 32u);
+  auto q = MakeRoundPolicy("nutch", {});
+  ASSERT_TRUE((*q)->RestoreState(state).ok());
+  req.round = 3;
+  RoundPlan later;
+  ASSERT_TRUE((*q)->Plan(req, h, &later).ok());
+  EXPECT_EQ(later.revisits.size(), 2u);
+  // Unchanged again and again: 1.4^k, clamped at 16 rounds.
+  for (int k = 0; k < 12; ++k) {
+    h.summary.round = 2 + k;
+    h.outcomes[2 + k] = {{301, UrlState::kUnchanged, true, 0, 0.5}};
+    ASSERT_TRUE((*q)->OnRoundFinished(h).ok());
+  }
+  h.urls[301].last_round = 13;
+  RoundPlan far;
+  req.round = 13 + 15;  // 15 rounds later: still not due (interval 16)
+  ASSERT_TRUE((*q)->Plan(req, h, &far).ok());
+  for (const Revisit& r : far.revisits) EXPECT_NE(r.url_id, 301u);
+  req.round = 13 + 16;
+  RoundPlan due;
+  ASSERT_TRUE((*q)->Plan(req, h, &due).ok());
+  bool found = false;
+  for (const Revisit& r : due.revisits) found |= r.url_id == 301u;
+  EXPECT_TRUE(found);
+  EXPECT_FALSE((*q)->RestoreState("short").ok());
 }
 
 }  // namespace

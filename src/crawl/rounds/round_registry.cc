@@ -18,6 +18,8 @@ using Factory =
 const std::vector<std::pair<std::string, Factory>>& Registry() {
   static const auto* registry = new std::vector<std::pair<std::string, Factory>>{
       {"full", NewFullRoundPolicy},
+      {"adaptive", NewAdaptiveRoundPolicy},
+      {"nutch", NewNutchRoundPolicy},
       {"static", NewStaticRoundPolicy},
       {"topichub", NewTopicHubRoundPolicy},
   };

@@ -4,6 +4,7 @@
 #define TOPICRAWL_CRAWL_STRATEGIES_STRATEGIES_H_
 
 #include <memory>
+#include <string>
 
 #include "crawl/crawl_strategy.h"
 
@@ -15,6 +16,13 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(const StrategyCo
 StatusOr<std::unique_ptr<CrawlStrategy>> NewWangLandauStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewAnnealingStrategy(const StrategyContext& context);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext& context);
+// Seed 004: JLSE and its anchor-only baseline ATA (jlse_strategy.cc,
+// ata_strategy.cc); `name` selects the [strategy.<name>] table.
+StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseStrategy(const StrategyContext& context);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewAtaStrategy(const StrategyContext& context);
+StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseFamilyStrategy(const StrategyContext& context,
+                                                               const std::string& name,
+                                                               bool use_graph);
 StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl

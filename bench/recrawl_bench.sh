@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Incremental-crawl bench (issue 11 item 8; a bench, not a test): the dev web
+# evolved over 4 rounds (`web evolve`, default "news-ish" rates), crawled in
+# round 0 once (best-first, dev-networking topic, whole web), then recrawled
+# round by round with each policy. Prints eval's per-round table (new /
+# changed / gone pages found, 304 share, freshness) for full, adaptive and
+# nutch, and the CPU seconds and bytes of every round.
+#
+# Usage: bench/recrawl_bench.sh [BUDGET]     (BUDGET = adaptive/nutch revisit
+#                                             budget, default 30%; full has none)
+# Env:   TOPICRAWL  binary (default build/topicrawl)
+#        EVO        evolved web directory to use or create
+#                   (default /tmp/recrawl_bench/evo, made from /work/webs/dev)
+#        BASE       built web to evolve (default /work/webs/dev)
+#        OUT        runs directory (default /tmp/recrawl_bench/runs, replaced)
+#        POLICIES   default "full adaptive nutch"
+#        ROUNDS     default 4; SEED default 1
+# The evolved web is served by this script on its own free ports (the shared
+# webs are never touched); `web stop` at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUDGET=${1:-30%}
+BIN=${TOPICRAWL:-build/topicrawl}
+BASE=${BASE:-/work/webs/dev}
+EVO=${EVO:-/tmp/recrawl_bench/evo}
+OUT=${OUT:-/tmp/recrawl_bench/runs}
+ROUNDS=${ROUNDS:-4}
+SEED=${SEED:-1}
+POLICIES=${POLICIES:-full adaptive nutch}
+SHARED=${SHARED:-../shared}
+HOMES=$SHARED/corpus/homes/dev-homes.tsv
+TOPIC=$SHARED/corpus/topics/dev-networking.txt
+LABELS=$SHARED/corpus/labels/dev-networking.tsv
+[ -x /usr/bin/time ] || { echo "recrawl_bench: needs /usr/bin/time" >&2; exit 1; }
+
+if [ ! -s "$EVO/evolve.tsv" ]; then
+  mkdir -p "$(dirname "$EVO")"
+  "$BIN" web evolve --dir "$BASE" --out "$EVO" --rounds "$ROUNDS" --seed "$SEED" --homes "$HOMES" --force
+fi
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port); TLS=$(free_port)
+serve() {
+  "$BIN" web serve --dir "$EVO" --round "$1" --port "$PORT" --tls-port "$TLS" 2>/dev/null |
+    sed -n 's/^crawl-args: //p' | tail -1
+}
+trap '"$BIN" web stop --dir "$EVO" >/dev/null 2>&1 || true' EXIT
+rm -rf "$OUT"; mkdir -p "$OUT"
+
+# One timed run: prints "cpu_s wall_s" of the process.
+timed() {
+  local log=$1; shift
+  /usr/bin/time -f '%U %S %e' -o "$log.time" "$@" > "$log" 2>&1 || {
+    echo "recrawl_bench: failed: $*" >&2; tail -5 "$log" >&2; exit 1; }
+  awk '{ printf "%.1f %.1f", $1 + $2, $3 }' "$log.time"
+}
+
+ARGS=$(serve 0)
+echo "round 0: crawl (best-first, whole web) ..." >&2
+read -r CPU0 WALL0 <<< "$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$HOMES" --topic "$TOPIC" \
+  --strategy best-first --max-pages 0 --delay 0 $ARGS --out "$OUT/round0")"
+declare -A CPU
+for p in $POLICIES; do cp -a "$OUT/round0" "$OUT/$p"; CPU[$p]="$CPU0"; done
+for k in $(seq 1 "$ROUNDS"); do
+  ARGS=$(serve "$k")
+  for p in $POLICIES; do
+    b=""; [ "$p" = full ] || b="--budget $BUDGET"
+    echo "round $k: recrawl --policy $p $b ..." >&2
+    read -r c w <<< "$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b --delay 0 $ARGS)"
+    CPU[$p]="${CPU[$p]} $c"
+  done
+done
+
+echo "evolved web: $EVO ($(grep -E '^(seed|new_rate|change_rate|gone_rate|hidden_at_start)' "$EVO/evolve.tsv" | tr '\t\n' '= '))"
+echo "round 0 crawl: ${CPU0} s CPU, ${WALL0} s wall (shared by all policies)"
+for p in $POLICIES; do
+  echo
+  echo "== $p $( [ "$p" = full ] || echo "(budget $BUDGET)" ) — CPU s per round (0..$ROUNDS): ${CPU[$p]}"
+  "$BIN" eval "$OUT/$p" --truth-dir "$EVO" --labels "$LABELS"
+  "$BIN" eval "$OUT/$p" --truth-dir "$EVO" --labels "$LABELS" --json > "$OUT/$p.json"
+done

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Re-measures the seed-000 table (Wang-Landau paper: DP 1k/5k/10k/15k,
+# Accuracy, LP, ARDP, SDDP, ARLP, SDLP, recall, time, Friedman ranks) and the
+# seed-001 table (Naive-Bayes link crawler) on the two benchmark webs, 5 RNG
+# seeds per strategy (issue #17). Results: docs/wang-landau.md,
+# docs/baselines.md, docs/naive-bayes.md.
+#
+# Usage: bench/seed_tables.sh [OUT]        (default OUT=runs/seed-tables)
+#   PARTS="dev zh nb-dev nb-zh"  which parts to run (default: all, in order)
+#   DEV_ARGS / ZH_ARGS            crawl-args of the served webs (default: the
+#                                 files /work/webs/dev.args, /work/webs/zh.args,
+#                                 i.e. what `scripts/webs dev|zh` prints)
+#   RUNS=5  DEV_PAGES=15000  ZH_PAGES=3000  NB_PAGES=2000
+#   EXTRA="..."                   extra crawl flags for every run
+# Finished runs are reused (compare's default), so an interrupted batch
+# resumes where it stopped. Measured times are wall times on a shared
+# machine: compare them only within one batch.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${TOPICRAWL:-build/topicrawl}
+CORPUS=${TOPICRAWL_CORPUS:-../shared/corpus}
+OUT=${1:-runs/seed-tables}
+PARTS=${PARTS:-dev zh nb-dev nb-zh}
+RUNS=${RUNS:-5}
+DEV_PAGES=${DEV_PAGES:-15000}
+ZH_PAGES=${ZH_PAGES:-3000}
+NB_PAGES=${NB_PAGES:-2000}
+EXTRA=${EXTRA:-}
+DEV_ARGS=${DEV_ARGS:-$(cat /work/webs/dev.args)}
+ZH_ARGS=${ZH_ARGS:-$(cat /work/webs/zh.args)}
+SEED000="bfs,best-first,shark-search,annealing,wang-landau"
+mkdir -p "$OUT"
+log() { echo "== $(date +%H:%M:%S) $*" >&2; }
+
+compare() {  # compare NAME WEB_ARGS compare-flags...
+  local name=$1 web=$2
+  shift 2
+  log "compare $name"
+  # shellcheck disable=SC2086  # web args and EXTRA are flag lists
+  /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/$name.time" \
+    "$BIN" compare "$@" $web --runs "$RUNS" --out "$OUT/$name" \
+    ${EXTRA:+--extra-crawl-args "$EXTRA"} > "$OUT/$name.log" 2>&1
+  log "done $name: $(cat "$OUT/$name.time")"
+}
+
+nb_models() {  # nb_models dev|zh TOPIC_NAME WEB_ARGS: collect, train (seed 001 §3.2)
+  local web=$1 topic=$2 args=$3
+  local models=runs/nb/$topic  # where data/topics/$topic-nb.toml points
+  mkdir -p "$models"
+  if [ ! -s "$models/link-g2.nb.json" ]; then
+    log "collect-links $topic"
+    # shellcheck disable=SC2086
+    "$BIN" collect-links --seeds "$CORPUS/homes/$web-homes.tsv" \
+      --topic "data/topics/$topic-nb.toml" --out "$OUT/nb-$topic-data" \
+      --max-pages 8000 --delay 0 $args > "$OUT/nb-$topic-collect.log" 2>&1
+    "$BIN" train link-nb --data "$OUT/nb-$topic-data" --features 2 --all \
+      --out "$models/link-g2.nb.json" > "$OUT/nb-$topic-train.log" 2>&1
+    "$BIN" train page-nb --data "$OUT/nb-$topic-data" --all \
+      --out "$models/page.nb.json" >> "$OUT/nb-$topic-train.log" 2>&1
+  fi
+}
+
+for part in $PARTS; do
+  case $part in
+    dev)
+      compare dev-networking "$DEV_ARGS" --strategies "$SEED000" \
+        --seeds "$CORPUS/homes/dev-homes.tsv" --topic "$CORPUS/topics/dev-networking.txt" \
+        --labels "$CORPUS/labels/dev-networking.tsv" --max-pages "$DEV_PAGES" \
+        --at 1000,5000,10000,15000 ;;
+    zh)
+      compare zh-security "$ZH_ARGS" --strategies "$SEED000" \
+        --seeds "$CORPUS/homes/zh-homes.tsv" --topic "$CORPUS/topics/zh-security.txt" \
+        --labels "$CORPUS/labels/zh-security.tsv" --max-pages "$ZH_PAGES" \
+        --at 500,1000,2000,3000 ;;
+    nb-dev)
+      nb_models dev dev-networking "$DEV_ARGS"
+      compare nb-dev-networking "$DEV_ARGS" --strategies nb-link,best-first,bfs \
+        --seeds "$CORPUS/homes/dev-homes.tsv" --topic data/topics/dev-networking-nb.toml \
+        --labels "$CORPUS/labels/dev-networking.tsv" --max-pages "$NB_PAGES" \
+        --at 500,1000,2000 ;;
+    nb-zh)
+      nb_models zh zh-networking "$ZH_ARGS"
+      compare nb-zh-networking "$ZH_ARGS" --strategies nb-link,best-first,bfs \
+        --seeds "$CORPUS/homes/zh-homes.tsv" --topic data/topics/zh-networking-nb.toml \
+        --labels "$CORPUS/labels/zh-networking.tsv" --max-pages "$NB_PAGES" \
+        --at 500,1000,2000 ;;
+    *) echo "unknown part '$part' (dev zh nb-dev nb-zh)" >&2; exit 2 ;;
+  esac
+done
+log "all done: $OUT/*/table.md"

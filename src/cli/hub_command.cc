@@ -1,0 +1,472 @@
+// Seed 003 (003_8082e0a8ad518813): hub-page detection from URL features.
+//   collect-hubs DIR --structural --out FILE.tsv [--hub-share X] [--min-content-links N]
+//       labelled rows from a crawl directory (hub/hub_collect.h)
+//   train hub-svm --data FILE.tsv --out MODEL [--features full|url] [--all]
+//       [--train-size N] [--threads N] [--folds K] [--seed S]
+//       grid search + 10-fold CV, model with its scale (classify/svm_model.h)
+//   analyze hub --data FILE.tsv [--model MODEL] [--baseline rules|heuristic|content] [--json]
+//       test-split accuracy, precision, recall, F1, confusion matrix
+//   analyze hub-table --data FILE.tsv [--sizes 500,1000,2000,all] [--splits 5]
+//       the reproduction table (mean +- sd over host splits)
+//   hub --model MODEL URL... [--anchor A] [--depth D] [--size BYTES]
+//   hub --model MODEL --urls-from FILE [--summary]
+//       probability and feature vector per URL
+// These attach to the `train` and `analyze` commands, so AddHubCommands must
+// run after AddTrainCommand and AddAnalyzeCommand.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <time.h>
+
+#include "cli/commands.h"
+#include "hub/hub_baselines.h"
+#include "hub/hub_collect.h"
+#include "hub/hub_experiment.h"
+#include "nlohmann/json.hpp"
+
+namespace topicrawl::cli {
+namespace {
+
+using hub::HubExample;
+using hub::HubFeatureSet;
+
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
+
+// "MIN:MAX:STEP" of log2 exponents.
+bool ParseRange(const std::string& s, int* lo, int* hi, int* step) {
+  int a, b, c;
+  char x, y;
+  std::istringstream in(s);
+  if (!(in >> a >> x >> b >> y >> c) || x != ':' || y != ':' || c <= 0 || a > b) return false;
+  *lo = a;
+  *hi = b;
+  *step = c;
+  return true;
+}
+
+void AddGridFlags(CLI::App* cmd, SvmGridOptions* g) {
+  cmd->add_option("--threads", g->threads, "Grid-search threads (default 2)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--folds", g->folds, "Cross-validation folds (default 10)")
+      ->check(CLI::Range(2, 100));
+  cmd->add_option_function<std::string>(
+      "--log2c",
+      [g](const std::string& v) {
+        if (!ParseRange(v, &g->log2c_min, &g->log2c_max, &g->log2c_step)) {
+          throw CLI::ValidationError("--log2c", "expected MIN:MAX:STEP");
+        }
+      },
+      "Grid of log2 C as MIN:MAX:STEP (default -5:15:2, libsvm's grid.py)");
+  cmd->add_option_function<std::string>(
+      "--log2g",
+      [g](const std::string& v) {
+        if (!ParseRange(v, &g->log2g_min, &g->log2g_max, &g->log2g_step)) {
+          throw CLI::ValidationError("--log2g", "expected MIN:MAX:STEP");
+        }
+      },
+      "Grid of log2 gamma as MIN:MAX:STEP (default -15:3:2)");
+  cmd->add_option("--eps", g->eps, "libsvm stopping tolerance (default 0.001)")
+      ->check(CLI::PositiveNumber);
+}
+
+// ---- collect-hubs ----------------------------------------------------------
+
+struct CollectFlags {
+  std::string dir, out;
+  bool structural = false;
+  hub::CollectOptions options;
+};
+
+int RunCollect(const CollectFlags& f) {
+  if (!f.structural) {
+    std::cerr << "error: give --structural (labels from the crawl's link graph); labels from "
+                 "an evolving web's truth files are not available in this build\n";
+    return kExitUsage;
+  }
+  hub::CollectSummary sum;
+  auto rows = hub::CollectHubsStructural(f.dir, f.options, &sum);
+  if (!rows.ok()) {
+    std::cerr << "error: " << rows.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (Status s = hub::WriteHubTsv(f.out, *rows); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    return kExitFailure;
+  }
+  std::printf("%lld pages (%lld hubs, %.1f %%), train %lld rows on %lld hosts, test %lld rows on "
+              "%lld hosts, %lld unreadable -> %s\n",
+              static_cast<long long>(sum.pages), static_cast<long long>(sum.hubs),
+              sum.pages ? 100.0 * sum.hubs / sum.pages : 0.0, static_cast<long long>(sum.train),
+              static_cast<long long>(sum.hosts_train), static_cast<long long>(sum.test),
+              static_cast<long long>(sum.hosts_test), static_cast<long long>(sum.unreadable),
+              f.out.c_str());
+  return kExitOk;
+}
+
+// ---- train hub-svm -----------------------------------------------------------
+
+struct TrainFlags {
+  std::string data, out, features = "full";
+  bool all = false;
+  int64_t train_size = -1;
+  uint64_t seed = 1;
+  SvmGridOptions grid;
+};
+
+int RunTrain(const TrainFlags& f) {
+  HubFeatureSet set;
+  if (!hub::ParseHubFeatureSet(f.features, &set)) {
+    std::cerr << "error: --features must be full or url\n";
+    return kExitUsage;
+  }
+  auto rows = hub::ReadHubTsv(f.data);
+  if (!rows.ok()) {
+    std::cerr << "error: " << rows.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::vector<size_t> idx;
+  for (size_t i = 0; i < rows->size(); ++i) {
+    if (f.all || !(*rows)[i].test) idx.push_back(i);
+  }
+  idx = hub::Subsample(idx, f.train_size, f.seed);
+  SvmGridOptions grid = f.grid;
+  grid.seed = f.seed;
+  SvmTrainReport rep;
+  auto model = SvmModel::Train(hub::UrlDataset(*rows, idx, set), std::string(hub::HubModelKind(set)),
+                               grid, &rep);
+  if (!model.ok()) {
+    std::cerr << "error: " << model.status().message() << "\n";
+    return kExitFailure;
+  }
+  if (Status s = model->Save(f.out); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    return kExitFailure;
+  }
+  std::printf("hub SVM (%s features): %zu examples (%zu hubs), best C = 2^%d, gamma = 2^%d, "
+              "%d-fold CV accuracy %.4f, %zu support vectors; grid of %zu points: %.1f s CPU, "
+              "%.1f s wall, %d threads -> %s\n",
+              std::string(hub::HubFeatureSetName(set)).c_str(), rep.examples, rep.positives,
+              rep.best.log2c, rep.best.log2g, rep.folds, rep.best.cv_accuracy,
+              rep.support_vectors, rep.grid.size(), rep.cpu_seconds, rep.wall_seconds,
+              grid.threads, f.out.c_str());
+  return kExitOk;
+}
+
+// ---- analyze hub -----------------------------------------------------------
+
+struct AnalyzeFlags {
+  std::string data, model, baseline;
+  bool json = false;
+  SvmGridOptions grid;
+};
+
+StatusOr<SvmModel> LoadHubModel(const std::string& path, HubFeatureSet* set) {
+  auto m = SvmModel::Load(path, "");
+  if (!m.ok()) return m.status();
+  if (m->kind() == hub::HubModelKind(HubFeatureSet::kFull)) {
+    *set = HubFeatureSet::kFull;
+  } else if (m->kind() == hub::HubModelKind(HubFeatureSet::kBeforeDownload)) {
+    *set = HubFeatureSet::kBeforeDownload;
+  } else {
+    return Status::Error(path + ": is a '" + m->kind() + "' model, not a hub URL model (" +
+                         std::string(hub::HubModelKind(HubFeatureSet::kFull)) + " or " +
+                         std::string(hub::HubModelKind(HubFeatureSet::kBeforeDownload)) + ")");
+  }
+  if (Status s = m->CheckFeatures(hub::HubFeatureNames(*set)); !s.ok()) {
+    return Status::Error(path + ": " + s.message());
+  }
+  return m;
+}
+
+nlohmann::json MetricsJson(const BinaryMetrics& m) {
+  return {{"accuracy", m.accuracy()}, {"precision", m.precision()}, {"recall", m.recall()},
+          {"f1", m.f1()},             {"tp", m.tp},                 {"fp", m.fp},
+          {"fn", m.fn},               {"tn", m.tn}};
+}
+
+void PrintMetrics(const std::string& name, const BinaryMetrics& m, const std::string& extra) {
+  std::printf("%-28s accuracy %.4f  precision %.4f  recall %.4f  F1 %.4f  "
+              "[TP %lld FP %lld FN %lld TN %lld]%s\n",
+              name.c_str(), m.accuracy(), m.precision(), m.recall(), m.f1(),
+              static_cast<long long>(m.tp), static_cast<long long>(m.fp),
+              static_cast<long long>(m.fn), static_cast<long long>(m.tn), extra.c_str());
+}
+
+int RunAnalyze(const AnalyzeFlags& f) {
+  if (f.model.empty() && f.baseline.empty()) {
+    std::cerr << "error: give --model, --baseline or both\n";
+    return kExitUsage;
+  }
+  hub::HubMethod baseline = hub::HubMethod::kRules;
+  if (!f.baseline.empty() && (!hub::ParseHubMethod(f.baseline, &baseline) ||
+                              baseline == hub::HubMethod::kSvmFull ||
+                              baseline == hub::HubMethod::kSvmUrl)) {
+    std::cerr << "error: --baseline must be rules, heuristic or content\n";
+    return kExitUsage;
+  }
+  auto rows = hub::ReadHubTsv(f.data);
+  if (!rows.ok()) {
+    std::cerr << "error: " << rows.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::vector<size_t> train, test;
+  size_t test_hubs = 0;
+  for (size_t i = 0; i < rows->size(); ++i) {
+    ((*rows)[i].test ? test : train).push_back(i);
+    if ((*rows)[i].test) test_hubs += (*rows)[i].label;
+  }
+  if (test.empty()) {
+    std::cerr << "error: " << f.data << " has no test rows\n";
+    return kExitFailure;
+  }
+  nlohmann::json out;
+  if (!f.json) {
+    std::printf("test split: %zu rows, %zu hubs (%.1f %%); train split: %zu rows\n", test.size(),
+                test_hubs, 100.0 * test_hubs / test.size(), train.size());
+  }
+  if (!f.model.empty()) {
+    HubFeatureSet set;
+    auto model = LoadHubModel(f.model, &set);
+    if (!model.ok()) {
+      std::cerr << "error: " << model.status().message() << "\n";
+      return kExitUsage;
+    }
+    BinaryMetrics m = hub::EvaluateUrlModel(*model, set, *rows, test);
+    out = MetricsJson(m);
+    out["method"] = std::string("svm-") + std::string(hub::HubFeatureSetName(set));
+    out["c"] = model->c();
+    out["gamma"] = model->gamma();
+    out["cv_accuracy"] = model->cv_accuracy();
+    out["support_vectors"] = model->support_vectors();
+    out["test_rows"] = test.size();
+    if (!f.json) {
+      char extra[128];
+      std::snprintf(extra, sizeof extra, " C=%g gamma=%g", model->c(), model->gamma());
+      PrintMetrics("URL SVM (" + std::string(hub::HubFeatureSetName(set)) + ")", m, extra);
+    }
+  }
+  if (!f.baseline.empty()) {
+    auto r = hub::RunHubMethod(baseline, *rows, train, test, f.grid);
+    if (!r.ok()) {
+      std::cerr << "error: " << r.status().message() << "\n";
+      return kExitFailure;
+    }
+    nlohmann::json b = MetricsJson(r->metrics);
+    b["method"] = std::string(hub::HubMethodName(baseline));
+    b["test_rows"] = test.size();
+    std::string extra;
+    if (r->svm) {
+      b["c"] = std::ldexp(1.0, r->log2c);
+      b["gamma"] = std::ldexp(1.0, r->log2g);
+      extra = " C=2^" + std::to_string(r->log2c) + " gamma=2^" + std::to_string(r->log2g);
+    }
+    if (out.is_null()) {
+      out = b;
+    } else {
+      out["baseline"] = b;
+    }
+    if (!f.json) PrintMetrics("baseline " + f.baseline, r->metrics, extra);
+  }
+  if (f.json) std::cout << out.dump() << "\n";
+  return kExitOk;
+}
+
+// ---- analyze hub-table -------------------------------------------------------
+
+struct TableFlags {
+  std::string data, sizes = "500,1000,2000,all", methods;
+  int splits = 5;
+  SvmGridOptions grid;
+};
+
+int RunTable(const TableFlags& f) {
+  hub::HubTableOptions o;
+  o.splits = f.splits;
+  o.grid = f.grid;
+  o.sizes.clear();
+  std::stringstream ss(f.sizes);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item == "all") {
+      o.sizes.push_back(-1);
+    } else {
+      try {
+        o.sizes.push_back(std::stoll(item));
+      } catch (...) {
+        std::cerr << "error: bad --sizes item '" << item << "'\n";
+        return kExitUsage;
+      }
+    }
+  }
+  if (!f.methods.empty()) {
+    o.methods.clear();
+    std::stringstream ms(f.methods);
+    for (std::string item; std::getline(ms, item, ',');) {
+      hub::HubMethod m;
+      if (!hub::ParseHubMethod(item, &m)) {
+        std::cerr << "error: unknown method '" << item
+                  << "' (svm-full, svm-url, rules, heuristic, content)\n";
+        return kExitUsage;
+      }
+      o.methods.push_back(m);
+    }
+  }
+  auto rows = hub::ReadHubTsv(f.data);
+  if (!rows.ok()) {
+    std::cerr << "error: " << rows.status().message() << "\n";
+    return kExitUsage;
+  }
+  double cpu0 = CpuSeconds();
+  hub::HubTable t = hub::RunHubTable(*rows, o, &std::cerr);
+  std::cout << hub::HubTableMarkdown(t);
+  for (const auto& c : t.cells) {
+    for (const auto& e : c.errors) std::cout << "error (" << hub::HubMethodName(c.method) << "): " << e << "\n";
+  }
+  std::printf("\n%.1f s CPU in total\n", CpuSeconds() - cpu0);
+  return kExitOk;
+}
+
+// ---- hub (score URLs) ----------------------------------------------------------
+
+struct ScoreFlags {
+  std::string model, urls_from, anchor;
+  std::vector<std::string> urls;
+  int64_t depth = 1, size = -1;
+  bool summary = false;
+};
+
+int RunScore(const ScoreFlags& f) {
+  HubFeatureSet set;
+  auto model = LoadHubModel(f.model, &set);
+  if (!model.ok()) {
+    std::cerr << "error: " << model.status().message() << "\n";
+    return kExitUsage;
+  }
+  const auto& names = hub::HubFeatureNames(set);
+  std::vector<double> x(names.size());
+  int64_t n = 0, hubs = 0;
+  const double cpu0 = CpuSeconds();
+  auto score = [&](const hub::UrlObservation& o) {
+    hub::HubFeaturesInto(o, set, x.data());
+    double p = model->Probability(x);
+    bool is_hub = model->Predict(x) == 1;
+    ++n;
+    hubs += is_hub;
+    if (f.summary) return;
+    std::printf("%.4f\t%s\t%.*s\t", p, is_hub ? "hub" : "-", static_cast<int>(o.url.size()),
+                o.url.data());
+    for (size_t k = 0; k < names.size(); ++k) {
+      std::printf("%s%s=%g", k ? " " : "", names[k].c_str(), x[k]);
+    }
+    std::printf("\n");
+  };
+  for (const auto& u : f.urls) score({u, f.anchor, f.depth, f.size});
+  if (!f.urls_from.empty()) {
+    // One URL a line, or TSV: url [anchor [crawl_depth [page_size]]].
+    std::ifstream in(f.urls_from);
+    if (!in) {
+      std::cerr << "error: cannot read " << f.urls_from << "\n";
+      return kExitUsage;
+    }
+    std::string line;
+    std::vector<std::string_view> cols;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      cols.clear();
+      size_t p = 0;
+      while (cols.size() < 4) {
+        size_t q = line.find('\t', p);
+        cols.push_back(std::string_view(line).substr(p, q == std::string::npos ? q : q - p));
+        if (q == std::string::npos) break;
+        p = q + 1;
+      }
+      hub::UrlObservation o{cols[0], cols.size() > 1 ? cols[1] : std::string_view(f.anchor),
+                            f.depth, f.size};
+      if (cols.size() > 2) o.crawl_depth = std::atoll(std::string(cols[2]).c_str());
+      if (cols.size() > 3) o.page_size = std::atoll(std::string(cols[3]).c_str());
+      score(o);
+    }
+  }
+  if (f.summary || !f.urls_from.empty()) {
+    std::fprintf(f.summary ? stdout : stderr,
+                 "%lld URLs scored, %lld predicted hubs, %.2f s CPU (%.2f us per URL)\n",
+                 static_cast<long long>(n), static_cast<long long>(hubs), CpuSeconds() - cpu0,
+                 n ? 1e6 * (CpuSeconds() - cpu0) / n : 0.0);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddHubCommands(CLI::App& app, int* exit_code) {
+  auto* collect = app.add_subcommand("collect-hubs", "Labelled hub data (seed 003) from a crawl");
+  auto cf = std::make_shared<CollectFlags>();
+  collect->add_option("dir", cf->dir, "Crawl directory")->required();
+  collect->add_option("--out", cf->out, "TSV to write")->required();
+  collect->add_flag("--structural", cf->structural,
+                    "Label hubs from the link graph (share of links to the site's content pages)");
+  collect->add_option("--hub-share", cf->options.hub_share,
+                      "Structural: min share of same-site links to content pages (default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  collect->add_option("--min-content-links", cf->options.min_content_links,
+                      "Structural: min number of content pages linked (default 5)")
+      ->check(CLI::Range(1, 1000000));
+  collect->add_option("--template-share", cf->options.template_share,
+                      "Structural: ignore targets linked from more than this share of the "
+                      "site's pages (default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  collect->add_option("--seed", cf->options.seed, "Seed of the 7:3 split by host");
+  collect->callback([cf, exit_code] { *exit_code = RunCollect(*cf); });
+
+  auto* score = app.add_subcommand("hub", "Hub probability of URLs with a hub SVM (seed 003)");
+  auto sf = std::make_shared<ScoreFlags>();
+  score->add_option("--model", sf->model, "Model from train hub-svm")->required();
+  score->add_option("urls", sf->urls, "URLs to score");
+  score->add_option("--urls-from", sf->urls_from,
+                    "File: one URL a line, or TSV url, anchor, crawl depth, page size");
+  score->add_option("--anchor", sf->anchor, "Anchor text of the link (default empty)");
+  score->add_option("--depth", sf->depth, "Crawl depth (default 1)");
+  score->add_option("--size", sf->size, "Page size in bytes (full model; default unknown = 0)");
+  score->add_flag("--summary", sf->summary, "Only print counts and CPU time");
+  score->callback([sf, exit_code] { *exit_code = RunScore(*sf); });
+
+  if (CLI::App* train = app.get_subcommand("train")) {
+    auto* t = train->add_subcommand("hub-svm", "URL-feature hub SVM (seed 003), grid search");
+    auto tf = std::make_shared<TrainFlags>();
+    t->add_option("--data", tf->data, "TSV from collect-hubs")->required();
+    t->add_option("--out", tf->out, "Model file to write")->required();
+    t->add_option("--features", tf->features, "full (ten features) or url (before download)");
+    t->add_flag("--all", tf->all, "Train on train + test rows");
+    t->add_option("--train-size", tf->train_size, "Use a random subset of N training rows");
+    t->add_option("--seed", tf->seed, "Seed of the subset and the CV folds (default 1)");
+    AddGridFlags(t, &tf->grid);
+    t->callback([tf, exit_code] { *exit_code = RunTrain(*tf); });
+  }
+  if (CLI::App* analyze = app.get_subcommand("analyze")) {
+    auto* a = analyze->add_subcommand("hub", "Test-split metrics of a hub SVM and/or a baseline");
+    auto af = std::make_shared<AnalyzeFlags>();
+    a->add_option("--data", af->data, "TSV from collect-hubs")->required();
+    a->add_option("--model", af->model, "Model from train hub-svm");
+    a->add_option("--baseline", af->baseline, "rules, heuristic or content");
+    a->add_flag("--json", af->json, "Print {accuracy, precision, recall, f1, ...}");
+    AddGridFlags(a, &af->grid);
+    a->callback([af, exit_code] { *exit_code = RunAnalyze(*af); });
+
+    auto* tb = analyze->add_subcommand("hub-table", "Seed 003 reproduction table over host splits");
+    auto bf = std::make_shared<TableFlags>();
+    tb->add_option("--data", bf->data, "TSV from collect-hubs")->required();
+    tb->add_option("--sizes", bf->sizes, "Training sizes (default 500,1000,2000,all)");
+    tb->add_option("--splits", bf->splits, "Host splits, seeds 1..N (default 5)")
+        ->check(CLI::Range(1, 100));
+    tb->add_option("--methods", bf->methods,
+                   "Comma list (default svm-full,svm-url,rules,heuristic,content)");
+    AddGridFlags(tb, &bf->grid);
+    tb->callback([bf, exit_code] { *exit_code = RunTable(*bf); });
+  }
+}
+
+}  // namespace topicrawl::cli

@@ -1,0 +1,337 @@
+#include "crawl/rounds/round_runner.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <unordered_set>
+
+#include "core/clock.h"
+#include "crawl/dedup.h"
+#include "url/url.h"
+
+namespace topicrawl {
+namespace {
+
+std::string HostOf(std::string_view url) {
+  size_t start = url.find("://");
+  start = start == std::string_view::npos ? 0 : start + 3;
+  size_t end = url.find_first_of("/?#", start);
+  std::string host(url.substr(start, end == std::string_view::npos ? url.npos : end - start));
+  for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return host;
+}
+
+StatusOr<int64_t> MetaInt(CrawlStore* store, const std::string& key, int64_t fallback) {
+  auto v = store->GetMeta(key);
+  if (!v.ok()) return v.status();
+  if (!v->has_value()) return fallback;
+  return static_cast<int64_t>(std::strtoll((*v)->c_str(), nullptr, 10));
+}
+
+
+}  // namespace
+
+std::string RoundFinishedKey(int round) { return "round_finished." + std::to_string(round); }
+std::string PolicyStateKey(const std::string& policy) { return "round_policy_state." + policy; }
+std::string PolicyFedKey(const std::string& policy) { return "round_policy_fed." + policy; }
+
+StatusOr<std::unique_ptr<StoreRoundHistory>> StoreRoundHistory::Make(CrawlStore* store,
+                                                                      int last_round,
+                                                                      bool ignore_scheme) {
+  std::unique_ptr<StoreRoundHistory> h(new StoreRoundHistory(store, last_round, ignore_scheme));
+  auto beta = store->GetMeta("beta");
+  if (!beta.ok()) return beta.status();
+  if (beta->has_value()) h->beta_ = std::strtod((*beta)->c_str(), nullptr);
+  Status s = store->LoadFrontier([&](const FrontierRecord& r) {
+    if (r.explanation == "{\"seed\":true}") h->seeds_.push_back(r.url);
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::sort(h->seeds_.begin(), h->seeds_.end());
+  if (last_round >= 0) {
+    auto summary = h->Summarize(last_round);
+    if (!summary.ok()) return summary.status();
+    h->summary_ = *summary;
+  }
+  return h;
+}
+
+StatusOr<RoundSummary> StoreRoundHistory::Summarize(int round) {
+  RoundSummary r;
+  r.round = round;
+  auto started = MetaInt(store_, "round_started_at." + std::to_string(round), 0);
+  if (!started.ok()) return started.status();
+  if (round == 0) {
+    started = MetaInt(store_, "started_at", 0);
+    if (!started.ok()) return started.status();
+  }
+  r.started_at = *started;
+  auto finished = MetaInt(store_, RoundFinishedKey(round), 0);
+  if (!finished.ok()) return finished.status();
+  r.finished_at = *finished;
+  if (round > 0) {
+    auto prev = MetaInt(store_, round == 1 ? std::string("started_at")
+                                           : "round_started_at." + std::to_string(round - 1),
+                        0);
+    if (!prev.ok()) return prev.status();
+    if (*prev > 0 && r.started_at > 0) {
+      r.days_since_previous = static_cast<double>(r.started_at - *prev) / 86'400'000.0;
+    }
+  }
+  std::vector<std::pair<PageId, bool>> new_pages;  // page id, near-dup (filled below)
+  Status s = store_->ForEachFetch(round, [&](const FetchRow& f) {
+    ++r.fetches;
+    r.bytes += f.bytes;
+    if (f.http_code == 304) ++r.not_modified;
+    switch (f.state) {
+      case UrlState::kNew: ++r.new_pages; new_pages.push_back({f.page_id, false}); break;
+      case UrlState::kChanged: ++r.changed; break;
+      case UrlState::kTriviallyChanged: ++r.trivially_changed; break;
+      case UrlState::kUnchanged: ++r.unchanged; break;
+      case UrlState::kGone: ++r.gone; break;
+      default: ++r.failed; break;
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
+  for (const auto& [id, unused] : new_pages) {
+    auto facts = store_->LoadPageFacts(id);
+    if (!facts.ok()) return facts.status();
+    if (!facts->has_value() || (*facts)->near_dup_of != 0) continue;
+    if (beta_ >= 0 && (*facts)->relevance && *(*facts)->relevance >= beta_) {
+      ++r.new_relevant;
+    } else {
+      ++r.new_irrelevant;
+    }
+  }
+  return r;
+}
+
+Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) {
+  KnownUrl u;
+  Status inner;
+  Status s = store_->ForEachUrlHistory(
+      [&](const FrontierRecord& row, const std::vector<FetchRow>& fetches) {
+        u = KnownUrl();
+        u.url_id = row.url_id;
+        u.url = row.url;
+        u.host = HostOf(row.url);
+        u.depth = row.depth;
+        u.anchor = row.anchor;
+        for (const FetchRow& f : fetches) {
+          if (u.first_round < 0) u.first_round = f.round;
+          u.last_round = f.round;
+          u.last_fetched_at = f.at;
+          ++u.fetches;
+          if (f.revisit && f.state == UrlState::kChanged) ++u.changes;
+          if (f.revisit && f.state == UrlState::kTriviallyChanged) ++u.trivial_changes;
+          u.last_state = f.state;
+          u.new_links_last = f.new_links;
+          u.page_id = f.page_id;
+        }
+        if (u.page_id != 0) {
+          auto facts = store_->LoadPageFacts(u.page_id);
+          if (!facts.ok()) {
+            inner = facts.status();
+            return false;
+          }
+          if (facts->has_value()) {
+            u.size = (*facts)->size;
+            u.relevance = (*facts)->relevance;
+            u.out_links = (*facts)->out_links;
+            u.near_duplicate = (*facts)->near_dup_of != 0;
+          }
+        }
+        return visit(u);
+      });
+  return s.ok() ? inner : s;
+}
+
+Status StoreRoundHistory::ForEachLink(const std::function<bool(UrlId, UrlId)>& visit) {
+  // Known ids first (8 bytes a URL), then every current version's links.
+  std::vector<std::pair<UrlId, PageId>> current;
+  std::vector<UrlId> known;
+  Status s = store_->ForEachUrlHistory(
+      [&](const FrontierRecord& row, const std::vector<FetchRow>& fetches) {
+        known.push_back(row.url_id);
+        if (!fetches.empty() && fetches.back().page_id != 0) {
+          current.push_back({row.url_id, fetches.back().page_id});
+        }
+        return true;
+      });
+  if (!s.ok()) return s;
+  std::sort(known.begin(), known.end());
+  std::vector<std::string> urls;
+  std::vector<UrlId> targets;
+  for (const auto& [from, page] : current) {
+    if (Status l = store_->LoadPageLinkUrls(page, &urls); !l.ok()) return l;
+    targets.clear();
+    for (const std::string& url : urls) {
+      const UrlId to = DedupId(url, ignore_scheme_);
+      if (std::binary_search(known.begin(), known.end(), to)) targets.push_back(to);
+    }
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    for (UrlId to : targets) {
+      if (!visit(from, to)) return Status::Ok();
+    }
+  }
+  return Status::Ok();
+}
+
+Status StoreRoundHistory::ForEachOutcome(int round,
+                                         const std::function<bool(const UrlOutcome&)>& visit) {
+  Status inner;
+  Status s = store_->ForEachFetch(round, [&](const FetchRow& f) {
+    UrlOutcome o;
+    o.url_id = f.url_id;
+    o.state = f.state;
+    o.revisit = f.revisit;
+    o.new_links = f.new_links;
+    if (f.page_id != 0) {
+      auto facts = store_->LoadPageFacts(f.page_id);
+      if (!facts.ok()) {
+        inner = facts.status();
+        return false;
+      }
+      if (facts->has_value()) o.relevance = (*facts)->relevance;
+    }
+    return visit(o);
+  });
+  return s.ok() ? inner : s;
+}
+
+StatusOr<int> UnfinishedRound(const std::string& dir) {
+  auto opened = CrawlStore::Open(dir, OpenMode::kResume);
+  if (!opened.ok()) return opened.status();
+  auto current = (*opened)->CurrentRound();
+  if (!current.ok()) return current.status();
+  auto finished = (*opened)->GetMeta(RoundFinishedKey(*current));
+  if (!finished.ok()) return finished.status();
+  if (finished->has_value()) {
+    return Status::Error("round " + std::to_string(*current) + " of " + dir +
+                         " has finished: nothing to resume (run recrawl without --resume "
+                         "for the next round)");
+  }
+  if (Status s = (*opened)->Close(); !s.ok()) return s;
+  return *current;
+}
+
+StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
+  RoundPolicyContext ctx;
+  ctx.out_dir = options.dir;
+  ctx.topic_file = options.topic_file;
+  ctx.rng_seed = options.rng_seed;
+  auto policy = MakeRoundPolicy(options.policy, ctx);  // before touching the crawl
+  if (!policy.ok()) return policy.status();
+  auto opened = CrawlStore::Open(options.dir, OpenMode::kResume);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<CrawlStore> store = std::move(opened).value();
+  auto current = store->CurrentRound();
+  if (!current.ok()) return current.status();
+  const int last = *current;
+  auto finished = store->GetMeta(RoundFinishedKey(last));
+  if (!finished.ok()) return finished.status();
+  if (!finished->has_value()) {
+    return Status::Error("round " + std::to_string(last) + " of " + options.dir +
+                         " did not finish; continue it with `topicrawl recrawl " + options.dir +
+                         " --resume` first");
+  }
+  auto history = StoreRoundHistory::Make(store.get(), last, options.dedup_ignore_scheme);
+  if (!history.ok()) return history.status();
+
+  // The policy's memory: restore, then feed it the rounds it has not seen.
+  auto saved = store->GetMeta(PolicyStateKey(options.policy));
+  if (!saved.ok()) return saved.status();
+  if (Status s = (*policy)->RestoreState(saved->value_or("")); !s.ok()) {
+    return Status::Error("round policy " + options.policy + ": cannot restore its state: " +
+                         s.message());
+  }
+  auto fed = MetaInt(store.get(), PolicyFedKey(options.policy), -1);
+  if (!fed.ok()) return fed.status();
+  if (*fed < last) {
+    if (Status s = (*policy)->OnRoundFinished(**history); !s.ok()) return s;
+  }
+
+  RoundRequest request;
+  request.round = last + 1;
+  request.now_ms = SystemClock()->UnixMillis();
+  request.budget = options.budget;
+  if (request.budget < 0 && options.budget_fraction >= 0) {
+    int64_t known = 0;
+    Status s = (*history)->ForEachUrl([&](const KnownUrl& u) {
+      if (u.page_id != 0) ++known;
+      return true;
+    });
+    if (!s.ok()) return s;
+    request.budget = static_cast<int64_t>(options.budget_fraction * static_cast<double>(known) + 0.5);
+  }
+  RoundPlan plan;
+  if (Status s = (*policy)->Plan(request, **history, &plan); !s.ok()) {
+    return Status::Error("round policy " + options.policy + ": " + s.message());
+  }
+  TruncateToBudget(&plan.revisits, request.budget);
+
+  // Seeds: known ones are revisited (beyond the budget), new ones queued.
+  std::unordered_set<UrlId> planned;
+  std::vector<std::pair<UrlId, double>> revisits;
+  for (const Revisit& r : plan.revisits) {
+    if (planned.insert(r.url_id).second) revisits.push_back({r.url_id, r.priority});
+  }
+  std::unordered_set<UrlId> seed_ids;
+  std::vector<UrlId> seed_order;
+  std::vector<std::string> seed_urls;
+  for (const std::string& seed : plan.seeds) {
+    auto url = ResolveLink("", seed);
+    if (!url) continue;
+    const UrlId id = DedupId(*url, options.dedup_ignore_scheme);
+    if (seed_ids.insert(id).second) {
+      seed_order.push_back(id);
+      seed_urls.push_back(*url);
+    }
+  }
+  std::unordered_set<UrlId> known_ids;
+  Status s = (*history)->ForEachUrl([&](const KnownUrl& u) {
+    if (seed_ids.count(u.url_id)) known_ids.insert(u.url_id);
+    return true;
+  });
+  if (!s.ok()) return s;
+  double top = 1.0;
+  for (const auto& [id, p] : revisits) top = std::max(top, p);
+  std::vector<FrontierRecord> new_seeds;
+  for (size_t i = 0; i < seed_order.size(); ++i) {
+    const UrlId id = seed_order[i];
+    if (known_ids.count(id)) {
+      if (planned.insert(id).second) revisits.push_back({id, top});
+    } else {
+      new_seeds.push_back({id, seed_urls[i], 0, 0, "", top,
+                           "{\"seed\":true,\"round\":" + std::to_string(last + 1) + "}", 0});
+    }
+  }
+  PlannedRound out;
+  out.round = last + 1;
+  out.revisits = static_cast<int64_t>(revisits.size());
+  out.new_seeds = static_cast<int64_t>(new_seeds.size());
+  out.budget = request.budget;
+  out.note = plan.note;
+  if (Status st = store->SetMeta("round_follow_new_links." + std::to_string(out.round),
+                                 plan.follow_new_links ? "1" : "0");
+      !st.ok()) {
+    return st;
+  }
+  if (Status st = store->SetMeta("round_policy." + std::to_string(out.round), options.policy);
+      !st.ok()) {
+    return st;
+  }
+  if (Status st = store->SetMeta(PolicyStateKey(options.policy), (*policy)->SaveState());
+      !st.ok()) {
+    return st;
+  }
+  if (Status st = store->SetMeta(PolicyFedKey(options.policy), std::to_string(last)); !st.ok()) {
+    return st;
+  }
+  if (Status st = store->StartRound(out.round, revisits, new_seeds); !st.ok()) return st;
+  if (Status st = store->Close(); !st.ok()) return st;
+  return out;
+}
+
+}  // namespace topicrawl

@@ -1,0 +1,205 @@
+// JLSE, "joint link similarity evaluation" (seed 004_d65f8d41b01a9f7d,
+// SPEC.md "Seed 004"): the learning core of the `jlse` and `ata` strategies,
+// kept apart from the frontier so that it can be tested and serialised
+// alone.
+//
+// Per page k (Assess, parse pool; algorithm 2 "GPAOGP"):
+//   P(c | d_k)   multinomial NB page classifier (eq. 1-2). Below the
+//                threshold the page is irrelevant: stored, not expanded
+//                (unless expand_irrelevant).
+//   result page  a relevant DetailPage (result-page SVM on <TextDegree,
+//                LinkDegree, Aggregation>, classify/result_page_features.h;
+//                until an SVM model is configured, the documented rule
+//                IsDetailPageByRule). A result page goes to ResultTable and
+//                is not expanded (unless expand_results).
+//   each link u  sim_anchor(u) = P(+ | anchor words) by the page NB, 0.01
+//                when NB says negative (algorithm 1 "GTSAT");
+//                sim_predicted(u) = s_j * V(v_j): v_j = BM25 top-1 vertex of
+//                Gw for u's <anchor, URL, context> (text/bm25_index.h), s_j
+//                its normalised score, V(v_j) its link value from Q-learning
+//                (graph/q_learning.h);
+//                sim(u) = max(sim_anchor, sim_predicted)            (eq. 3)
+//   priority(i)  = P(c|d_k) * sim(i) / sum_{v in O_k} sim(v)        (eq. 10)
+//                ("normalized"; "product" drops the denominator)
+// Per stored page (OnStored, crawl thread): the page joins the LinkTable
+// (its discovering link's fields from the side table of queued links); a
+// result page joins ResultTable; every cf new result pages Gw is rebuilt
+// from ResultTable by walking parents to the seeds, Q is solved and the BM25
+// index over Gw's vertices replaced (an immutable snapshot that Assess reads
+// concurrently). The strategy then re-prioritises the queued links from
+// the side table (anchor sim, the three fields, the parent's P(c|d) and
+// denominator).
+//
+// `ata` (the seed's baseline) is the same without Gw: sim = sim_anchor.
+#ifndef TOPICRAWL_CRAWL_STRATEGIES_JLSE_STRATEGY_H_
+#define TOPICRAWL_CRAWL_STRATEGIES_JLSE_STRATEGY_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "classify/link_features.h"
+#include "classify/naive_bayes.h"
+#include "core/crawl_task.h"
+#include "crawl/crawl_strategy.h"
+#include "graph/q_learning.h"
+#include "text/bm25_index.h"
+
+namespace topicrawl {
+
+struct JlseParams {
+  bool use_graph = true;         // false: ata
+  // Page classifier.
+  double page_threshold = 0.5;   // P(c|d) >= it: relevant
+  bool expand_irrelevant = false;  // seed: irrelevant pages are not expanded
+  bool expand_results = false;     // seed: result pages are not expanded
+  double anchor_negative = 0.01;   // sim_anchor of an NB-negative anchor
+  // Link learner.
+  int cf = 150;                  // rebuild Gw every cf new result pages
+  QLearningParams q;             // gamma 0.9, r_d 1, k sweeps
+  Bm25Params bm25;               // k1 2, b 0.75, weights (0.5, 0.2, 0.3)
+  size_t max_context_terms = 64;  // context words kept per link
+  bool normalized_priority = true;  // eq. 10 with the denominator
+};
+
+// The three BM25 fields of one link, tokenised, as space-joined strings
+// (compact in the side tables; split again for a query).
+struct JlseLinkFields {
+  std::string anchor_raw;  // for LinkTable
+  std::array<std::string, kBm25Fields> terms;
+};
+
+// One link's score parts.
+struct JlseLinkScore {
+  double sim_anchor = 0;
+  double sim_predicted = 0;
+  double bm25 = 0;       // normalised s_j
+  double value = 0;      // V(v_j)
+  int64_t vertex = -1;   // v_j in the snapshot, -1 when none
+  double sim() const { return sim_anchor > sim_predicted ? sim_anchor : sim_predicted; }
+};
+
+class JlseLearner {
+ public:
+  // `page_model`: a trained page NB (kPage); `dictionary`: domain terms for
+  // the tokeniser.
+  static StatusOr<std::unique_ptr<JlseLearner>> Create(
+      JlseParams params, std::shared_ptr<const NaiveBayes> page_model,
+      const std::vector<std::string>& dictionary);
+
+  // Parse pool (thread-safe): classifies the page and scores its links.
+  void Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out);
+
+  // Crawl thread: records the stored page; `queued(url_id)` says whether an
+  // outlink is now waiting in the frontier. Returns true when Gw was
+  // rebuilt (the caller then re-prioritises queued links with Rescore).
+  bool OnStored(const CrawlTask& task, PageId id, const ParsedPage& page,
+                const PageAssessment& assessment, const std::function<bool(UrlId)>& queued);
+
+  // New priority of a queued link after a rebuild; `old_score` when the link
+  // is unknown (e.g. a seed).
+  double Rescore(UrlId url_id, double old_score) const;
+
+  // Tokenises a link into its fields (thread-safe).
+  JlseLinkFields Fields(std::string_view anchor, std::string_view url,
+                        std::string_view context) const;
+  // Scores fields against the current snapshot (thread-safe).
+  JlseLinkScore ScoreLink(const JlseLinkFields& fields) const;
+  double SimAnchor(std::string_view anchor) const;
+  double SimAnchorWords(const std::vector<std::string>& words) const;
+
+  // Rebuilds Gw, Q and the BM25 index from the recorded pages now.
+  void Rebuild();
+
+  // The learned state (page NB counts, recorded pages = LinkTable, result
+  // pages, side tables of queued links, rebuild counter) as bytes; Restore
+  // reads it into a learner created with the same parameters and rebuilds
+  // Gw, Q and BM25 from it: identical scores. Errors: malformed bytes.
+  std::string SaveState() const;
+  Status RestoreState(std::string_view bytes);
+
+  // LinkTable / ResultTable rows.
+  struct PageNode {
+    PageId id = 0;
+    PageId parent = 0;
+    uint32_t depth = 0;
+    bool result = false;
+    std::string url;
+    JlseLinkFields fields;
+  };
+  const std::vector<PageNode>& pages() const { return pages_; }
+  const std::vector<PageId>& results() const { return results_; }
+
+  struct Stats {
+    int64_t rebuilds = 0;
+    int64_t gw_vertices = 0;
+    int64_t gw_results = 0;
+    int q_sweeps = 0;
+    int64_t relevant_pages = 0;
+    int64_t result_pages = 0;
+    int64_t predictions = 0;    // links scored with a BM25 match
+    int64_t predicted_wins = 0; // links where sim_predicted > sim_anchor
+    double rebuild_seconds = 0;
+  };
+  Stats stats() const;
+  const JlseParams& params() const { return params_; }
+
+ private:
+  struct Snapshot {
+    Bm25Index index;
+    std::vector<double> value;  // V(v) per index document
+  };
+  struct QueuedLink {
+    PageId parent = 0;
+    float sim_anchor = 0;
+    JlseLinkFields fields;
+  };
+  struct ParentInfo {
+    double p_page = 0;
+    double denominator = 1;
+    int queued = 0;  // side-table links still pointing here
+  };
+  struct PendingPage {
+    double p_page = 0;
+    bool relevant = false;
+    bool result = false;
+    double denominator = 1;
+    std::vector<float> sim_anchor;  // per link
+    std::vector<JlseLinkFields> fields;  // per link (empty when not expanded)
+  };
+
+  JlseLearner(JlseParams params, std::shared_ptr<const NaiveBayes> model,
+              std::unique_ptr<LinkFeatureExtractor> words);
+  std::shared_ptr<const Snapshot> snapshot() const;
+  double Priority(double p_page, double sim, double denominator) const;
+
+  JlseParams params_;
+  std::shared_ptr<const NaiveBayes> model_;
+  std::unique_ptr<LinkFeatureExtractor> words_;
+
+  mutable std::mutex snapshot_mu_;
+  std::shared_ptr<const Snapshot> snapshot_;  // guarded by snapshot_mu_
+
+  std::mutex pending_mu_;
+  absl::flat_hash_map<UrlId, PendingPage> pending_;  // guarded by pending_mu_
+
+  // Crawl thread only.
+  std::vector<PageNode> pages_;
+  absl::flat_hash_map<PageId, size_t> page_index_;
+  std::vector<PageId> results_;
+  int64_t results_since_rebuild_ = 0;
+  absl::flat_hash_map<UrlId, QueuedLink> queued_;
+  absl::flat_hash_map<PageId, ParentInfo> parents_;
+  mutable std::mutex stats_mu_;
+  Stats stats_;
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_CRAWL_STRATEGIES_JLSE_STRATEGY_H_

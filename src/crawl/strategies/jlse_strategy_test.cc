@@ -1,0 +1,334 @@
+// Seed 004's JLSE learner: refusal without a page classifier, the priority
+// formula (eq. 10), Gw rebuilds, save/restore of the learned state with
+// identical scores, and an end-to-end crawl on 127.0.0.1 that writes
+// LinkTable / ResultTable.
+#include "crawl/strategies/jlse_strategy.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "absl/container/flat_hash_set.h"
+
+#include "crawl/crawl_config.h"
+#include "crawl/crawl_strategy.h"
+#include "crawl/crawler.h"
+#include "crawl/dedup.h"
+#include "store/jlse_tables.h"
+#include "support/test_http_server.h"
+
+namespace topicrawl {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string TempDir(const std::string& name) {
+  std::string dir = ::testing::TempDir() + "/jlse-" + name + "-" + std::to_string(getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::shared_ptr<const NaiveBayes> Model() {
+  auto nb = std::make_shared<NaiveBayes>(NbModelKind::kPage, NbEventModel::kMultinomial);
+  nb->Add({"network", "protocol", "tcp", "socket", "router", "packet"}, true);
+  nb->Add({"network", "tcp", "ip", "routing", "packet", "socket"}, true);
+  nb->Add({"cooking", "recipe", "garden", "flower", "soup", "bread"}, false);
+  nb->Add({"recipe", "bread", "cake", "garden", "weather", "music"}, false);
+  return nb;
+}
+
+std::string Words(const std::string& w, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += w + " ";
+  return s;
+}
+
+// A relevant page (NB positive) with the given links (anchor, url).
+ParsedPage Page(const std::string& words, int n,
+                const std::vector<std::pair<std::string, std::string>>& links) {
+  ParsedPage p;
+  p.text = Words(words, n);
+  p.text_blocks = {p.text};
+  for (const auto& [anchor, url] : links) {
+    Outlink l;
+    l.url = url;
+    l.anchor = anchor;
+    l.dom_context = anchor + " network section";
+    p.links.push_back(l);
+    p.text += "\n" + anchor;
+  }
+  return p;
+}
+
+CrawlTask Task(const std::string& url, PageId parent, uint32_t depth,
+               const std::string& anchor = "") {
+  CrawlTask t;
+  t.url = url;
+  t.url_id = DedupId(url, true);
+  t.parent_page_id = parent;
+  t.depth = depth;
+  t.anchor = anchor;
+  return t;
+}
+
+TEST(JlseStrategyTest, RefusesATopicWithoutExamplesOrModel) {
+  const std::string dir = TempDir("refuse");
+  StrategyContext ctx;
+  ctx.topic_file = WriteFile(dir + "/t.toml",
+                             "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n");
+  for (const char* name : {"jlse", "ata"}) {
+    auto s = MakeCrawlStrategy(name, ctx);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.status().message().find("page classifier"), std::string::npos)
+        << s.status().message();
+    EXPECT_NE(s.status().message().find("train page-nb"), std::string::npos);
+  }
+  ctx.topic_file.clear();
+  EXPECT_FALSE(MakeCrawlStrategy("jlse", ctx).ok());
+  // Unknown keys and URL examples are refused with their names.
+  ctx.topic_file = WriteFile(dir + "/u.toml",
+                             "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n"
+                             "[strategy.jlse]\ncff = 3\n");
+  auto s = MakeCrawlStrategy("jlse", ctx);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("cff"), std::string::npos);
+}
+
+TEST(JlseStrategyTest, TrainsFromExampleFilesAndUsesParameters) {
+  const std::string dir = TempDir("examples");
+  WriteFile(dir + "/pos.html", "<p>" + Words("network protocol tcp", 30) + "</p>");
+  WriteFile(dir + "/neg.html", "<p>" + Words("cooking recipe bread", 30) + "</p>");
+  StrategyContext ctx;
+  ctx.out_dir = dir;
+  ctx.topic_file = WriteFile(dir + "/t.toml",
+                             "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n"
+                             "[topic.examples]\npositive = [\"pos.html\"]\n"
+                             "negative = [\"neg.html\"]\n"
+                             "[strategy.jlse]\ncf = 2\ngamma = 0.8\npriority = \"product\"\n");
+  auto s = MakeCrawlStrategy("jlse", ctx);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ((*s)->Name(), "jlse");
+  PageAssessment a;
+  ParsedPage page = Page("network tcp protocol", 10, {{"tcp socket", "http://a.test/x"}});
+  (*s)->Assess(Task("http://a.test/", 0, 0), page, &a);
+  EXPECT_GT(a.relevance, 0.5);
+  ASSERT_EQ(a.links.size(), 1u);
+  EXPECT_TRUE(a.links[0].admit);
+  // "product": P(c|d) * sim.
+  EXPECT_GT(a.links[0].score, 0.0);
+  EXPECT_LE(a.links[0].score, a.relevance);
+  WriteFile(dir + "/bad.toml",
+            "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n"
+            "[topic.examples]\npositive = [\"http://x.test/\"]\nnegative = [\"neg.html\"]\n");
+  ctx.topic_file = dir + "/bad.toml";
+  auto bad = MakeCrawlStrategy("jlse", ctx);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("is a URL"), std::string::npos);
+}
+
+// Eq. 10: priority(i) = P(c|d_k) * sim(i) / sum_{v in O_k} sim(v), sim =
+// max(sim_anchor, sim_predicted); an irrelevant page is not expanded.
+TEST(JlseStrategyTest, PriorityFormula) {
+  JlseParams p;
+  auto learner = JlseLearner::Create(p, Model(), {});
+  ASSERT_TRUE(learner.ok()) << learner.status().message();
+  JlseLearner& l = **learner;
+  ParsedPage page = Page("network tcp socket", 10,
+                         {{"tcp socket", "http://a.test/1"},
+                          {"bread recipe", "http://a.test/2"},
+                          {"", "http://a.test/3"}});
+  PageAssessment a;
+  l.Assess(Task("http://a.test/", 0, 0), page, &a);
+  const double pc = a.relevance;
+  EXPECT_GT(pc, 0.5);
+  std::vector<double> sims;
+  double sum = 0;
+  for (const auto& link : page.links) {
+    sims.push_back(l.ScoreLink(l.Fields(link.anchor, link.url, link.dom_context)).sim());
+    sum += sims.back();
+  }
+  EXPECT_GT(sims[0], 0.5);                // NB-positive anchor: P(+|anchor)
+  EXPECT_DOUBLE_EQ(sims[1], 0.01);        // NB-negative anchor
+  EXPECT_DOUBLE_EQ(sims[2], 0.01);        // no anchor words
+  for (size_t i = 0; i < sims.size(); ++i) {
+    EXPECT_NEAR(a.links[i].score, pc * sims[i] / sum, 1e-12) << i;
+    EXPECT_TRUE(a.links[i].admit);
+  }
+  // Irrelevant page: stored, not expanded.
+  PageAssessment b;
+  l.Assess(Task("http://a.test/c", 0, 0),
+           Page("cooking bread recipe", 10, {{"tcp socket", "http://a.test/4"}}), &b);
+  EXPECT_LT(b.relevance, 0.5);
+  EXPECT_FALSE(b.links[0].admit);
+}
+
+// Feeds a small crawl: seed -> hub -> 3 result pages, all with cf = 1.
+void Feed(JlseLearner* l, std::vector<UrlId>* queued_ids) {
+  absl::flat_hash_set<UrlId> queued;
+  auto in_queue = [&](UrlId u) { return queued.contains(u); };
+  auto store = [&](const CrawlTask& t, const ParsedPage& page, PageId id) {
+    PageAssessment a;
+    l->Assess(t, page, &a);
+    for (size_t i = 0; i < page.links.size(); ++i) {
+      if (a.links[i].admit) queued.insert(DedupId(page.links[i].url, true));
+    }
+    l->OnStored(t, id, page, a, in_queue);
+    queued.erase(t.url_id);
+  };
+  std::vector<std::pair<std::string, std::string>> hub_links;
+  for (int i = 0; i < 6; ++i) {
+    hub_links.push_back({"tcp guide part " + std::to_string(i),
+                         "http://a.test/net/guide" + std::to_string(i) + ".html"});
+  }
+  hub_links.push_back({"cooking recipes", "http://a.test/food/recipes.html"});
+  store(Task("http://a.test/", 0, 0),
+        Page("network tcp", 5, {{"networking hub", "http://a.test/net/"}}), 1);
+  store(Task("http://a.test/net/", 1, 1, "networking hub"), Page("network tcp", 5, hub_links),
+        2);
+  for (int i = 0; i < 3; ++i) {
+    // Long text, one link: a detail page, i.e. a result (not expanded).
+    store(Task(hub_links[i].second, 2, 2, hub_links[i].first),
+          Page("network protocol tcp socket packet", 40,
+               {{"next", "http://a.test/net/more" + std::to_string(i) + ".html"}}),
+          3 + i);
+  }
+  for (UrlId u : queued) queued_ids->push_back(u);
+}
+
+TEST(JlseStrategyTest, GraphLearningAndSaveRestoreGiveIdenticalScores) {
+  JlseParams p;
+  p.cf = 1;
+  auto learner = JlseLearner::Create(p, Model(), {});
+  ASSERT_TRUE(learner.ok());
+  std::vector<UrlId> queued;
+  Feed(learner->get(), &queued);
+  const auto st = (*learner)->stats();
+  EXPECT_EQ(st.result_pages, 3);
+  EXPECT_EQ(st.rebuilds, 3);
+  EXPECT_EQ(st.gw_vertices, 5);  // seed, hub, 3 results
+  ASSERT_EQ((*learner)->results().size(), 3u);
+  // An unseen guide link maps onto a guide vertex (a result: value r_d = 1).
+  JlseLinkFields f = (*learner)->Fields("tcp guide part 9",
+                                        "http://a.test/net/guide9.html", "");
+  JlseLinkScore s = (*learner)->ScoreLink(f);
+  EXPECT_GE(s.vertex, 0);
+  EXPECT_DOUBLE_EQ(s.value, 1.0);
+  EXPECT_GT(s.sim_predicted, 0.3);
+  // The queued guide links (3..5) now rank above the queued food link: their
+  // nearest Gw vertices are results (V = 1), the food link's is not.
+  ASSERT_FALSE(queued.empty());
+  const double guide = (*learner)->Rescore(DedupId("http://a.test/net/guide4.html", true), -1);
+  const double food = (*learner)->Rescore(DedupId("http://a.test/food/recipes.html", true), -1);
+  EXPECT_GT(guide, 0.0);
+  EXPECT_GT(guide, 2 * food);
+
+  const std::string bytes = (*learner)->SaveState();
+  auto fresh = JlseLearner::Create(p, Model(), {});
+  ASSERT_TRUE(fresh.ok());
+  Status rs = (*fresh)->RestoreState(bytes);
+  ASSERT_TRUE(rs.ok()) << rs.message();
+  EXPECT_EQ((*fresh)->SaveState(), bytes);
+  for (const char* anchor : {"tcp guide part 9", "cooking recipes", "networking hub", "x"}) {
+    JlseLinkFields q = (*learner)->Fields(anchor, "http://a.test/net/x.html", "tcp context");
+    JlseLinkScore a = (*learner)->ScoreLink(q);
+    JlseLinkScore b = (*fresh)->ScoreLink(q);
+    EXPECT_EQ(a.sim_anchor, b.sim_anchor) << anchor;
+    EXPECT_EQ(a.sim_predicted, b.sim_predicted) << anchor;
+    EXPECT_EQ(a.vertex, b.vertex) << anchor;
+  }
+  for (UrlId u : queued) EXPECT_EQ((*learner)->Rescore(u, -1), (*fresh)->Rescore(u, -1));
+  EXPECT_EQ((*learner)->Rescore(12345, -7), -7);  // unknown: keeps its score
+  // Malformed state is an error, never a crash.
+  EXPECT_FALSE((*fresh)->RestoreState("garbage").ok());
+  EXPECT_FALSE((*fresh)->RestoreState(bytes.substr(0, bytes.size() / 2)).ok());
+}
+
+TEST(JlseStrategyTest, AtaHasNoPrediction) {
+  JlseParams p;
+  p.use_graph = false;
+  p.cf = 1;
+  auto learner = JlseLearner::Create(p, Model(), {});
+  ASSERT_TRUE(learner.ok());
+  std::vector<UrlId> queued;
+  Feed(learner->get(), &queued);
+  EXPECT_EQ((*learner)->stats().rebuilds, 0);
+  JlseLinkScore s = (*learner)->ScoreLink((*learner)->Fields("tcp guide part 9", "", ""));
+  EXPECT_EQ(s.sim_predicted, 0.0);
+  EXPECT_EQ(s.vertex, -1);
+}
+
+// ---- End to end ------------------------------------------------------------
+
+std::string Html(const std::string& body) {
+  return "<!doctype html><html><head><title>t</title></head><body>" + body + "</body></html>";
+}
+
+TEST(JlseCrawlTest, CrawlWritesLinkAndResultTables) {
+  testing::TestHttpServer server;
+  ASSERT_TRUE(server.Start().ok());
+  std::string hub = "<p>network tcp protocol overview</p>";
+  for (int i = 0; i < 8; ++i) {
+    const std::string path = "/net/guide" + std::to_string(i) + ".html";
+    hub += "<a href='" + path + "'>tcp guide part " + std::to_string(i) + "</a> ";
+    server.Set(path, testing::HtmlResponse(Html(
+                         "<p>" + Words("network protocol tcp socket packet", 30) + "</p>")));
+  }
+  hub += "<a href='/food.html'>cooking recipes</a>";
+  server.Set("/", testing::HtmlResponse(Html(hub)));
+  server.Set("/food.html", testing::HtmlResponse(Html(
+                               "<p>" + Words("cooking bread recipe", 30) +
+                               "</p><a href='/food2.html'>more bread</a>")));
+  const std::string dir = TempDir("e2e");
+  WriteFile(dir + "/pos.html", "<p>" + Words("network protocol tcp socket", 30) + "</p>");
+  WriteFile(dir + "/neg.html", "<p>" + Words("cooking recipe bread garden", 30) + "</p>");
+  const std::string topic =
+      WriteFile(dir + "/t.toml",
+                "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n"
+                "[topic.examples]\npositive = [\"pos.html\"]\nnegative = [\"neg.html\"]\n"
+                "[strategy.jlse]\ncf = 2\n");
+  CrawlConfig c;
+  c.seeds = {"http://a.test/"};
+  c.out_dir = dir + "/crawl";
+  c.strategy = "jlse";
+  c.topic_file = topic;
+  c.max_pages = 20;
+  c.delay_s = 0;
+  c.respect_robots = false;
+  c.progress_interval_ms = 0;
+  c.total_timeout_s = 5;
+  c.connect_to.push_back("a.test:80:127.0.0.1:" + std::to_string(server.port()));
+  Crawler crawler(c, nullptr);
+  Status s = crawler.Run();
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<JlseLinkRow> rows;
+  std::vector<int64_t> results;
+  s = ReadJlseTables(c.out_dir + "/crawl.db", &rows, &results);
+  ASSERT_TRUE(s.ok()) << s.message();
+  // Home, 8 guides, food page (irrelevant: stored, its link not followed).
+  EXPECT_EQ(rows.size(), 10u);
+  EXPECT_EQ(results.size(), 8u);
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.url.find("food2"), std::string::npos) << "irrelevant page was expanded";
+    if (r.url.find("guide") != std::string::npos) {
+      EXPECT_EQ(r.depth, 1u);
+      EXPECT_EQ(r.anchor.rfind("tcp guide part", 0), 0u) << r.anchor;
+    }
+  }
+  EXPECT_TRUE(fs::exists(c.out_dir + "/jlse_state.bin"));
+  EXPECT_TRUE(fs::exists(c.out_dir + "/jlse_stats.json"));
+}
+
+}  // namespace
+}  // namespace topicrawl

@@ -1,0 +1,152 @@
+#include "crawl/url_trap.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <vector>
+
+namespace topicrawl {
+namespace {
+
+bool LooksLikeId(std::string_view s) {
+  if (s.size() < 8) return false;
+  bool alpha = false, digit = false;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (std::isalpha(u)) alpha = true;
+    else if (std::isdigit(u)) digit = true;
+    else if (c != '-' && c != '_') return false;
+  }
+  return alpha && digit;
+}
+
+// Digits -> '#' (one per run), id-like pieces -> '*'.
+std::string Shape(std::string_view piece) {
+  if (LooksLikeId(piece)) return "*";
+  std::string out;
+  for (size_t i = 0; i < piece.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(piece[i]))) {
+      out += '#';
+      while (i + 1 < piece.size() && std::isdigit(static_cast<unsigned char>(piece[i + 1]))) ++i;
+    } else {
+      out += piece[i];
+    }
+  }
+  return out;
+}
+
+struct Split {
+  std::string_view host, path, query;
+};
+
+Split SplitUrl(std::string_view url) {
+  Split s;
+  size_t scheme = url.find("://");
+  std::string_view rest = scheme == std::string_view::npos ? url : url.substr(scheme + 3);
+  size_t hash = rest.find('#');
+  if (hash != std::string_view::npos) rest = rest.substr(0, hash);
+  size_t slash = rest.find_first_of("/?");
+  s.host = rest.substr(0, slash);
+  if (slash == std::string_view::npos) return s;
+  rest = rest.substr(slash);
+  size_t q = rest.find('?');
+  s.path = rest.substr(0, q);
+  if (q != std::string_view::npos) s.query = rest.substr(q + 1);
+  return s;
+}
+
+std::vector<std::string_view> Segments(std::string_view path) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < path.size()) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) out.push_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string UrlPattern(std::string_view url) {
+  Split s = SplitUrl(url);
+  std::string out(s.host);
+  size_t i = 0;
+  while (i < s.path.size()) {
+    size_t j = s.path.find('/', i + 1);
+    if (j == std::string_view::npos) j = s.path.size();
+    std::string_view seg = s.path.substr(i, j - i);  // with its leading '/'
+    size_t semi = seg.find(';');
+    if (semi != std::string_view::npos) seg = seg.substr(0, semi);  // ;jsessionid=...
+    out += seg.empty() ? std::string() : std::string(1, seg[0]) + Shape(seg.substr(1));
+    if (semi != std::string_view::npos) out += ";*";
+    i = j;
+  }
+  if (!s.query.empty()) {
+    std::vector<std::string> keys;
+    size_t k = 0;
+    while (k <= s.query.size()) {
+      size_t amp = s.query.find('&', k);
+      if (amp == std::string_view::npos) amp = s.query.size();
+      std::string_view param = s.query.substr(k, amp - k);
+      if (!param.empty()) keys.push_back(Shape(param.substr(0, param.find('='))));
+      k = amp + 1;
+    }
+    std::sort(keys.begin(), keys.end());
+    out += '?';
+    for (size_t n = 0; n < keys.size(); ++n) out += (n ? "&" : "") + keys[n];
+  }
+  return out;
+}
+
+int CountQueryParams(std::string_view url) {
+  std::string_view query = SplitUrl(url).query;
+  if (query.empty()) return 0;
+  int n = 0;
+  size_t k = 0;
+  while (k <= query.size()) {
+    size_t amp = query.find('&', k);
+    if (amp == std::string_view::npos) amp = query.size();
+    if (amp > k) ++n;
+    k = amp + 1;
+  }
+  return n;
+}
+
+std::string UrlTrapGuard::Check(std::string_view url) {
+  if (options_.max_url_params >= 0) {
+    int params = CountQueryParams(url);
+    if (params > options_.max_url_params) {
+      return "url trap: " + std::to_string(params) + " query parameters (max_url_params " +
+             std::to_string(options_.max_url_params) + ")";
+    }
+  }
+  std::vector<std::string_view> segs = Segments(SplitUrl(url).path);
+  if (options_.max_path_segments >= 0 &&
+      segs.size() > static_cast<size_t>(options_.max_path_segments)) {
+    return "url trap: " + std::to_string(segs.size()) + " path segments (max " +
+           std::to_string(options_.max_path_segments) + ")";
+  }
+  if (options_.max_segment_repeats >= 0) {
+    std::map<std::string_view, int> count;
+    for (std::string_view seg : segs) {
+      if (++count[seg] > options_.max_segment_repeats) {
+        return "url trap: path segment \"" + std::string(seg) + "\" repeated more than " +
+               std::to_string(options_.max_segment_repeats) + " times";
+      }
+    }
+  }
+  if (options_.max_urls_per_pattern > 0) {
+    std::string pattern = UrlPattern(url);
+    uint32_t& n = per_pattern_[pattern];
+    if (n >= options_.max_urls_per_pattern) {
+      return "url trap: more than " + std::to_string(options_.max_urls_per_pattern) +
+             " URLs of pattern " + pattern + " (max_urls_per_pattern)";
+    }
+    ++n;
+  }
+  return {};
+}
+
+}  // namespace topicrawl

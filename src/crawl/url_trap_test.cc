@@ -1,0 +1,61 @@
+#include "crawl/url_trap.h"
+
+#include <gtest/gtest.h>
+
+namespace topicrawl {
+namespace {
+
+TEST(UrlPatternTest, DigitsIdsAndQueryValuesCollapse) {
+  EXPECT_EQ(UrlPattern("http://a.com/cal/2024/05/"), "a.com/cal/#/#/");
+  EXPECT_EQ(UrlPattern("http://a.com/cal/2031/11/"), "a.com/cal/#/#/");
+  EXPECT_EQ(UrlPattern("http://a.com/p?sid=9fA3kQ1z"), "a.com/p?sid");
+  EXPECT_EQ(UrlPattern("http://a.com/p?sid=x&b=2"), "a.com/p?b&sid");
+  EXPECT_EQ(UrlPattern("http://a.com/s/Ab12Cd34ef/page.html"), "a.com/s/*/page.html");
+  EXPECT_EQ(UrlPattern("http://a.com/page;jsessionid=ABC123"), "a.com/page;*");
+  EXPECT_EQ(UrlPattern("http://a.com/docs/intro.html#x"), "a.com/docs/intro.html");
+  EXPECT_EQ(UrlPattern("http://a.com"), "a.com");
+  // Words stay: real pages of a site spread over many patterns.
+  EXPECT_NE(UrlPattern("http://a.com/docs/intro.html"), UrlPattern("http://a.com/docs/api.html"));
+}
+
+TEST(UrlPatternTest, CountsQueryParams) {
+  EXPECT_EQ(CountQueryParams("http://a.com/x"), 0);
+  EXPECT_EQ(CountQueryParams("http://a.com/x?"), 0);
+  EXPECT_EQ(CountQueryParams("http://a.com/x?a=1"), 1);
+  EXPECT_EQ(CountQueryParams("http://a.com/x?a=1&b&&c=3"), 3);
+}
+
+TEST(UrlTrapGuardTest, PatternBudgetRefusesTheRestWithAReason) {
+  UrlTrapOptions o;
+  o.max_urls_per_pattern = 3;
+  UrlTrapGuard guard(o);
+  for (int m = 1; m <= 3; ++m) {
+    EXPECT_EQ(guard.Check("http://a.com/cal/2024/" + std::to_string(m) + "/"), "");
+  }
+  std::string why = guard.Check("http://a.com/cal/2024/4/");
+  EXPECT_NE(why.find("more than 3 URLs of pattern a.com/cal/#/#/"), std::string::npos) << why;
+  // Another host or another pattern has its own budget.
+  EXPECT_EQ(guard.Check("http://b.com/cal/2024/4/"), "");
+  EXPECT_EQ(guard.Check("http://a.com/about.html"), "");
+}
+
+TEST(UrlTrapGuardTest, ParamsSegmentsAndRepeats) {
+  UrlTrapGuard guard(UrlTrapOptions{});
+  EXPECT_NE(guard.Check("http://a.com/s?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11"), "");
+  EXPECT_EQ(guard.Check("http://a.com/s?a=1&b=2"), "");
+  EXPECT_NE(guard.Check("http://a.com/x/x/x/x/page"), "");
+  EXPECT_EQ(guard.Check("http://a.com/x/x/x/page"), "");
+  std::string deep = "http://a.com";
+  for (int i = 0; i < 31; ++i) deep += "/d" + std::string(1, static_cast<char>('a' + i % 26));
+  EXPECT_NE(guard.Check(deep), "");
+  UrlTrapOptions off;
+  off.max_urls_per_pattern = 0;
+  off.max_url_params = -1;
+  off.max_segment_repeats = -1;
+  off.max_path_segments = -1;
+  UrlTrapGuard none(off);
+  EXPECT_EQ(none.Check("http://a.com/x/x/x/x/page?a&b&c&d&e&f&g&h&i&j&k&l"), "");
+}
+
+}  // namespace
+}  // namespace topicrawl

@@ -1,0 +1,49 @@
+// Why pages failed, by cause, and which failures are hosts outside the
+// crawl's web. A newcomer's first crawl of the offline dev web ends with
+// thousands of failures that are links to the real internet (no route, a
+// robots.txt that cannot be fetched): this tells them apart from failures
+// of the web itself (HTTP 4xx of broken links, timeouts, ...).
+//
+// Causes: "robots.txt unreachable (<status of the robots fetch>)",
+// "robots.txt disallows", "HTTP 4xx", "HTTP 5xx", "timeout", "connection
+// refused or reset", "DNS failure", "TLS failure", "refused address
+// (private/loopback)", else the status name. The crawl's web is the set of
+// hosts named by --connect-to (HOST:PORT:...); with no --connect-to every
+// host is inside it.
+#ifndef TOPICRAWL_EVAL_FAILURE_BREAKDOWN_H_
+#define TOPICRAWL_EVAL_FAILURE_BREAKDOWN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace topicrawl::eval {
+
+struct FailureCause {
+  std::string cause;
+  int64_t pages = 0;
+  int64_t outside_pages = 0;  // of those, on hosts outside the crawl's web
+  int64_t hosts = 0;
+};
+
+struct FailureBreakdown {
+  int64_t failed = 0;
+  int64_t outside = 0;
+  bool web_known = false;  // --connect-to named the web's hosts
+  int64_t outside_hosts = 0;
+  std::vector<FailureCause> causes;  // most pages first
+};
+
+// Reads DIR/crawl.db (pages with status != 'ok', robots events).
+StatusOr<FailureBreakdown> ReadFailureBreakdown(const std::string& dir,
+                                                const std::vector<std::string>& connect_to);
+
+// Indented lines, one per cause, e.g.
+//   9527 robots.txt unreachable (dns_error) on 812 hosts, all outside the web
+std::string FailureBreakdownText(const FailureBreakdown& b);
+
+}  // namespace topicrawl::eval
+
+#endif  // TOPICRAWL_EVAL_FAILURE_BREAKDOWN_H_

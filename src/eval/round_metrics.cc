@@ -1,0 +1,300 @@
+#include "eval/round_metrics.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "eval/round_truth.h"
+#include "eval/svg_plot.h"
+
+namespace topicrawl::eval {
+namespace {
+
+// fetches.state values (core/url_state.h; eval reads the integers).
+enum : int { kNew = 1, kChanged = 2, kTrivial = 3, kUnchanged = 4, kGone = 5, kFailed = 6 };
+
+struct DbCloser {
+  void operator()(sqlite3* db) const { sqlite3_close(db); }
+};
+struct StmtCloser {
+  void operator()(sqlite3_stmt* st) const { sqlite3_finalize(st); }
+};
+using DbPtr = std::unique_ptr<sqlite3, DbCloser>;
+using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtCloser>;
+
+struct Fetch {
+  int round;
+  int state;
+  int http_code;
+  int64_t bytes;
+  bool near_dup;
+};
+
+std::string HostOfLabelUrl(const std::string& url) {
+  size_t start = url.find("://");
+  start = start == std::string::npos ? 0 : start + 3;
+  size_t end = url.find('/', start);
+  return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+bool Successful(int state) {
+  return state == kNew || state == kChanged || state == kTrivial || state == kUnchanged;
+}
+
+}  // namespace
+
+StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl_dir,
+                                                        const std::string& truth_dir,
+                                                        const LabelSet* labels) {
+  const std::string path = crawl_dir + "/crawl.db";
+  if (!std::filesystem::is_regular_file(path)) {
+    return Status::Error(crawl_dir + " is not a crawl directory (no crawl.db)");
+  }
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+  DbPtr db(raw);
+  if (rc != SQLITE_OK) return Status::Error(path + ": cannot open");
+  sqlite3_busy_timeout(db.get(), 5000);
+  auto query = [&](const std::string& sql) -> StatusOr<StmtPtr> {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+      return Status::Error(path + ": " + sqlite3_errmsg(db.get()));
+    }
+    return StmtPtr(st);
+  };
+  int schema = 0, crawl_round = 0;
+  {
+    auto st = query("SELECT key, value FROM meta WHERE key IN ('schema_version','round')");
+    if (!st.ok()) return Status::Error(crawl_dir + " is not a topicrawl crawl: " + st.status().message());
+    while (sqlite3_step(st->get()) == SQLITE_ROW) {
+      const std::string key = reinterpret_cast<const char*>(sqlite3_column_text(st->get(), 0));
+      const int v = sqlite3_column_int(st->get(), 1);
+      (key == "round" ? crawl_round : schema) = v;
+    }
+  }
+  if (schema < 3) {
+    return Status::Error(crawl_dir + " has no round history (schema " + std::to_string(schema) +
+                         "; rounds need schema 3)");
+  }
+  auto last_truth = TruthRounds(truth_dir);
+  if (!last_truth.ok()) return last_truth.status();
+  const int last = std::min(crawl_round, *last_truth);
+
+  // Every fetch, by label URL.
+  std::unordered_map<std::string, std::vector<Fetch>> by_url;
+  std::set<std::string> crawled_hosts;
+  {
+    auto st = query(
+        "SELECT f.url, h.round, h.state, h.http_code, h.bytes, p.near_dup_of IS NOT NULL "
+        "FROM fetches h JOIN frontier f ON f.url_id = h.url_id "
+        "LEFT JOIN pages p ON p.id = h.page_id ORDER BY h.url_id, h.round");
+    if (!st.ok()) return st.status();
+    while (sqlite3_step(st->get()) == SQLITE_ROW) {
+      const auto* u = reinterpret_cast<const char*>(sqlite3_column_text(st->get(), 0));
+      std::string url = CanonicalizeLabelUrl(u ? u : "");
+      crawled_hosts.insert(HostOfLabelUrl(url));
+      by_url[url].push_back({sqlite3_column_int(st->get(), 1), sqlite3_column_int(st->get(), 2),
+                             sqlite3_column_int(st->get(), 3),
+                             sqlite3_column_int64(st->get(), 4),
+                             sqlite3_column_int(st->get(), 5) != 0});
+    }
+  }
+  for (auto& [url, fetches] : by_url) {
+    std::stable_sort(fetches.begin(), fetches.end(),
+                     [](const Fetch& a, const Fetch& b) { return a.round < b.round; });
+  }
+
+  std::vector<RoundMetrics> out;
+  std::vector<RoundTruth> truths;
+  for (int k = 0; k <= last; ++k) {
+    auto truth = ReadRoundTruth(truth_dir, k);
+    if (!truth.ok()) return truth.status();
+    if (k == 0) {
+      size_t known_host = 0;
+      std::set<std::string> truth_hosts;
+      for (const auto& [url, state] : truth->state) truth_hosts.insert(HostOfLabelUrl(url));
+      for (const std::string& h : truth_hosts) known_host += crawled_hosts.count(h);
+      if (!truth->state.empty() && known_host == 0) {
+        return Status::Error("the truth in " + truth_dir + " is for other hosts than the crawl " +
+                             crawl_dir + " (e.g. " + *truth_hosts.begin() + ")");
+      }
+    }
+    truths.push_back(std::move(truth).value());
+  }
+  for (int k = 0; k <= last; ++k) {
+    const RoundTruth& t = truths[static_cast<size_t>(k)];
+    RoundMetrics m;
+    m.round = k;
+    // The crawl's view of round k, per label URL (several crawled URLs may
+    // share one label URL: the first successful fetch wins).
+    std::unordered_map<std::string, const Fetch*> in_round;
+    for (const auto& [url, fetches] : by_url) {
+      for (const Fetch& f : fetches) {
+        if (f.round != k) continue;
+        ++m.fetches;
+        m.bytes += f.bytes;
+        if (f.http_code == 304) ++m.not_modified;
+        if (f.near_dup && (f.state == kNew || f.state == kChanged)) ++m.near_duplicates;
+        auto [it, added] = in_round.emplace(url, &f);
+        if (!added && !Successful(it->second->state) && Successful(f.state)) it->second = &f;
+      }
+    }
+    for (const auto& [url, state] : t.state) {
+      auto it = in_round.find(url);
+      const Fetch* f = it == in_round.end() ? nullptr : it->second;
+      switch (state) {
+        case PageChange::kNew: {
+          ++m.new_total;
+          const bool found = f && Successful(f->state);
+          m.new_found += found;
+          const bool relevant = labels && labels->LookupCanonical(url).value_or(false);
+          if (relevant) {
+            ++m.new_relevant_total;
+            m.new_relevant_found += found && !f->near_dup;
+          }
+          break;
+        }
+        case PageChange::kChanged:
+          ++m.changed_total;
+          if (f && f->state == kChanged) ++m.changed_as_changed;
+          if (f && f->state == kTrivial) ++m.changed_as_trivial;
+          break;
+        case PageChange::kGone:
+          ++m.gone_total;
+          m.gone_found += f && f->state == kGone;
+          break;
+        case PageChange::kUnchanged:
+          break;
+      }
+      if (state != PageChange::kGone) {
+        // Served in k: has the crawl ever fetched it by the end of k?
+        auto all = by_url.find(url);
+        bool seen = false;
+        if (all != by_url.end()) {
+          for (const Fetch& g : all->second) seen |= g.round <= k;
+        }
+        m.unaccounted += !seen;
+      }
+    }
+    m.changed_found = m.changed_as_changed + m.changed_as_trivial;
+    m.fetches_per_new = m.new_found > 0 ? static_cast<double>(m.fetches) / m.new_found : 0;
+    // Freshness: the stored state of every URL with a successful or gone
+    // fetch by the end of k, against the truth events after that fetch.
+    int64_t fresh = 0;
+    for (const auto& [url, fetches] : by_url) {
+      int j = -1;
+      for (const Fetch& f : fetches) {
+        if (f.round > k) break;
+        if (Successful(f.state) || f.state == kGone) j = f.round;
+      }
+      if (j < 0) continue;
+      ++m.stored;
+      bool event = false;
+      for (int r = j + 1; r <= k && !event; ++r) {
+        auto it = truths[static_cast<size_t>(r)].state.find(url);
+        event = it != truths[static_cast<size_t>(r)].state.end() &&
+                it->second != PageChange::kUnchanged;
+      }
+      fresh += !event;
+    }
+    m.freshness = m.stored > 0 ? static_cast<double>(fresh) / m.stored : 0;
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::string RoundMetricsToTable(const std::vector<RoundMetrics>& rounds) {
+  std::string s;
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "%-5s %8s %11s %6s %15s %15s %21s %15s %9s %8s %9s\n", "round", "fetches",
+                "bytes", "304%", "new found", "new relevant", "changed (ch+triv)", "gone",
+                "fetch/new", "fresh", "unacct");
+  s += line;
+  auto frac = [](int64_t a, int64_t b) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%lld/%lld %3.0f%%", static_cast<long long>(a),
+                  static_cast<long long>(b), b > 0 ? 100.0 * a / b : 0.0);
+    return std::string(buf);
+  };
+  for (const RoundMetrics& m : rounds) {
+    char changed[96];
+    std::snprintf(changed, sizeof(changed), "%s (%lld+%lld)",
+                  frac(m.changed_found, m.changed_total).c_str(),
+                  static_cast<long long>(m.changed_as_changed),
+                  static_cast<long long>(m.changed_as_trivial));
+    std::snprintf(line, sizeof(line), "%-5d %8lld %11lld %5.1f%% %15s %15s %21s %15s %9.2f %7.1f%% %9lld\n",
+                  m.round, static_cast<long long>(m.fetches), static_cast<long long>(m.bytes),
+                  m.fetches > 0 ? 100.0 * m.not_modified / m.fetches : 0.0,
+                  frac(m.new_found, m.new_total).c_str(),
+                  frac(m.new_relevant_found, m.new_relevant_total).c_str(), changed,
+                  frac(m.gone_found, m.gone_total).c_str(), m.fetches_per_new,
+                  100.0 * m.freshness, static_cast<long long>(m.unaccounted));
+    s += line;
+  }
+  return s;
+}
+
+std::string RoundMetricsToJson(const std::vector<RoundMetrics>& rounds) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const RoundMetrics& m : rounds) {
+    arr.push_back({{"round", m.round},
+                   {"fetches", m.fetches},
+                   {"bytes", m.bytes},
+                   {"not_modified", m.not_modified},
+                   {"new_found", m.new_found},
+                   {"new_total", m.new_total},
+                   {"changed_found", m.changed_found},
+                   {"changed_total", m.changed_total},
+                   {"changed_as_changed", m.changed_as_changed},
+                   {"changed_as_trivial", m.changed_as_trivial},
+                   {"gone_found", m.gone_found},
+                   {"gone_total", m.gone_total},
+                   {"new_relevant_found", m.new_relevant_found},
+                   {"new_relevant_total", m.new_relevant_total},
+                   {"near_duplicates", m.near_duplicates},
+                   {"fetches_per_new", m.fetches_per_new},
+                   {"stored", m.stored},
+                   {"unaccounted", m.unaccounted},
+                   {"freshness", m.freshness}});
+  }
+  return nlohmann::json{{"rounds", arr}}.dump(2);
+}
+
+std::string RenderRoundChart(const std::vector<RoundMetrics>& rounds, const std::string& title) {
+  PlotSeries newp{"new pages found", {}, {}, {}, {}, false, ""};
+  PlotSeries changed{"changed pages detected", {}, {}, {}, {}, false, ""};
+  PlotSeries gone{"gone pages detected", {}, {}, {}, {}, false, ""};
+  PlotSeries fresh{"freshness", {}, {}, {}, {}, false, ""};
+  PlotSeries nm{"304 share of fetches", {}, {}, {}, {}, true, ""};
+  auto add = [](PlotSeries* s, int x, int64_t a, int64_t b) {
+    if (b <= 0) return;
+    s->x.push_back(x);
+    s->y.push_back(static_cast<double>(a) / static_cast<double>(b));
+  };
+  for (const RoundMetrics& m : rounds) {
+    add(&newp, m.round, m.new_found, m.new_total);
+    add(&changed, m.round, m.changed_found, m.changed_total);
+    add(&gone, m.round, m.gone_found, m.gone_total);
+    fresh.x.push_back(m.round);
+    fresh.y.push_back(m.freshness);
+    add(&nm, m.round, m.not_modified, m.fetches);
+  }
+  ChartOptions o;
+  o.title = title;
+  o.x_label = "round";
+  o.y_label = "share";
+  o.y_min = 0;
+  o.y_max = 1;
+  return RenderLineChart(o, {newp, changed, gone, fresh, nm});
+}
+
+}  // namespace topicrawl::eval

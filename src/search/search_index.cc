@@ -1,0 +1,231 @@
+#include "search/search_index.h"
+
+#include <xapian.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "nlohmann/json.hpp"
+#include "parse/html_text.h"
+#include "search/crawl_db_reader.h"
+#include "search/page_text.h"
+#include "url/url.h"
+
+namespace topicrawl {
+namespace {
+
+constexpr Xapian::valueno kRelevanceSlot = 0;
+constexpr Xapian::valueno kIdSlot = 1;
+
+// Shared by indexing and querying: the two must agree on stemming and on
+// the CJK mode (QueryParser's flag value matches TermGenerator's).
+const Xapian::Stem& Stemmer() {
+  static const Xapian::Stem stem("english");
+  return stem;
+}
+
+std::string Unescape(const std::string& s) {
+  // MSet::snippet() escapes &, <, > (and ") for HTML; the API returns plain
+  // text and leaves escaping to whoever renders it.
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '&') {
+      static const std::pair<const char*, char> kEntities[] = {
+          {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}};
+      bool done = false;
+      for (const auto& [name, c] : kEntities) {
+        size_t n = std::char_traits<char>::length(name);
+        if (s.compare(i, n, name) == 0) {
+          out.push_back(c);
+          i += n - 1;
+          done = true;
+          break;
+        }
+      }
+      if (done) continue;
+    }
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string SearchIndexPath(const std::string& crawl_dir) { return crawl_dir + "/search"; }
+
+int64_t SearchIndexBytes(const std::string& crawl_dir) {
+  std::error_code ec;
+  int64_t total = 0;
+  for (const auto& e : std::filesystem::directory_iterator(SearchIndexPath(crawl_dir), ec)) {
+    if (e.is_regular_file(ec)) total += static_cast<int64_t>(e.file_size(ec));
+  }
+  return total;
+}
+
+StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
+                                      const IndexOptions& options) {
+  auto reader = CrawlDbReader::Open(crawl_dir);
+  if (!reader.ok()) return reader.status();
+  CrawlDbReader& db = **reader;
+  IndexProgress progress;
+  try {
+    Xapian::WritableDatabase xdb(SearchIndexPath(crawl_dir), Xapian::DB_CREATE_OR_OPEN);
+    const std::string last = xdb.get_metadata("last_page_id");
+    progress.last_page_id = last.empty() ? 0 : std::stoll(last);
+    double beta = 0.62;
+    if (auto b = db.QueryText("SELECT value FROM meta WHERE key = 'beta'")) {
+      try {
+        beta = std::stod(*b);
+      } catch (...) {
+      }
+    }
+    const bool has_round = db.HasColumn("pages", "round");
+    Xapian::TermGenerator tg;
+    tg.set_stemmer(Stemmer());
+    tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+    tg.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+    int64_t in_batch = 0;
+    auto commit = [&] {
+      xdb.set_metadata("last_page_id", std::to_string(progress.last_page_id));
+      xdb.commit();
+      in_batch = 0;
+      if (options.on_commit) options.on_commit(progress);
+    };
+    const std::string sql =
+        std::string("SELECT id, coalesce(nullif(final_url, ''), url), content_type, warc_file, "
+                    "warc_offset, relevance, ") +
+        (has_round ? "round" : "0") +
+        " FROM pages WHERE id > ?1 AND status = 'ok' ORDER BY id";
+    Status s = db.Query(sql, {progress.last_page_id}, [&](const DbRow& r) {
+      const int64_t id = r.Int(0);
+      const std::string url = r.Text(1);
+      auto text = ReadStoredPageText(crawl_dir, r.Text(3), r.Int(4), r.Text(2), url);
+      progress.last_page_id = id;
+      if (!text.ok()) {
+        ++progress.unreadable;
+      } else {
+        const double relevance = r.IsNull(5) ? 0 : r.Double(5);
+        const std::string host = UrlHostPort(url);
+        Xapian::Document doc;
+        tg.set_document(doc);
+        tg.index_text(text->title, 3);  // title words weigh 3x
+        tg.increase_termpos();
+        tg.index_text(text->text);
+        doc.add_boolean_term("Q" + std::to_string(id));
+        doc.add_boolean_term("H" + host);
+        if (relevance >= beta) doc.add_boolean_term("XREL");
+        if (has_round) doc.add_boolean_term("XRND" + std::to_string(r.Int(6)));
+        doc.add_value(kRelevanceSlot, Xapian::sortable_serialise(relevance));
+        doc.add_value(kIdSlot, Xapian::sortable_serialise(static_cast<double>(id)));
+        nlohmann::json data = {
+            {"id", id},
+            {"url", url},
+            {"title", text->title},
+            {"host", host},
+            {"relevance", relevance},
+            {"text", std::string(Utf8Prefix(text->text, kStoredTextBytes))}};
+        doc.set_data(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        xdb.replace_document("Q" + std::to_string(id), doc);
+        ++progress.indexed;
+        ++in_batch;
+      }
+      if (in_batch >= options.batch) commit();
+      return options.max_docs <= 0 || progress.indexed < options.max_docs;
+    });
+    commit();
+    if (!s.ok()) return s;
+  } catch (const Xapian::Error& e) {
+    return Status::Error("search index " + SearchIndexPath(crawl_dir) + ": " +
+                         e.get_description());
+  }
+  return progress;
+}
+
+SearchIndex::SearchIndex(std::unique_ptr<Xapian::Database> db) : db_(std::move(db)) {}
+SearchIndex::~SearchIndex() = default;
+
+StatusOr<std::unique_ptr<SearchIndex>> SearchIndex::Open(const std::string& crawl_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(SearchIndexPath(crawl_dir), ec)) {
+    return Status::Error("no search index in " + crawl_dir +
+                         " (run `topicrawl index " + crawl_dir + "`, or crawl with --index)");
+  }
+  try {
+    auto db = std::make_unique<Xapian::Database>(SearchIndexPath(crawl_dir));
+    return std::unique_ptr<SearchIndex>(new SearchIndex(std::move(db)));
+  } catch (const Xapian::Error& e) {
+    return Status::Error("search index: " + e.get_description());
+  }
+}
+
+int64_t SearchIndex::doc_count() {
+  std::lock_guard<std::mutex> lock(mu_);
+  try {
+    db_->reopen();
+    return static_cast<int64_t>(db_->get_doccount());
+  } catch (const Xapian::Error&) {
+    return 0;
+  }
+}
+
+StatusOr<SearchResult> SearchIndex::Search(const SearchQuery& query) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto start = std::chrono::steady_clock::now();
+  SearchResult out;
+  try {
+    db_->reopen();
+    Xapian::QueryParser qp;
+    qp.set_database(*db_);
+    qp.set_stemmer(Stemmer());
+    qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+    qp.set_default_op(Xapian::Query::OP_AND);
+    Xapian::Query q = qp.parse_query(
+        query.q, Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_CJK_NGRAM);
+    std::vector<Xapian::Query> filters;
+    if (query.relevant_only) filters.emplace_back("XREL");
+    if (!query.host.empty()) filters.emplace_back("H" + query.host);
+    if (query.round) filters.emplace_back("XRND" + std::to_string(*query.round));
+    for (const auto& f : filters) q = Xapian::Query(Xapian::Query::OP_FILTER, q, f);
+    Xapian::Enquire enquire(*db_);
+    enquire.set_query(q);
+    enquire.set_weighting_scheme(Xapian::BM25Weight());
+    Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(query.offset),
+                                         static_cast<Xapian::doccount>(query.limit));
+    out.estimated_matches = mset.get_matches_estimated();
+    out.indexed_docs = static_cast<int64_t>(db_->get_doccount());
+    for (auto it = mset.begin(); it != mset.end(); ++it) {
+      nlohmann::json data = nlohmann::json::parse(it.get_document().get_data(), nullptr, false);
+      SearchHit hit;
+      if (data.is_object()) {
+        hit.id = data.value("id", int64_t{0});
+        hit.url = data.value("url", "");
+        hit.title = data.value("title", "");
+        hit.host = data.value("host", "");
+        hit.relevance = data.value("relevance", 0.0);
+        const std::string text = data.value("text", "");
+        hit.snippet = Unescape(mset.snippet(text, 240, Stemmer(),
+                                            Xapian::MSet::SNIPPET_BACKGROUND_MODEL |
+                                                Xapian::MSet::SNIPPET_EXHAUSTIVE |
+                                                Xapian::MSet::SNIPPET_CJK_NGRAM,
+                                            "\x01", "\x02", "..."));
+        // CJK n-grams are highlighted a character at a time: join adjacent
+        // marks so that 防火墙 is one highlight.
+        for (size_t p; (p = hit.snippet.find("\x02\x01")) != std::string::npos;) {
+          hit.snippet.erase(p, 2);
+        }
+      }
+      hit.score = it.get_weight();
+      hit.percent = it.get_percent();
+      out.hits.push_back(std::move(hit));
+    }
+  } catch (const Xapian::QueryParserError& e) {
+    return Status::Error("bad query: " + e.get_msg());
+  } catch (const Xapian::Error& e) {
+    return Status::Error("search: " + e.get_description());
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace topicrawl

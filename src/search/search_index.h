@@ -1,0 +1,112 @@
+// Full-text search over a crawl's stored pages with Xapian (BM25).
+//
+// The index lives in DIR/search/ (a Xapian glass database). It is built
+// incrementally: IndexNewPages() adds every ok page whose id is above the
+// last one indexed (kept in the index metadata "last_page_id"), so the same
+// call serves `topicrawl index DIR` on an old crawl and the background
+// indexer of a running one (server/live_indexer.h), which tails crawl.db
+// through a WAL reader and never touches the crawl thread.
+//
+// Chinese: Xapian 1.4's CJK n-gram mode (TermGenerator::FLAG_CJK_NGRAM and
+// QueryParser::FLAG_CJK_NGRAM) indexes CJK text as unigrams and bigrams, so
+// 1-2 character queries such as 防火 or 墙 match; English is stemmed
+// (Porter 2, STEM_SOME: stemmed terms "Z..." plus exact terms).
+//
+// Documents: data = JSON {id, url, title, host, relevance, text (first
+// kStoredTextBytes bytes, for snippets)}; boolean terms Q<id> (unique),
+// H<host>, XREL (relevance >= beta), XRND<round>; value 0 = relevance
+// (sortable), value 1 = page id.
+#ifndef TOPICRAWL_SEARCH_SEARCH_INDEX_H_
+#define TOPICRAWL_SEARCH_SEARCH_INDEX_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace Xapian {
+class Database;
+}
+
+namespace topicrawl {
+
+constexpr size_t kStoredTextBytes = 32 * 1024;
+
+std::string SearchIndexPath(const std::string& crawl_dir);
+
+struct IndexProgress {
+  int64_t indexed = 0;     // documents added by this call
+  int64_t unreadable = 0;  // ok pages whose WARC record could not be read
+  int64_t last_page_id = 0;
+};
+
+struct IndexOptions {
+  int64_t batch = 1000;  // commit every this many documents
+  // Stop after this many documents (0 = all); the background indexer takes
+  // small bites so that it can stop quickly.
+  int64_t max_docs = 0;
+  // Called after every commit.
+  std::function<void(const IndexProgress&)> on_commit;
+};
+
+// Adds the crawl's not yet indexed ok pages to DIR/search/ (creating it).
+// Safe while the crawl runs (read-only WAL reader on crawl.db).
+StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
+                                      const IndexOptions& options = {});
+
+struct SearchQuery {
+  std::string q;
+  bool relevant_only = false;
+  std::string host;                // exact host[:port], "" = any
+  std::optional<int64_t> round;    // incremental round, nullopt = any
+  size_t offset = 0;
+  size_t limit = 10;
+};
+
+struct SearchHit {
+  int64_t id = 0;
+  std::string url;
+  std::string title;
+  std::string host;
+  double relevance = 0;
+  double score = 0;      // BM25 weight
+  int percent = 0;
+  // Plain text (no markup); the matched terms are between \x01 and \x02.
+  std::string snippet;
+};
+
+struct SearchResult {
+  std::vector<SearchHit> hits;
+  uint64_t estimated_matches = 0;
+  int64_t indexed_docs = 0;
+  double seconds = 0;
+};
+
+// A reader of DIR/search/. Thread-safe (one query at a time; Xapian
+// databases are not thread-safe); Search() reopens the database to see
+// what the indexer committed since.
+class SearchIndex {
+ public:
+  // Fails when the crawl has no index yet.
+  static StatusOr<std::unique_ptr<SearchIndex>> Open(const std::string& crawl_dir);
+  ~SearchIndex();
+  StatusOr<SearchResult> Search(const SearchQuery& query);
+  int64_t doc_count();
+
+ private:
+  explicit SearchIndex(std::unique_ptr<Xapian::Database> db);
+  std::mutex mu_;
+  std::unique_ptr<Xapian::Database> db_;
+};
+
+// Total bytes of the files in DIR/search/.
+int64_t SearchIndexBytes(const std::string& crawl_dir);
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_SEARCH_SEARCH_INDEX_H_

@@ -1,0 +1,130 @@
+#include "search/search_index.h"
+
+#include <filesystem>
+
+#include "gtest/gtest.h"
+#include "search/crawl_db_reader.h"
+#include "search/page_text.h"
+#include "search/search_test_util.h"
+
+namespace topicrawl {
+namespace {
+
+using testing::TestDoc;
+
+std::vector<TestDoc> Docs() {
+  return {
+      {"http://net.test/fw", "Firewall configuration",
+       "Configure the packet filter firewall with iptables rules; a < b & c.", 0.9},
+      {"http://zh.test/fw", "防火墙配置", "本文介绍如何配置防火墙和网络地址转换规则。", 0.8},
+      {"http://food.test/soup", "Tomato soup", "Cook the tomatoes slowly, add salt.", 0.1},
+      {"http://net.test/missing", "", "", std::nullopt, "http_error", 404},
+      {"http://net.test/routers", "Routers and firewalls",
+       "Routers forward packets between networks.", 0.3, "ok", 200, 1},
+  };
+}
+
+class SearchIndexTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshTempDir("search");
+    ASSERT_TRUE(testing::WriteTestCrawl(dir_, Docs(), 0.5).ok());
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::vector<int64_t> Ids(const std::string& q, bool relevant = false,
+                           const std::string& host = "") {
+    auto index = SearchIndex::Open(dir_);
+    EXPECT_TRUE(index.ok()) << index.status().message();
+    SearchQuery query;
+    query.q = q;
+    query.relevant_only = relevant;
+    query.host = host;
+    auto r = (*index)->Search(query);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    std::vector<int64_t> ids;
+    if (r.ok()) {
+      for (const auto& h : r->hits) ids.push_back(h.id);
+    }
+    return ids;
+  }
+  std::string dir_;
+};
+
+TEST_F(SearchIndexTest, IndexesOkPagesIncrementally) {
+  EXPECT_FALSE(SearchIndex::Open(dir_).ok());  // no index yet: a clear error
+  auto first = IndexNewPages(dir_);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_EQ(first->indexed, 4);  // the 404 is not indexed
+  EXPECT_EQ(first->last_page_id, 5);
+  auto second = IndexNewPages(dir_);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->indexed, 0);
+  EXPECT_GT(SearchIndexBytes(dir_), 0);
+}
+
+TEST_F(SearchIndexTest, EnglishQueriesAreStemmedAndRankedByBm25) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  // "firewalls" finds "firewall" (stemming); the title match ranks first.
+  std::vector<int64_t> ids = Ids("firewalls");
+  ASSERT_EQ(ids.size(), 2u);
+  EXPECT_EQ(ids[0], 1);
+  EXPECT_EQ(ids[1], 5);
+  EXPECT_EQ(Ids("tomato"), std::vector<int64_t>{3});
+  EXPECT_TRUE(Ids("nonexistentword").empty());
+}
+
+TEST_F(SearchIndexTest, ChineseQueriesOfOneToThreeCharacters) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  EXPECT_EQ(Ids("防火墙"), std::vector<int64_t>{2});
+  EXPECT_EQ(Ids("防火"), std::vector<int64_t>{2});
+  EXPECT_EQ(Ids("墙"), std::vector<int64_t>{2});
+  EXPECT_TRUE(Ids("数据库").empty());
+}
+
+TEST_F(SearchIndexTest, ChineseHighlightsAreWhole) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  auto index = SearchIndex::Open(dir_);
+  ASSERT_TRUE(index.ok());
+  SearchQuery q;
+  q.q = "防火墙";
+  auto r = (*index)->Search(q);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 1u);
+  EXPECT_NE(r->hits[0].snippet.find("\x01防火墙\x02"), std::string::npos) << r->hits[0].snippet;
+}
+
+TEST_F(SearchIndexTest, Filters) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  EXPECT_EQ(Ids("firewall", true), std::vector<int64_t>{1});  // 5 has relevance 0.3 < beta
+  EXPECT_EQ(Ids("firewall", false, "net.test").size(), 2u);
+  EXPECT_TRUE(Ids("firewall", false, "zh.test").empty());
+}
+
+TEST_F(SearchIndexTest, SnippetIsPlainTextWithMarkers) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  auto index = SearchIndex::Open(dir_);
+  ASSERT_TRUE(index.ok());
+  SearchQuery q;
+  q.q = "iptables";
+  auto r = (*index)->Search(q);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->hits.size(), 1u);
+  const std::string& s = r->hits[0].snippet;
+  EXPECT_NE(s.find("\x01iptables\x02"), std::string::npos) << s;
+  EXPECT_NE(s.find("a < b & c"), std::string::npos) << s;  // not HTML-escaped
+  EXPECT_EQ(r->hits[0].url, "http://net.test/fw");
+  EXPECT_EQ(r->hits[0].title, "Firewall configuration");
+}
+
+TEST(PageTextTest, RefusesEscapingWarcNames) {
+  EXPECT_FALSE(ReadStoredPageText("/tmp", "../etc/passwd", 0, "", "http://x/").ok());
+  EXPECT_FALSE(ReadStoredPageText("/tmp", "/etc/passwd", 0, "", "http://x/").ok());
+  EXPECT_FALSE(ReadStoredPageText("/tmp", "", 0, "", "http://x/").ok());
+}
+
+TEST(CrawlDbReaderTest, MissingCrawlIsAnError) {
+  EXPECT_FALSE(CrawlDbReader::Open("/nonexistent/dir").ok());
+}
+
+}  // namespace
+}  // namespace topicrawl

@@ -1,0 +1,66 @@
+#include "server/live_indexer.h"
+
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "search/search_index.h"
+
+namespace topicrawl {
+
+LiveIndexer::LiveIndexer(std::string crawl_dir, std::chrono::milliseconds interval)
+    : dir_(std::move(crawl_dir)), interval_(interval) {}
+
+LiveIndexer::~LiveIndexer() { Stop(); }
+
+void LiveIndexer::Start() {
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "tr-index");
+    // Linux: nice applies per thread. The crawl threads come first.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+    Loop();
+  });
+}
+
+void LiveIndexer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+Status LiveIndexer::last_error() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return error_;
+}
+
+void LiveIndexer::Loop() {
+  for (;;) {
+    bool stopping;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, interval_, [this] { return stopping_; });
+      stopping = stopping_;
+    }
+    IndexOptions options;
+    options.batch = 200;
+    // Small bites while crawling (a stop waits for at most one); all of it
+    // at the end.
+    options.max_docs = stopping ? 0 : 500;
+    auto r = IndexNewPages(dir_, options);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (r.ok()) {
+        indexed_ += r->indexed;
+      } else {
+        error_ = r.status();
+      }
+    }
+    if (stopping) return;
+  }
+}
+
+}  // namespace topicrawl

@@ -1,0 +1,233 @@
+#include "text/bm25_index.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace topicrawl {
+namespace {
+
+constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();
+
+// Distinct terms of one field with their counts, in first-occurrence order
+// (the summation order of a query, identical in Top1 and BruteForceTop1).
+std::vector<std::pair<std::string_view, uint32_t>> CountTerms(
+    const std::vector<std::string>& terms) {
+  std::vector<std::pair<std::string_view, uint32_t>> out;
+  StringMap<size_t> at;
+  for (const auto& t : terms) {
+    auto [it, inserted] = at.try_emplace(t, out.size());
+    if (inserted) {
+      out.emplace_back(t, 1);
+    } else {
+      ++out[it->second].second;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int64_t Bm25Index::Add(const Bm25Doc& doc) {
+  const uint32_t id = static_cast<uint32_t>(doc_len_.size());
+  std::array<uint32_t, kBm25Fields> len{};
+  for (int f = 0; f < kBm25Fields; ++f) {
+    len[f] = static_cast<uint32_t>(doc[f].size());
+    total_len_[f] += len[f];
+    for (const auto& [term, tf] : CountTerms(doc[f])) {
+      auto [it, inserted] =
+          term_ids_[f].try_emplace(std::string(term), static_cast<uint32_t>(lists_[f].size()));
+      if (inserted) lists_[f].emplace_back();
+      PostingList& list = lists_[f][it->second];
+      list.postings.push_back({id, tf});
+      list.max_tf = std::max(list.max_tf, tf);
+      list.min_len = std::min(list.min_len, len[f]);
+    }
+  }
+  doc_len_.push_back(len);
+  return id;
+}
+
+double Bm25Index::avgdl(int field) const {
+  if (doc_len_.empty() || total_len_[field] == 0) return 1.0;
+  return static_cast<double>(total_len_[field]) / static_cast<double>(doc_len_.size());
+}
+
+double Bm25Index::idf(int field, std::string_view term) const {
+  auto it = term_ids_[field].find(term);
+  const double n = it == term_ids_[field].end()
+                       ? 0.0
+                       : static_cast<double>(lists_[field][it->second].postings.size());
+  const double N = static_cast<double>(doc_len_.size());
+  return std::log(1.0 + (N - n + 0.5) / (n + 0.5));
+}
+
+double Bm25Index::TfPart(uint32_t tf, uint32_t len, int field) const {
+  const double k1 = params_.k1;
+  const double b = params_.b;
+  const double t = static_cast<double>(tf);
+  return t * (k1 + 1.0) / (t + k1 * (1.0 - b + b * static_cast<double>(len) / avgdl(field)));
+}
+
+std::vector<Bm25Index::QueryTerm> Bm25Index::Prepare(const Bm25Doc& query) const {
+  std::vector<QueryTerm> terms;
+  size_t order = 0;
+  for (int f = 0; f < kBm25Fields; ++f) {
+    if (params_.weights[f] <= 0) continue;
+    for (const auto& [term, qtf] : CountTerms(query[f])) {
+      auto it = term_ids_[f].find(term);
+      if (it == term_ids_[f].end()) continue;
+      const PostingList& list = lists_[f][it->second];
+      QueryTerm q;
+      q.list = &list;
+      q.field = f;
+      q.weight = params_.weights[f] * idf(f, term) * static_cast<double>(qtf);
+      q.bound = q.weight * TfPart(list.max_tf, list.min_len, f);
+      q.order = order++;
+      terms.push_back(q);
+    }
+  }
+  return terms;
+}
+
+double Bm25Index::Score(const Bm25Doc& query, int64_t doc) const {
+  double s = 0;
+  for (const QueryTerm& q : Prepare(query)) {
+    const auto& p = q.list->postings;
+    auto it = std::lower_bound(p.begin(), p.end(), static_cast<uint32_t>(doc),
+                               [](const Posting& a, uint32_t d) { return a.doc < d; });
+    if (it == p.end() || it->doc != doc) continue;
+    s += q.weight * TfPart(it->tf, doc_len_[doc][q.field], q.field);
+  }
+  return s;
+}
+
+double Bm25Index::SelfScore(const Bm25Doc& query) const {
+  double s = 0;
+  for (int f = 0; f < kBm25Fields; ++f) {
+    if (params_.weights[f] <= 0) continue;
+    const uint32_t len = static_cast<uint32_t>(query[f].size());
+    // Every query term counts, also those no document has (idf with n = 0):
+    // a query that shares only its common words with Gw stays far from 1.
+    for (const auto& [term, qtf] : CountTerms(query[f])) {
+      s += params_.weights[f] * idf(f, term) * qtf * TfPart(qtf, len, f);
+    }
+  }
+  return s;
+}
+
+Bm25Hit Bm25Index::BruteForceTop1(const Bm25Doc& query) const {
+  Bm25Hit hit;
+  const auto terms = Prepare(query);
+  for (size_t d = 0; d < doc_len_.size(); ++d) {
+    double s = 0;
+    bool any = false;
+    for (const QueryTerm& q : terms) {
+      const auto& p = q.list->postings;
+      auto it = std::lower_bound(p.begin(), p.end(), static_cast<uint32_t>(d),
+                                 [](const Posting& a, uint32_t x) { return a.doc < x; });
+      ++hit.postings_touched;
+      if (it == p.end() || it->doc != d) continue;
+      s += q.weight * TfPart(it->tf, doc_len_[d][q.field], q.field);
+      any = true;
+    }
+    ++hit.docs_scored;
+    if (any && s > hit.score) {
+      hit.score = s;
+      hit.doc = static_cast<int64_t>(d);
+    }
+  }
+  if (hit.doc >= 0) {
+    const double self = SelfScore(query);
+    hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
+  }
+  return hit;
+}
+
+Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
+  Bm25Hit hit;
+  const auto terms = Prepare(query);
+  const size_t n = terms.size();
+  if (n == 0) return hit;
+  std::vector<size_t> pos(n, 0);
+  auto doc_of = [&](size_t i) -> uint32_t {
+    const auto& p = terms[i].list->postings;
+    return pos[i] < p.size() ? p[pos[i]].doc : kEnd;
+  };
+  // First posting >= target, galloping from the cursor.
+  auto seek = [&](size_t i, uint32_t target) {
+    const auto& p = terms[i].list->postings;
+    size_t lo = pos[i];
+    size_t step = 1;
+    size_t hi = lo;
+    while (hi < p.size() && p[hi].doc < target) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+      ++hit.postings_touched;
+    }
+    hi = std::min(hi, p.size());
+    auto it = std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
+                               p.begin() + static_cast<std::ptrdiff_t>(hi), target,
+                               [](const Posting& a, uint32_t d) { return a.doc < d; });
+    pos[i] = static_cast<size_t>(it - p.begin());
+  };
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = i;
+  std::vector<double> contrib(n, 0.0);
+  double theta = 0;  // best score so far; a document must beat it strictly
+  while (true) {
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return doc_of(a) < doc_of(b); });
+    // Pivot: the first term at which the summed bounds could beat theta. The
+    // tiny slack covers rounding of the bound sums (scores are summed in a
+    // different order than bounds).
+    const double need = theta * (1.0 - 1e-9);
+    double acc = 0;
+    size_t pivot = n;
+    for (size_t k = 0; k < n; ++k) {
+      if (doc_of(order[k]) == kEnd) break;
+      acc += terms[order[k]].bound;
+      if (acc > need) {
+        pivot = k;
+        break;
+      }
+    }
+    if (pivot == n) break;
+    const uint32_t pd = doc_of(order[pivot]);
+    if (doc_of(order[0]) == pd) {
+      // Score pd: every cursor on it, summed in query order.
+      std::fill(contrib.begin(), contrib.end(), 0.0);
+      for (size_t k = 0; k < n && doc_of(order[k]) == pd; ++k) {
+        const size_t i = order[k];
+        const auto& p = terms[i].list->postings[pos[i]];
+        contrib[terms[i].order] = terms[i].weight * TfPart(p.tf, doc_len_[pd][terms[i].field],
+                                                           terms[i].field);
+        ++pos[i];
+        ++hit.postings_touched;
+      }
+      double s = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (contrib[i] != 0.0) s += contrib[i];
+      }
+      ++hit.docs_scored;
+      if (s > theta) {
+        theta = s;
+        hit.doc = pd;
+        hit.score = s;
+      }
+    } else {
+      // Skip the lists before the pivot up to the pivot document.
+      for (size_t k = 0; k < pivot; ++k) {
+        if (doc_of(order[k]) < pd) seek(order[k], pd);
+      }
+    }
+  }
+  if (hit.doc >= 0) {
+    const double self = SelfScore(query);
+    hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
+  }
+  return hit;
+}
+
+}  // namespace topicrawl

@@ -1,0 +1,126 @@
+// A three-field BM25 index over the vertices of seed 004's web link graph Gw
+// (004_d65f8d41b01a9f7d §3.2.1-3.2.2, eq. 5-8), with a sublinear top-1
+// lookup.
+//
+// Every document (Gw vertex) and every query (a new link) has three fields,
+// f = 0 anchor text, 1 URL string, 2 context (DOM text within delta). Per
+// field, the seed's eq. 5:
+//
+//   sim_f(q, d) = sum_{t in q_f} idf_f(t) * tf(t,d_f) (k1 + 1)
+//                                 / (tf(t,d_f) + k1 (1 - b + b |d_f| / avgdl_f))
+//   idf_f(t)    = ln(1 + (N - n_f(t) + 0.5) / (n_f(t) + 0.5))
+//
+// (the "+1" keeps idf positive for terms in more than half of the documents,
+// as Lucene does; the seed's eq. 6 is the classic Robertson form, which goes
+// negative there and would break the top-1 upper bounds). A query term that
+// occurs qtf times counts qtf times. The vertex score is the weighted sum
+// (eq. 8), s(q, d) = sum_f w_f sim_f(q, d), w = (0.5, 0.2, 0.3), k1 = 2,
+// b = 0.75.
+//
+// Normalisation to [0, 1] (the seed needs s_j * Q(v_j) comparable with
+// sim_anchor, but does not say how): s_j / s(q, q), the score the query
+// would get against a document identical to itself (its own field lengths
+// and term counts, same N, n(t) and avgdl; terms no document has count with
+// n(t) = 0), clamped to 1. A vertex that repeats the query exactly scores 1;
+// a query sharing only common words (the host name) with Gw scores near 0.
+//
+// Top-1 lookup (Top1): WAND (Broder et al. 2003) over per-(field, term)
+// posting lists sorted by document id. Each list keeps max tf and min
+// document length, which give an upper bound of its contribution valid for
+// any avgdl. Documents whose summed upper bounds cannot beat the best score
+// so far are skipped by galloping search, so a query costs about the
+// postings of its rare terms, not |Gw|. Ties go to the smallest document id;
+// Top1 returns exactly what BruteForceTop1 returns (the same contributions
+// summed in the same order).
+//
+// Thread-safety: const methods may run concurrently; Add() needs exclusive
+// access.
+#ifndef TOPICRAWL_TEXT_BM25_INDEX_H_
+#define TOPICRAWL_TEXT_BM25_INDEX_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "text/utf8_util.h"
+
+namespace topicrawl {
+
+constexpr int kBm25Fields = 3;  // anchor, url, context
+
+struct Bm25Params {
+  double k1 = 2.0;
+  double b = 0.75;
+  std::array<double, kBm25Fields> weights{0.5, 0.2, 0.3};
+};
+
+// The terms of one document or query, per field, in order (repeats count).
+using Bm25Doc = std::array<std::vector<std::string>, kBm25Fields>;
+
+struct Bm25Hit {
+  int64_t doc = -1;     // document id (Add order, 0-based); -1: no match
+  double score = 0;     // s(q, d), eq. 8
+  double normalized = 0;  // min(1, score / s(q, q))
+  // Work done (for benches and tests): postings visited, documents scored.
+  int64_t postings_touched = 0;
+  int64_t docs_scored = 0;
+};
+
+class Bm25Index {
+ public:
+  explicit Bm25Index(Bm25Params params = {}) : params_(params) {}
+
+  // Adds a document; returns its id (0, 1, 2, ...).
+  int64_t Add(const Bm25Doc& doc);
+
+  // eq. 8 for one document (by id). REQUIRES: 0 <= doc < size().
+  double Score(const Bm25Doc& query, int64_t doc) const;
+  // The query against a document identical to itself (normaliser).
+  double SelfScore(const Bm25Doc& query) const;
+
+  // The best document by WAND (see above); doc = -1 when no document shares
+  // a term with the query.
+  Bm25Hit Top1(const Bm25Doc& query) const;
+  // The same by scoring every document; for tests and benches.
+  Bm25Hit BruteForceTop1(const Bm25Doc& query) const;
+
+  size_t size() const { return doc_len_.size(); }
+  const Bm25Params& params() const { return params_; }
+  double idf(int field, std::string_view term) const;
+  double avgdl(int field) const;
+
+ private:
+  struct Posting {
+    uint32_t doc;
+    uint32_t tf;
+  };
+  struct PostingList {
+    std::vector<Posting> postings;
+    uint32_t max_tf = 0;
+    uint32_t min_len = UINT32_MAX;
+  };
+  // One query term: a posting list, its weight and bound.
+  struct QueryTerm {
+    const PostingList* list = nullptr;
+    double weight = 0;   // w_f * idf * qtf
+    double bound = 0;    // weight * max tf part
+    int field = 0;
+    size_t order = 0;    // position in the query (summation order)
+  };
+
+  std::vector<QueryTerm> Prepare(const Bm25Doc& query) const;
+  double TfPart(uint32_t tf, uint32_t len, int field) const;
+
+  Bm25Params params_;
+  std::array<StringMap<uint32_t>, kBm25Fields> term_ids_;
+  std::array<std::vector<PostingList>, kBm25Fields> lists_;
+  std::vector<std::array<uint32_t, kBm25Fields>> doc_len_;
+  std::array<uint64_t, kBm25Fields> total_len_{0, 0, 0};
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_TEXT_BM25_INDEX_H_
