@@ -386,6 +386,7 @@ int RunJudge(const JudgeFlags& flags) {
       std::printf("  seed %d %-8s threshold %.4f  P %.3f  R %.3f  F1 %.3f\n", seed, m.c_str(),
                   r.threshold, r.p, r.r, r.f1);
     }
+    std::fflush(stdout);  // long runs: show each seed as it ends
   }
   auto mean_sd = [](const std::vector<Prf>& v, double Prf::*f) {
     double mean = 0, sd = 0;

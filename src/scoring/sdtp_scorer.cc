@@ -53,7 +53,9 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
-      "threads", "seed"};
+      "threads", "seed",
+      // read by the topichub round policy (crawl/rounds/topichub_policy.cc)
+      "seeds_per_round", "hub_alpha", "hub_a", "hub_beta"};
   auto unknown = p.UnknownKeys(kKnown);
   if (!unknown.empty()) {
     return Status::Error("[strategy.tda] unknown key `" + unknown[0] + "`");

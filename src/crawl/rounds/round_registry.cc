@@ -20,6 +20,8 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"full", NewFullRoundPolicy},
       {"adaptive", NewAdaptiveRoundPolicy},
       {"nutch", NewNutchRoundPolicy},
+      {"static", NewStaticRoundPolicy},
+      {"topichub", NewTopicHubRoundPolicy},
   };
   return *registry;
 }

@@ -28,6 +28,7 @@
 #include <memory>
 
 #include "crawl/strategies/strategies.h"
+#include "crawl/strategies/topic_strategy.h"
 #include "frontier/link_selector.h"
 #include "scoring/explanation.h"
 #include "scoring/sdtp_corpus.h"
@@ -43,25 +44,15 @@ struct TrainedModel {
   size_t pages = 0;  // corpus pages it was trained on
 };
 
-class TdaStrategy : public CrawlStrategy {
+class TdaStrategy : public TopicStrategy {
  public:
-  TdaStrategy(std::shared_ptr<SdtpScorer> sdtp, std::unique_ptr<SdtpCorpus> corpus,
-              const StrategyContext& context)
-      : sdtp_(std::move(sdtp)),
+  TdaStrategy(std::shared_ptr<TopicRelevance> relevance, std::shared_ptr<SdtpScorer> sdtp,
+              std::unique_ptr<SdtpCorpus> corpus, const StrategyContext& context)
+      : TopicStrategy("tda", "best-first", std::move(relevance), nullptr, context),
+        sdtp_(std::move(sdtp)),
         corpus_(std::move(corpus)),
-        out_dir_(context.out_dir),
-        rng_seed_(context.rng_seed),
         next_retrain_(std::max(1, sdtp_->options().retrain_pages)) {}
 
-  std::string_view Name() const override { return "tda"; }
-  // A selector that cannot be made is an error, never a silent BFS (#17).
-  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override {
-    LinkSelectorOptions options;
-    options.seed = rng_seed_;
-    return MakeLinkSelector("best-first", options);
-  }
-  double Beta() const override { return sdtp_->topic().beta; }
-  bool FocusGated() const override { return true; }
   LinkContextNeeds NeededLinkContexts() const override {
     return {sdtp_->options().link_context > 0, false};
   }
@@ -70,6 +61,11 @@ class TdaStrategy : public CrawlStrategy {
               PageAssessment* out) override {
     WeightedTokens weighted = sdtp_->Weigh(page, task.anchor);
     SdtpParts parts = sdtp_->ScoreWeighted(weighted);
+    // The crawl's document frequencies of the topic terms (df.tsv, and the
+    // state every topic strategy keeps), from the tokens SDTP already has.
+    const TopicVector& tv = relevance()->vector();
+    relevance()->df().ObserveDocument(
+        DistinctTopicTerms(tv, CountTopicTerms(tv, weighted.tokens)));
     if (corpus_) corpus_->Add(weighted, parts.static_sim >= sdtp_->topic().beta);
     out->relevance = parts.sim;
     nlohmann::json j = {{"r", parts.sim},
@@ -108,6 +104,8 @@ class TdaStrategy : public CrawlStrategy {
   }
 
   Status Finish() override {
+    Status df = TopicStrategy::Finish();  // df.tsv
+    if (!df.ok()) return df;
     InstallIfReady(/*wait=*/true);
     if (!corpus_ || corpus_->pages() == 0) return Status::Ok();
     if (corpus_->pages() > trained_pages_) {
@@ -119,10 +117,31 @@ class TdaStrategy : public CrawlStrategy {
       return Status::Ok();  // the crawl itself is fine
     }
     auto vectors = sdtp_->vectors();
-    if (!vectors || out_dir_.empty()) return Status::Ok();
-    Status s = vectors->Save(out_dir_ + "/tda-vectors.bin");
-    if (s.ok()) s = WriteDsvTsv(*sdtp_->dsv(), out_dir_ + "/tda-dsv.tsv");
+    if (!vectors || out_dir().empty()) return Status::Ok();
+    Status s = vectors->Save(out_dir() + "/tda-vectors.bin");
+    if (s.ok()) s = WriteDsvTsv(*sdtp_->dsv(), out_dir() + "/tda-dsv.tsv");
     return s;
+  }
+
+ protected:
+  // Resume keeps the page count and the retraining schedule; the corpus
+  // file starts again and the vectors come back at the next retraining
+  // (or from `vectors = DIR`).
+  void SaveMore(StateWriter* w) const override {
+    w->Section("tda", 1);
+    w->U64(stored_);
+    w->U64(next_retrain_);
+  }
+  Status RestoreMore(StateReader* r) override {
+    uint32_t version;
+    if (Status s = r->Section("tda", 1, &version); !s.ok()) return s;
+    uint64_t stored = 0, next = 0;
+    if (!r->U64(&stored, "stored pages") || !r->U64(&next, "next retraining")) {
+      return r->status();
+    }
+    stored_ = stored;
+    next_retrain_ = std::max<uint64_t>(next, 1);
+    return Status::Ok();
   }
 
  private:
@@ -168,8 +187,6 @@ class TdaStrategy : public CrawlStrategy {
 
   std::shared_ptr<SdtpScorer> sdtp_;
   std::unique_ptr<SdtpCorpus> corpus_;  // null: no training (no out dir)
-  std::string out_dir_;
-  uint64_t rng_seed_;
   size_t stored_ = 0;
   size_t next_retrain_;
   size_t trained_pages_ = 0;
@@ -180,14 +197,12 @@ class TdaStrategy : public CrawlStrategy {
 }  // namespace
 
 StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& context) {
-  if (context.topic_file.empty()) {
-    return Status::Error("strategy tda needs a topic: pass --topic FILE");
-  }
-  auto topic = LoadTopicFile(context.topic_file);
-  if (!topic.ok()) return topic.status();
-  auto options = SdtpOptionsFromTopic(*topic);
+  auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
+  if (!rel.ok()) return rel.status();
+  const Topic& topic = (*rel)->topic();
+  auto options = SdtpOptionsFromTopic(topic);
   if (!options.ok()) return options.status();
-  auto sdtp = SdtpScorer::Create(*topic, *options);
+  auto sdtp = SdtpScorer::Create(topic, *options);
   if (!sdtp.ok()) return sdtp.status();
   if (!options->vectors.empty()) {
     // A previous round's model: DIR/tda-vectors.bin + DIR/tda-dsv.tsv.
@@ -205,7 +220,7 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& c
     corpus = std::move(*c);
   }
   return std::unique_ptr<CrawlStrategy>(
-      std::make_unique<TdaStrategy>(*sdtp, std::move(corpus), context));
+      std::make_unique<TdaStrategy>(*rel, *sdtp, std::move(corpus), context));
 }
 
 }  // namespace topicrawl

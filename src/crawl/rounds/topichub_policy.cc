@@ -1,0 +1,99 @@
+// `topichub`: seed 002's TopicHub seed re-selection between rounds
+// (002_dc7a58c43ca85137 §3.1, graph/topic_hub.h). Before each round:
+//   1. the store's URLs and links become the crawl graph (crawl/rounds/
+//      round_graph.h): Sim(p) = the page's relevance, relevant when >= the
+//      topic's beta, fresh when first fetched in the round just finished,
+//      sites = hosts; T = days between the last two rounds (4 h when the
+//      store does not know);
+//   2. RunTopicHub: Sfreq (eq. 2), SiteRank/TSI (eq. 1, 3), per site the
+//      THub pages (eq. 4-6, Algorithm 1), global weight (eq. 7), top N;
+//   3. the round's seeds are those N THub pages (N = seeds_per_round of
+//      [strategy.tda], default 50); the known pages are revisited in
+//      breadth-first order from them, cut at the round's budget, exactly as
+//      `static` does from the original seeds; new links are followed.
+// The seeds and their weights of every round are appended to
+// OUT/topichub-seeds.tsv (round, rank, weight, TSI, I(p), url).
+#include <cstdio>
+#include <fstream>
+
+#include "crawl/rounds/policies.h"
+#include "crawl/rounds/round_graph.h"
+#include "text/topic.h"
+
+namespace topicrawl {
+namespace {
+
+class TopicHubRoundPolicy : public RoundPolicy {
+ public:
+  TopicHubRoundPolicy(TopicHubOptions options, std::string out_dir)
+      : options_(options), out_dir_(std::move(out_dir)) {}
+  std::string_view Name() const override { return "topichub"; }
+
+  Status Plan(const RoundRequest& request, RoundHistory& history, RoundPlan* plan) override {
+    auto g = RoundGraph::Read(history);
+    if (!g.ok()) return g.status();
+    TopicHubOptions o = options_;
+    const double days = history.LastRoundSummary().days_since_previous;
+    if (days > 0) o.days_between_rounds = days;
+    TopicHubResult r = RunTopicHub(g->hub, o);
+    std::vector<uint32_t> seeds;
+    for (const ThubPage& t : r.seeds) {
+      seeds.push_back(t.page);
+      plan->seeds.push_back(g->url[t.page]);
+    }
+    if (seeds.empty()) {  // nothing relevant yet: fall back to the original seeds
+      plan->seeds = history.OriginalSeeds();
+      seeds = g->Find(plan->seeds);
+    }
+    std::vector<double> tie(g->url.size(), 0);
+    for (const ThubPage& t : r.seeds) tie[t.page] = std::min(0.999, t.weight);
+    plan->revisits = RevisitsByDistance(*g, seeds, tie);
+    TruncateToBudget(&plan->revisits, request.budget);
+    plan->follow_new_links = true;
+    plan->note = "topichub: " + std::to_string(r.seeds.size()) + " THub seeds of " +
+                 std::to_string(r.thub_pages) + " over " + std::to_string(g->sites.size()) +
+                 " sites, " + std::to_string(plan->revisits.size()) + " revisits";
+    WriteSeeds(request.round, r, *g);
+    return Status::Ok();
+  }
+
+ private:
+  void WriteSeeds(int round, const TopicHubResult& r, const RoundGraph& g) const {
+    if (out_dir_.empty()) return;
+    std::ofstream out(out_dir_ + "/topichub-seeds.tsv", std::ios::app);
+    for (size_t i = 0; i < r.seeds.size(); ++i) {
+      const ThubPage& t = r.seeds[i];
+      out << round << '\t' << i + 1 << '\t' << t.weight << '\t' << t.site_weight << '\t'
+          << t.page_weight << '\t' << g.url[t.page] << '\n';
+    }
+  }
+
+  TopicHubOptions options_;
+  std::string out_dir_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyContext& context) {
+  TopicHubOptions options;
+  if (!context.topic_file.empty()) {
+    auto topic = LoadTopicFile(context.topic_file);
+    if (!topic.ok()) return topic.status();
+    const StrategyParams& p = topic->Strategy("tda");
+    auto n = p.Integer("seeds_per_round", static_cast<int64_t>(options.seeds));
+    auto a = p.Number("hub_alpha", options.freq_alpha);
+    auto ia = p.Number("hub_a", options.importance_a);
+    auto b = p.Number("hub_beta", options.cap_beta);
+    for (const Status& s : {n.status(), a.status(), ia.status(), b.status()}) {
+      if (!s.ok()) return s;
+    }
+    if (*n < 1) return Status::Error("[strategy.tda] seeds_per_round must be >= 1");
+    options.seeds = static_cast<size_t>(*n);
+    options.freq_alpha = *a;
+    options.importance_a = *ia;
+    options.cap_beta = *b;
+  }
+  return std::unique_ptr<RoundPolicy>(new TopicHubRoundPolicy(options, context.out_dir));
+}
+
+}  // namespace topicrawl
