@@ -109,7 +109,7 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
                   "Best-first kin: fetch only links within this score of the best queued "
                   "(default -1 = off)");
   cmd->add_option("--focus-window", c.focus_window,
-                  "At most this many pages selected but not yet parsed (0 = no limit)");
+                  "At most this many pages selected but not yet parsed (default 64; 0 = no limit)");
   cmd->add_flag("--deterministic")->description(
       "One page at a time: same --rng-seed + static web = same crawl");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");
