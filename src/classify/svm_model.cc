@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "classify/svm_kernel.h"
 #include "core/hash.h"
 
 namespace topicrawl {
@@ -380,6 +381,7 @@ struct SvmModelBuilder {
     }
     svm_free_and_destroy_model(&lm);
     m.scaler_ = std::move(scaler);
+    m.BuildPredictionLayout();
 
     rep.folds = folds;
     rep.examples = data.size();
@@ -408,19 +410,29 @@ StatusOr<SvmModel> SvmModel::TrainAt(const SvmDataset& data, std::string kind, i
   return SvmModelBuilder::Build(data, std::move(kind), {{log2c, log2g}}, o, report);
 }
 
-double SvmModel::DecisionScaled(const double* x) const {
-  const size_t d = feature_names_.size();
-  double sum = 0;
-  for (size_t i = 0; i < coef_.size(); ++i) {
-    const double* s = &sv_[i * d];
-    double dist = 0;
-    for (size_t k = 0; k < d; ++k) {
-      double diff = x[k] - s[k];
-      dist += diff * diff;
-    }
-    sum += coef_[i] * std::exp(-gamma_ * dist);
+void SvmModel::BuildPredictionLayout() {
+  const size_t d = feature_names_.size(), n = coef_.size();
+  active_.clear();
+  for (size_t k = 0; k < d; ++k) {
+    if (scaler_.maxs()[k] != scaler_.mins()[k]) active_.push_back(k);
   }
-  return sum - rho_;
+  sv_by_dim_.assign(active_.size() * n, 0.0);
+  for (size_t a = 0; a < active_.size(); ++a) {
+    for (size_t i = 0; i < n; ++i) sv_by_dim_[a * n + i] = sv_[i * d + active_[a]];
+  }
+}
+
+double SvmModel::DecisionScaled(const double* x) const {
+  double buf[64];
+  std::vector<double> heap;
+  double* xa = buf;
+  if (active_.size() > 64) {
+    heap.resize(active_.size());
+    xa = heap.data();
+  }
+  for (size_t a = 0; a < active_.size(); ++a) xa[a] = x[active_[a]];
+  return RbfKernelSum(xa, active_.size(), sv_by_dim_.data(), coef_.data(), coef_.size(), gamma_) -
+         rho_;
 }
 
 double SvmModel::Decision(std::span<const double> raw) const {
@@ -656,6 +668,7 @@ StatusOr<SvmModel> SvmModel::Parse(std::string_view text, std::string_view expec
     }
   }
   if (r.Next(&f)) return r.Error("unexpected content after the support vectors");
+  m.BuildPredictionLayout();
   return m;
 }
 

@@ -173,6 +173,8 @@ class SvmModel {
  private:
   friend struct SvmModelBuilder;
   double DecisionScaled(const double* x) const;
+  // Fills the prediction layout below from sv_ (after training or loading).
+  void BuildPredictionLayout();
 
   std::string kind_;
   std::vector<std::string> feature_names_;
@@ -184,6 +186,11 @@ class SvmModel {
   double platt_a_ = -1, platt_b_ = 0;
   std::vector<double> coef_;  // alpha_i * y_i, sign so that > 0 is class 1
   std::vector<double> sv_;    // support vectors, scaled, row-major (n_sv x dims)
+  // Prediction layout: only the dimensions whose training range is not a
+  // single value (the others scale to 0 everywhere and add nothing to any
+  // distance), dimension-major for the vectorised kernel loop.
+  std::vector<size_t> active_;
+  std::vector<double> sv_by_dim_;
 };
 
 }  // namespace topicrawl

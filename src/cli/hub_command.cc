@@ -279,7 +279,7 @@ int RunAnalyze(const AnalyzeFlags& f) {
 // ---- analyze hub-table -------------------------------------------------------
 
 struct TableFlags {
-  std::string data, sizes = "500,1000,2000,all", methods;
+  std::string data, sizes = "500,1000,2000,all", methods, split = "host";
   int splits = 5;
   SvmGridOptions grid;
 };
@@ -288,6 +288,11 @@ int RunTable(const TableFlags& f) {
   hub::HubTableOptions o;
   o.splits = f.splits;
   o.grid = f.grid;
+  if (f.split != "host" && f.split != "url") {
+    std::cerr << "error: --split must be host or url\n";
+    return kExitUsage;
+  }
+  o.split_by_host = f.split == "host";
   o.sizes.clear();
   std::stringstream ss(f.sizes);
   for (std::string item; std::getline(ss, item, ',');) {
@@ -462,6 +467,8 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     tb->add_option("--sizes", bf->sizes, "Training sizes (default 500,1000,2000,all)");
     tb->add_option("--splits", bf->splits, "Host splits, seeds 1..N (default 5)")
         ->check(CLI::Range(1, 100));
+    tb->add_option("--split", bf->split,
+                   "host (default: 7:3 by host, no host on both sides) or url (random rows)");
     tb->add_option("--methods", bf->methods,
                    "Comma list (default svm-full,svm-url,rules,heuristic,content)");
     AddGridFlags(tb, &bf->grid);

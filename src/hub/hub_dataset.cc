@@ -159,6 +159,22 @@ std::vector<bool> SplitByHost(const std::vector<HubExample>& rows, double train_
   return test;
 }
 
+std::vector<bool> SplitByRow(const std::vector<HubExample>& rows, double train_fraction,
+                             uint64_t seed) {
+  std::vector<bool> test(rows.size(), false);
+  std::mt19937_64 rng(seed);
+  for (int cls : {0, 1}) {
+    std::vector<size_t> idx;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].label == cls) idx.push_back(i);
+    }
+    for (size_t i = idx.size(); i > 1; --i) std::swap(idx[i - 1], idx[rng() % i]);
+    size_t n_train = static_cast<size_t>(train_fraction * idx.size() + 0.5);
+    for (size_t k = n_train; k < idx.size(); ++k) test[idx[k]] = true;
+  }
+  return test;
+}
+
 std::vector<size_t> Subsample(const std::vector<size_t>& idx, int64_t n, uint64_t seed) {
   if (n < 0 || static_cast<size_t>(n) >= idx.size()) return idx;
   std::vector<size_t> pick(idx.size());

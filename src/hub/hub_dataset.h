@@ -56,6 +56,12 @@ StatusOr<std::vector<HubExample>> ReadHubTsv(const std::string& path);
 std::vector<bool> SplitByHost(const std::vector<HubExample>& rows, double train_fraction,
                               uint64_t seed);
 
+// Random 7:3 split of the rows themselves (hosts on both sides): the
+// within-site comparison, to tell "URL features do not transfer between
+// sites" from "URL features say nothing". Stratified by label.
+std::vector<bool> SplitByRow(const std::vector<HubExample>& rows, double train_fraction,
+                             uint64_t seed);
+
 // At most `n` indices of `idx` (all when n < 0 or n >= size), a seeded
 // random subset, in their original order.
 std::vector<size_t> Subsample(const std::vector<size_t>& idx, int64_t n, uint64_t seed);

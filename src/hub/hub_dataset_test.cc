@@ -172,3 +172,20 @@ TEST(HubCollectTest, CountContent) {
 
 }  // namespace
 }  // namespace topicrawl::hub
+
+namespace topicrawl::hub {
+namespace {
+TEST(HubDatasetTest, SplitByRowIsStratified) {
+  std::vector<HubExample> rows;
+  for (int i = 0; i < 100; ++i) rows.push_back(Row("http://a/" + std::to_string(i), "a", i < 20));
+  auto test = SplitByRow(rows, 0.7, 1);
+  int hubs = 0, n = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    n += test[i];
+    hubs += test[i] && rows[i].label;
+  }
+  EXPECT_EQ(n, 30);
+  EXPECT_EQ(hubs, 6);
+}
+}  // namespace
+}  // namespace topicrawl::hub

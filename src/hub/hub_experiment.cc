@@ -129,7 +129,9 @@ HubTable RunHubTable(const std::vector<HubExample>& rows, const HubTableOptions&
     }
   }
   for (int s = 1; s <= o.splits; ++s) {
-    std::vector<bool> is_test = SplitByHost(rows, o.train_fraction, static_cast<uint64_t>(s));
+    std::vector<bool> is_test = o.split_by_host
+                                    ? SplitByHost(rows, o.train_fraction, static_cast<uint64_t>(s))
+                                    : SplitByRow(rows, o.train_fraction, static_cast<uint64_t>(s));
     std::vector<size_t> train, test;
     size_t hubs = 0;
     for (size_t i = 0; i < rows.size(); ++i) {

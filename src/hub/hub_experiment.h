@@ -51,6 +51,7 @@ struct HubTableOptions {
   std::vector<int64_t> sizes = {500, 1000, 2000, -1};  // -1 = all training rows
   int splits = 5;                  // split seeds 1..splits
   double train_fraction = 0.7;
+  bool split_by_host = true;       // false: SplitByRow (hosts on both sides)
   std::vector<HubMethod> methods = {HubMethod::kSvmFull, HubMethod::kSvmUrl, HubMethod::kRules,
                                     HubMethod::kHeuristic, HubMethod::kContent};
   SvmGridOptions grid;
