@@ -150,9 +150,12 @@ CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config) {
   out.stats = crawler.stats();
   out.interrupted = crawler.interrupted();
   if (indexer) {
-    indexer->Stop();  // indexes what the crawl committed last
-    std::fprintf(stderr, "search index: %lld pages indexed -> %s/search\n",
-                 static_cast<long long>(indexer->indexed()), config.out_dir.c_str());
+    indexer->Stop();  // one last batch
+    std::fprintf(stderr,
+                 "search index: %lld pages indexed -> %s/search (`topicrawl index %s` "
+                 "adds any the indexer did not catch up with)\n",
+                 static_cast<long long>(indexer->indexed()), config.out_dir.c_str(),
+                 config.out_dir.c_str());
   }
   if (server && serve.linger_s > 0 && !monitor.stop_requested() && !g_stop.load()) {
     std::fprintf(stderr, "crawl ended; serving %s for %.0f s more (POST /api/stop ends it)\n",

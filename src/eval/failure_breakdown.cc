@@ -54,6 +54,21 @@ StatusOr<FailureBreakdown> ReadFailureBreakdown(const std::string& dir,
     web.insert(host);
   }
   out.web_known = !connect_to.empty() && !wildcard;
+  // Without a host list (no --connect-to, or a wildcard one such as the
+  // benchmark webs' ":80:127.0.0.1:PORT"), the web is the set of hosts that
+  // served at least one page.
+  std::set<std::string> served;
+  if (!out.web_known) {
+    sqlite3_stmt* q = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT DISTINCT url FROM pages WHERE status = 'ok'", -1, &q,
+                           nullptr) == SQLITE_OK) {
+      while (sqlite3_step(q) == SQLITE_ROW) served.insert(UrlHost(Col(q, 0)));
+    }
+    sqlite3_finalize(q);
+    web = served;
+    out.web_known = true;
+    out.web_from_pages = true;
+  }
   // robots.txt fetches that did not give rules: "key status code" events.
   std::map<std::string, std::string> robots_failed;
   sqlite3_stmt* st = nullptr;
@@ -137,9 +152,9 @@ std::string FailureBreakdownText(const FailureBreakdown& b) {
   }
   if (b.web_known && b.outside > 0) {
     out << "  (" << b.outside << " of " << b.failed << " failures are links to "
-        << b.outside_hosts
-        << " hosts outside the crawl's web (not named by --connect-to): expected on an "
-           "offline web)\n";
+        << b.outside_hosts << " hosts outside the crawl's web ("
+        << (b.web_from_pages ? "hosts that served no page" : "not named by --connect-to")
+        << "): expected on an offline web)\n";
   }
   return out.str();
 }

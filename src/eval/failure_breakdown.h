@@ -8,8 +8,9 @@
 // "robots.txt disallows", "HTTP 4xx", "HTTP 5xx", "timeout", "connection
 // refused or reset", "DNS failure", "TLS failure", "refused address
 // (private/loopback)", else the status name. The crawl's web is the set of
-// hosts named by --connect-to (HOST:PORT:...); with no --connect-to every
-// host is inside it.
+// hosts named by --connect-to (HOST:PORT:...); without such a list (no
+// --connect-to, or a wildcard ":PORT:..." one) it is the set of hosts that
+// served at least one page in this crawl.
 #ifndef TOPICRAWL_EVAL_FAILURE_BREAKDOWN_H_
 #define TOPICRAWL_EVAL_FAILURE_BREAKDOWN_H_
 
@@ -31,7 +32,9 @@ struct FailureCause {
 struct FailureBreakdown {
   int64_t failed = 0;
   int64_t outside = 0;
-  bool web_known = false;  // --connect-to named the web's hosts
+  bool web_known = false;       // the web's hosts are known (below)
+  bool web_from_pages = false;  // ... as the hosts that served a page (no
+                                // host list in --connect-to)
   int64_t outside_hosts = 0;
   std::vector<FailureCause> causes;  // most pages first
 };

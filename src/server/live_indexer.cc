@@ -47,9 +47,10 @@ void LiveIndexer::Loop() {
     }
     IndexOptions options;
     options.batch = 200;
-    // Small bites while crawling (a stop waits for at most one); all of it
-    // at the end.
-    options.max_docs = stopping ? 0 : 500;
+    // Small bites, also the last one: a stop waits for at most one. On a
+    // starved machine the indexer (nice +10) can fall behind the crawl;
+    // `topicrawl index DIR` finishes the job (indexing is incremental).
+    options.max_docs = 500;
     auto r = IndexNewPages(dir_, options);
     {
       std::lock_guard<std::mutex> lock(mu_);

@@ -22,7 +22,7 @@ class LiveIndexer {
                        std::chrono::milliseconds interval = std::chrono::milliseconds(1000));
   ~LiveIndexer();  // Stop()
   void Start();
-  // Indexes what is committed now, then joins the thread.
+  // Indexes one more batch (<= 500 pages), then joins the thread.
   void Stop();
   int64_t indexed() const { return indexed_.load(); }
   Status last_error() const;
