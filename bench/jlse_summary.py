@@ -12,6 +12,10 @@ AT = [500, 1000, 1500, 2000, 2500, 3000, 4000, 5000]
 labels, prefix, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
 series = {}
 lines = []
+
+def ms(xs):
+    return f"{st.mean(xs):.3f} ± {st.stdev(xs) if len(xs) > 1 else 0:.3f}"
+
 for spec in specs:
     label, rest = spec.split("=", 1)
     d, strategy = rest.rsplit(":", 1)
@@ -36,8 +40,9 @@ for spec in specs:
     if not runs:
         continue
     pps = [r[1] / r[2] for r in runs]
+    finals = [r[0][max(r[0])] for r in runs]
     lines.append(f"| {label} | {len(runs)} | {st.mean([r[1] for r in runs]):.0f} | "
-                 f"{st.mean(pps):.0f} |")
+                 f"{st.mean(pps):.0f} | {ms([f[1] for f in finals])} | {ms([f[0] for f in finals])} |")
     pts = {}
     for n in AT:
         vals = [r[0][n] for r in runs if n in r[0]]
@@ -45,11 +50,9 @@ for spec in specs:
             pts[n] = vals
     series[label] = (pts, runs)
 
-def ms(xs):
-    return f"{st.mean(xs):.3f} ± {st.stdev(xs) if len(xs) > 1 else 0:.3f}"
-
 with open(prefix + "-table.md", "w") as f:
-    f.write("| strategy | runs | pages ok (mean) | pages per CPU-second |\n|---|---:|---:|---:|\n")
+    f.write("| strategy | runs | pages ok (mean) | pages per CPU-second | final recall | final harvest |\n"
+            "|---|---:|---:|---:|---:|---:|\n")
     f.write("\n".join(lines) + "\n\n")
     for k, name in ((2, "average harvest rate@N"), (3, "average target recall@N"),
                     (0, "harvest@N"), (1, "recall@N")):
