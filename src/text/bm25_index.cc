@@ -146,9 +146,17 @@ Bm25Hit Bm25Index::BruteForceTop1(const Bm25Doc& query) const {
 
 Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
   Bm25Hit hit;
-  const auto terms = Prepare(query);
+  std::vector<QueryTerm> terms = Prepare(query);
   const size_t n = terms.size();
   if (n == 0) return hit;
+  // Max-score: terms by ascending bound; prefix[i] = bounds of terms 0..i-1.
+  // Terms 0..first-1 are "non-essential": together they cannot beat theta,
+  // so only documents of the essential lists are candidates, and the
+  // non-essential lists are probed (galloping) only for those.
+  std::sort(terms.begin(), terms.end(),
+            [](const QueryTerm& a, const QueryTerm& b) { return a.bound < b.bound; });
+  std::vector<double> prefix(n + 1, 0.0);
+  for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + terms[i].bound;
   std::vector<size_t> pos(n, 0);
   auto doc_of = [&](size_t i) -> uint32_t {
     const auto& p = terms[i].list->postings;
@@ -172,55 +180,85 @@ Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
                                [](const Posting& a, uint32_t d) { return a.doc < d; });
     pos[i] = static_cast<size_t>(it - p.begin());
   };
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  std::vector<double> contrib(n, 0.0);
+  std::vector<double> contrib(n, 0.0);  // by query order
   double theta = 0;  // best score so far; a document must beat it strictly
-  while (true) {
-    std::sort(order.begin(), order.end(),
-              [&](size_t a, size_t b) { return doc_of(a) < doc_of(b); });
-    // Pivot: the first term at which the summed bounds could beat theta. The
-    // tiny slack covers rounding of the bound sums (scores are summed in a
-    // different order than bounds).
-    const double need = theta * (1.0 - 1e-9);
-    double acc = 0;
-    size_t pivot = n;
-    for (size_t k = 0; k < n; ++k) {
-      if (doc_of(order[k]) == kEnd) break;
-      acc += terms[order[k]].bound;
-      if (acc > need) {
-        pivot = k;
-        break;
-      }
-    }
-    if (pivot == n) break;
-    const uint32_t pd = doc_of(order[pivot]);
-    if (doc_of(order[0]) == pd) {
-      // Score pd: every cursor on it, summed in query order.
+  // The tiny slack covers rounding of bound sums (scores are summed in
+  // query order, bounds in bound order).
+  auto need = [&] { return theta * (1.0 - 1e-9); };
+  // Seed theta: score the first postings of the rarest (highest-bound)
+  // term by random access. A good theta early makes the common lists
+  // non-essential before the scan starts; the scan below still sees every
+  // document that could beat or tie it (ties: smallest id wins).
+  {
+    const auto& seed_list = terms[n - 1].list->postings;
+    const size_t m = std::min<size_t>(seed_list.size(), 64);
+    for (size_t k = 0; k < m; ++k) {
+      const uint32_t d = seed_list[k].doc;
       std::fill(contrib.begin(), contrib.end(), 0.0);
-      for (size_t k = 0; k < n && doc_of(order[k]) == pd; ++k) {
-        const size_t i = order[k];
-        const auto& p = terms[i].list->postings[pos[i]];
-        contrib[terms[i].order] = terms[i].weight * TfPart(p.tf, doc_len_[pd][terms[i].field],
-                                                           terms[i].field);
-        ++pos[i];
-        ++hit.postings_touched;
-      }
-      double s = 0;
       for (size_t i = 0; i < n; ++i) {
-        if (contrib[i] != 0.0) s += contrib[i];
+        const auto& p = terms[i].list->postings;
+        auto it = std::lower_bound(p.begin(), p.end(), d,
+                                   [](const Posting& a, uint32_t x) { return a.doc < x; });
+        ++hit.postings_touched;
+        if (it == p.end() || it->doc != d) continue;
+        contrib[terms[i].order] =
+            terms[i].weight * TfPart(it->tf, doc_len_[d][terms[i].field], terms[i].field);
+      }
+      double sc = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (contrib[i] != 0.0) sc += contrib[i];
       }
       ++hit.docs_scored;
-      if (s > theta) {
-        theta = s;
-        hit.doc = pd;
-        hit.score = s;
+      if (sc > theta || (sc == theta && hit.doc >= 0 && d < hit.doc)) {
+        theta = sc;
+        hit.doc = d;
+        hit.score = sc;
       }
-    } else {
-      // Skip the lists before the pivot up to the pivot document.
-      for (size_t k = 0; k < pivot; ++k) {
-        if (doc_of(order[k]) < pd) seek(order[k], pd);
+    }
+  }
+  size_t first = 0;  // first essential term
+  while (first < n && prefix[first + 1] <= need()) ++first;
+  while (first < n) {
+    uint32_t d = kEnd;
+    for (size_t i = first; i < n; ++i) d = std::min(d, doc_of(i));
+    if (d == kEnd) break;
+    ++hit.candidates;
+    std::fill(contrib.begin(), contrib.end(), 0.0);
+    double partial = 0;
+    for (size_t i = first; i < n; ++i) {
+      if (doc_of(i) != d) continue;
+      const Posting& p = terms[i].list->postings[pos[i]];
+      const double c = terms[i].weight * TfPart(p.tf, doc_len_[d][terms[i].field], terms[i].field);
+      contrib[terms[i].order] = c;
+      partial += c;
+      ++pos[i];
+      ++hit.postings_touched;
+    }
+    bool pruned = false;
+    for (size_t i = first; i-- > 0;) {
+      if (partial + prefix[i + 1] <= need()) {
+        pruned = true;  // even every remaining term cannot lift it above theta
+        break;
       }
+      seek(i, d);
+      if (doc_of(i) != d) continue;
+      const Posting& p = terms[i].list->postings[pos[i]];
+      const double c = terms[i].weight * TfPart(p.tf, doc_len_[d][terms[i].field], terms[i].field);
+      contrib[terms[i].order] = c;
+      partial += c;
+      ++hit.postings_touched;
+    }
+    if (pruned) continue;
+    double s = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (contrib[i] != 0.0) s += contrib[i];
+    }
+    ++hit.docs_scored;
+    if (s > theta || (s == theta && hit.doc >= 0 && d < hit.doc)) {
+      theta = s;
+      hit.doc = d;
+      hit.score = s;
+      while (first < n && prefix[first + 1] <= need()) ++first;
     }
   }
   if (hit.doc >= 0) {

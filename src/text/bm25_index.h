@@ -24,14 +24,19 @@
 // n(t) = 0), clamped to 1. A vertex that repeats the query exactly scores 1;
 // a query sharing only common words (the host name) with Gw scores near 0.
 //
-// Top-1 lookup (Top1): WAND (Broder et al. 2003) over per-(field, term)
-// posting lists sorted by document id. Each list keeps max tf and min
+// Top-1 lookup (Top1): max-score (Turtle & Flood 1995) over per-(field,
+// term) posting lists sorted by document id. Each list keeps max tf and min
 // document length, which give an upper bound of its contribution valid for
-// any avgdl. Documents whose summed upper bounds cannot beat the best score
-// so far are skipped by galloping search, so a query costs about the
-// postings of its rare terms, not |Gw|. Ties go to the smallest document id;
-// Top1 returns exactly what BruteForceTop1 returns (the same contributions
-// summed in the same order).
+// any avgdl. Query terms are ordered by bound; the low-bound terms whose
+// bounds together cannot beat the best score so far are "non-essential":
+// only documents of the essential (rare, high-idf) lists are candidates, the
+// others are probed by galloping search for those candidates only, and a
+// candidate is dropped as soon as its partial score plus the remaining
+// bounds cannot win. A query then costs about the postings of its rare
+// terms plus a few log-time probes of the common ones, not |Gw|
+// (bench/jlse_bench). Ties go to the smallest document id; Top1 returns
+// exactly what BruteForceTop1 returns (the same contributions summed in the
+// same order).
 //
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
 // access.
@@ -67,6 +72,7 @@ struct Bm25Hit {
   // Work done (for benches and tests): postings visited, documents scored.
   int64_t postings_touched = 0;
   int64_t docs_scored = 0;
+  int64_t candidates = 0;  // documents of the essential lists visited
 };
 
 class Bm25Index {
@@ -81,7 +87,7 @@ class Bm25Index {
   // The query against a document identical to itself (normaliser).
   double SelfScore(const Bm25Doc& query) const;
 
-  // The best document by WAND (see above); doc = -1 when no document shares
+  // The best document by max-score (see above); doc = -1 when no document shares
   // a term with the query.
   Bm25Hit Top1(const Bm25Doc& query) const;
   // The same by scoring every document; for tests and benches.

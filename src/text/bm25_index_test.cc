@@ -85,7 +85,7 @@ TEST(Bm25IndexTest, ExactRepeatNormalisesToOne) {
   EXPECT_NEAR(hit.normalized, 1.0, 1e-12);
 }
 
-// WAND equals the brute-force scan (same document, bit-identical score) on
+// Max-score equals the brute-force scan (same document, bit-identical score) on
 // random Zipf-ish data with repeated terms, ties and all three fields.
 TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
   std::mt19937_64 rng(42);

@@ -1,0 +1,197 @@
+// Seed 004 (JLSE) costs, never run in CI:
+//   1. BM25 top-1 lookup (max-score) against |Gw| = 10^3 .. 10^6 vertices:
+//      mean CPU microseconds per query, documents scored, postings touched;
+//      the acceptance bound is < 3x growth from 10^3 to 10^6.
+//   2. Q-learning rebuild (graph build + sweeps to the fixed point) of a
+//      10^5-vertex Gw: acceptance < 1 s.
+// Two synthetic Gw models (vertices = links: anchor 3 words, URL 6, context
+// 24), queries = new links:
+//   "sections" (the realistic one): a web is made of sections (a site
+//     directory: one per 100 vertices, so their number grows with |Gw|); a
+//     link's words come half from its section's own 60-word vocabulary, half
+//     from a global Zipf(1) vocabulary; its URL is host + section directory +
+//     a unique file name. A query is a new link of an existing section (new
+//     file name, fresh words drawn the same way): what JLSE maps onto Gw.
+//   "zipf" (adversarial): every word from one global Zipf(1) vocabulary that
+//     grows by Heaps' law (V = 40 N^0.6); a query is a known vertex with half
+//     of its words re-drawn. Rare words then have posting lists that grow
+//     with N, so no exact top-1 can stay flat; reported for honesty.
+// Usage: jlse_bench [max_vertices]
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "graph/q_learning.h"
+#include "text/bm25_index.h"
+
+namespace topicrawl {
+namespace {
+
+double CpuSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+class Zipf {
+ public:
+  Zipf(size_t n, double s) : cdf_(n) {
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i) cdf_[i] = (sum += 1.0 / std::pow(i + 1.0, s));
+    for (auto& c : cdf_) c /= sum;
+  }
+  size_t operator()(std::mt19937_64& rng) const {
+    double u = std::uniform_real_distribution<double>(0, 1)(rng);
+    return static_cast<size_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin());
+  }
+
+ private:
+  std::vector<double> cdf_;
+};
+
+struct Model {
+  virtual ~Model() = default;
+  virtual Bm25Doc Vertex(size_t i, std::mt19937_64& rng) = 0;
+  virtual Bm25Doc Query(const std::vector<Bm25Doc>& docs, std::mt19937_64& rng) = 0;
+};
+
+constexpr int kLen[kBm25Fields] = {3, 6, 24};
+
+class ZipfModel : public Model {
+ public:
+  explicit ZipfModel(size_t n)
+      : z_(static_cast<size_t>(40 * std::pow(static_cast<double>(n), 0.6)), 1.0) {}
+  Bm25Doc Vertex(size_t, std::mt19937_64& rng) override {
+    Bm25Doc d;
+    for (int f = 0; f < kBm25Fields; ++f) {
+      for (int i = 0; i < kLen[f]; ++i) d[f].push_back("w" + std::to_string(z_(rng)));
+    }
+    return d;
+  }
+  Bm25Doc Query(const std::vector<Bm25Doc>& docs, std::mt19937_64& rng) override {
+    Bm25Doc q = docs[rng() % docs.size()];
+    for (auto& field : q) {
+      for (auto& w : field) {
+        if (rng() & 1) w = "w" + std::to_string(z_(rng));
+      }
+    }
+    return q;
+  }
+
+ private:
+  Zipf z_;
+};
+
+class SectionModel : public Model {
+ public:
+  explicit SectionModel(size_t n) : sections_(std::max<size_t>(1, n / 100)), global_(20000, 1.0) {}
+  Bm25Doc Link(size_t section, size_t file, std::mt19937_64& rng) {
+    Bm25Doc d;
+    const std::string sec = "s" + std::to_string(section) + "_";
+    auto word = [&] {
+      return (rng() & 1) ? sec + std::to_string(rng() % 60) : "g" + std::to_string(global_(rng));
+    };
+    for (int i = 0; i < kLen[0]; ++i) d[0].push_back(word());
+    d[1] = {"docs", "example", "org", "sec" + std::to_string(section), "f" + std::to_string(file),
+            "html"};
+    for (int i = 0; i < kLen[2]; ++i) d[2].push_back(word());
+    return d;
+  }
+  Bm25Doc Vertex(size_t i, std::mt19937_64& rng) override { return Link(i % sections_, i, rng); }
+  Bm25Doc Query(const std::vector<Bm25Doc>& docs, std::mt19937_64& rng) override {
+    return Link(rng() % sections_, docs.size() + rng() % 1000000, rng);
+  }
+
+ private:
+  size_t sections_;
+  Zipf global_;
+};
+
+void BenchBm25(const char* name, size_t max_n) {
+  std::printf("BM25 top-1 (max-score), model \"%s\"\n", name);
+  std::printf("%10s %12s %12s %12s %14s %12s\n", "vertices", "us/query", "docs_scored",
+              "candidates", "postings", "brute us/q");
+  double first = 0;
+  for (size_t n = 1000; n <= max_n; n *= 10) {
+    std::mt19937_64 rng(7);
+    std::unique_ptr<Model> model;
+    if (std::string(name) == "zipf") {
+      model = std::make_unique<ZipfModel>(n);
+    } else {
+      model = std::make_unique<SectionModel>(n);
+    }
+    Bm25Index index;
+    std::vector<Bm25Doc> docs;
+    docs.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      docs.push_back(model->Vertex(i, rng));
+      index.Add(docs.back());
+    }
+    const int queries = 2000;
+    std::vector<Bm25Doc> qs;
+    for (int i = 0; i < queries; ++i) qs.push_back(model->Query(docs, rng));
+    double scored = 0, touched = 0, cands = 0;
+    const double t0 = CpuSeconds();
+    for (const auto& q : qs) {
+      Bm25Hit h = index.Top1(q);
+      scored += h.docs_scored;
+      touched += h.postings_touched;
+      cands += h.candidates;
+    }
+    const double us = (CpuSeconds() - t0) / queries * 1e6;
+    double brute_us = -1;
+    if (n <= 10000) {
+      int same = 0;
+      const double b0 = CpuSeconds();
+      for (int i = 0; i < 100; ++i) same += index.BruteForceTop1(qs[i]).doc == index.Top1(qs[i]).doc;
+      brute_us = (CpuSeconds() - b0) / 100 * 1e6;
+      if (same != 100) std::printf("MISMATCH with brute force: %d/100\n", same);
+    }
+    if (first == 0) first = us;
+    std::printf("%10zu %12.1f %12.1f %12.1f %14.1f %12.1f   (x%.2f vs 10^3)\n", n, us,
+                scored / queries, cands / queries, touched / queries, brute_us, us / first);
+    std::fflush(stdout);
+  }
+}
+
+void BenchQ(size_t n) {
+  std::mt19937_64 rng(11);
+  // A crawl tree: each vertex's parent is an earlier vertex (recent ones
+  // more likely, as a crawl goes deeper), 10% of the vertices are result
+  // leaves.
+  std::vector<int32_t> parent(n, -1);
+  for (size_t v = 1; v < n; ++v) {
+    const size_t back = std::min<size_t>(v, 1 + rng() % 50);
+    parent[v] = static_cast<int32_t>(v - back);
+  }
+  const double t0 = CpuSeconds();
+  QGraph g;
+  for (size_t v = 0; v < n; ++v) g.AddVertex(rng() % 10 == 0);
+  for (size_t v = 1; v < n; ++v) g.AddEdge(parent[v], static_cast<int32_t>(v));
+  const double t1 = CpuSeconds();
+  QLearningStats s = g.Solve(QLearningParams{});
+  const double t2 = CpuSeconds();
+  std::printf("Q rebuild of %zu vertices: build %.3f s, solve %.3f s (%d sweeps, %s), "
+              "total %.3f s CPU\n",
+              n, t1 - t0, t2 - t1, s.sweeps, s.converged ? "converged" : "NOT converged",
+              t2 - t0);
+}
+
+}  // namespace
+}  // namespace topicrawl
+
+int main(int argc, char** argv) {
+  const size_t max_n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
+  topicrawl::BenchQ(100000);
+  topicrawl::BenchBm25("sections", max_n);
+  topicrawl::BenchBm25("zipf", max_n);
+  return 0;
+}
