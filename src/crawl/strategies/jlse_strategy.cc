@@ -483,8 +483,10 @@ std::string JlseLearner::SaveState() const {
 
 Status JlseLearner::RestoreState(std::string_view bytes) {
   Reader r(bytes);
+  // A field that cannot be read means the bytes end early: "truncated".
   auto bad = [](const char* what) {
-    return Status::Error(std::string("jlse: malformed saved state (") + what + ")");
+    return Status::Error(std::string("jlse: malformed saved state (truncated at ") + what +
+                         ")");
   };
   std::string magic, model_json;
   if (!r.S(&magic) || magic != kStateMagic) return bad("header");
@@ -535,7 +537,8 @@ Status JlseLearner::RestoreState(std::string_view bytes) {
     parents[p] = info;
   }
   uint64_t had_snapshot;
-  if (!r.U(&had_snapshot) || !r.done()) return bad("trailer");
+  if (!r.U(&had_snapshot)) return bad("trailer");
+  if (!r.done()) return Status::Error("jlse: malformed saved state (unexpected bytes after it)");
 
   model_ = std::make_shared<NaiveBayes>(std::move(model).value());
   pages_ = std::move(pages);
@@ -590,6 +593,18 @@ class JlseStrategy : public CrawlStrategy {
     // re-prioritise the queue from the side table.
     frontier->RescoreAll(
         [this](const QueuedLinkView& v) { return learner_->Rescore(v.url_id, v.score); });
+  }
+
+  // The learned state (NB counts, LinkTable, results, side tables; Gw, Q and
+  // the BM25 index are rebuilt from them) rides the crawler's strategy-state
+  // file, so --resume and recrawl continue where the crawl stopped.
+  Status SaveState(std::string* blob) const override {
+    *blob = learner_->SaveState();
+    return Status::Ok();
+  }
+  Status RestoreState(std::string_view blob) override {
+    if (blob.empty()) return Status::Ok();
+    return learner_->RestoreState(blob);
   }
 
   Status Finish() override {
