@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/crawl_runner.h"
+#include "cli/serve_flags.h"
 #include "crawl/crawl_config.h"
 #include "crawl/rounds/round_runner.h"
 
@@ -123,6 +124,7 @@ void AddRecrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--resume", flags->resume,
                 "Continue the current round (after an interruption) instead of planning one");
   AddEngineFlags(cmd, &flags->config);
+  AddServeFlags(cmd);  // --serve / --index: dashboard and API during the round
   cmd->callback([cmd, flags, exit_code] { *exit_code = RunRecrawl(cmd, flags.get()); });
 }
 
