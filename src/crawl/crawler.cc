@@ -240,6 +240,7 @@ class Crawler::Impl {
   void NoteHostHealth(HostId host, const HostHealth& before);
   void RecordAbandoned();
   void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
+  PageRecord TransferRecord(FetchResult& f);
   std::string WaitingReason();
   static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
     UrlTrapOptions o;
@@ -707,7 +708,9 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   AddPageRecord(std::move(rec));
 }
 
-void Crawler::Impl::StoreFailure(FetchResult f) {
+// The parts of a pages row that come straight from the transfer (moves the
+// heads, body and error out of `f`; its task stays usable).
+PageRecord Crawler::Impl::TransferRecord(FetchResult& f) {
   PageRecord rec;
   rec.url_id = f.task.url_id;
   rec.url = f.task.url;
@@ -725,6 +728,11 @@ void Crawler::Impl::StoreFailure(FetchResult f) {
   rec.response_head = std::move(f.response_head);
   rec.body = std::move(f.body);
   rec.remote_ip = std::move(f.remote_ip);
+  return rec;
+}
+
+void Crawler::Impl::StoreFailure(FetchResult f) {
+  PageRecord rec = TransferRecord(f);
   if (monitor_) ReportToMonitor(rec, f.task.host_id, false);
   SetRoundFields(f, &rec);
   rec.fetch_state =
@@ -834,23 +842,8 @@ bool Crawler::Impl::StoreKeptRevisit(FetchResult* result) {
   std::optional<UrlState> state = RoundState::ClassifyBeforeParse(*rv, *result, digest, &profile);
   if (!state) return false;
   FetchResult& f = *result;
-  PageRecord rec;
-  rec.url_id = f.task.url_id;
-  rec.url = f.task.url;
-  rec.final_url = f.final_url == f.task.url ? "" : f.final_url;
-  rec.status = *state == UrlState::kUnchanged ? FetchStatus::kOk : f.status;
-  rec.http_code = f.http_code;
-  rec.content_type = f.content_type;
-  rec.fetched_at = f.fetched_at_unix_ms ? f.fetched_at_unix_ms : clock_->UnixMillis();
-  rec.depth = f.task.depth;
-  rec.parent_id = f.task.parent_page_id;
-  rec.anchor = f.task.anchor;
-  rec.link_score = f.task.score;
-  rec.error = std::move(f.error);
-  rec.request_head = std::move(f.request_head);
-  rec.response_head = std::move(f.response_head);
-  rec.body = std::move(f.body);
-  rec.remote_ip = std::move(f.remote_ip);
+  PageRecord rec = TransferRecord(f);
+  if (*state == UrlState::kUnchanged) rec.status = FetchStatus::kOk;
   rec.round = round_.round();
   rec.revisit = true;
   rec.fetch_state = *state;
