@@ -23,6 +23,7 @@ struct RecrawlFlags {
   std::string dir;
   std::string policy = "full";
   std::string budget;  // "N" or "P%"
+  std::string model;
   bool resume = false;
 };
 
@@ -60,6 +61,7 @@ int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
   options.policy = flags->policy;
   options.topic_file = config.topic_file;
   options.rng_seed = config.rng_seed;
+  options.model_file = flags->model;
   options.dedup_ignore_scheme = config.dedup_ignore_scheme;
   if (!ParseBudget(flags->budget, &options)) {
     std::cerr << "error: --budget takes a number of revisits or a percentage (e.g. 30%), got '"
@@ -121,6 +123,9 @@ void AddRecrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--policy", flags->policy, "Round policy: " + policies)->default_str("full");
   cmd->add_option("--budget", flags->budget,
                   "At most N revisits, or P% of the known pages (default: the policy's choice)");
+  cmd->add_option("--model", flags->model,
+                  "Model file of policies that use one (hubs: `train hub-svm --features url`; "
+                  "default: trained on the crawl's own link graph)");
   cmd->add_flag("--resume", flags->resume,
                 "Continue the current round (after an interruption) instead of planning one");
   AddEngineFlags(cmd, &flags->config);

@@ -131,31 +131,6 @@ void CountContent(std::string_view html, std::string_view page_url, HubExample* 
   CountParsed(html, ParseForCounts(html, page_url), page_url, e);
 }
 
-std::vector<int> StructuralLabels(const std::vector<std::string>& hosts,
-                                  const std::vector<std::vector<size_t>>& out,
-                                  const CollectOptions& o) {
-  const size_t n = hosts.size();
-  std::map<std::string, std::vector<size_t>> degrees;
-  for (size_t i = 0; i < n; ++i) degrees[hosts[i]].push_back(out[i].size());
-  std::map<std::string, size_t> median;
-  for (auto& [h, v] : degrees) {
-    std::sort(v.begin(), v.end());
-    median[h] = v[(v.size() - 1) / 2];  // lower median
-  }
-  std::vector<char> content(n);
-  for (size_t i = 0; i < n; ++i) content[i] = out[i].size() <= median[hosts[i]];
-  std::vector<int> label(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    int64_t c = 0;
-    for (size_t j : out[i]) c += content[j];
-    label[i] = c >= o.min_content_links &&
-                       c >= o.hub_share * static_cast<double>(out[i].size())
-                   ? 1
-                   : 0;
-  }
-  return label;
-}
-
 StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl_dir,
                                                         const CollectOptions& o,
                                                         CollectSummary* summary) {
@@ -211,27 +186,17 @@ StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl
   }
   std::vector<std::string> hosts;
   std::vector<std::vector<size_t>> out(kept.size());
-  std::map<std::string, int64_t> host_pages;
-  std::vector<int64_t> in_degree(kept.size(), 0);
   for (size_t i = 0; i < kept.size(); ++i) {
     hosts.push_back(kept[i].host);
-    ++host_pages[kept[i].host];
     std::set<size_t> seen;
     for (const auto& u : targets[i]) {
       auto it = index.find(u);
       if (it != index.end() && it->second != i && seen.insert(it->second).second) {
         out[i].push_back(it->second);
-        ++in_degree[it->second];
       }
     }
   }
-  // Template links: a target linked from more than template_share of its
-  // site's pages is navigation chrome (sidebar, header), not a page's own
-  // choice; it is left out of every T(P).
-  for (size_t i = 0; i < kept.size(); ++i) {
-    const double limit = o.template_share * static_cast<double>(host_pages[hosts[i]]);
-    std::erase_if(out[i], [&](size_t j) { return host_pages[hosts[i]] >= 10 && in_degree[j] > limit; });
-  }
+  DropTemplateLinks(hosts, o.template_share, &out);
   std::vector<int> labels = StructuralLabels(hosts, out, o);
   std::vector<bool> test = SplitByHost(kept, o.train_fraction, o.seed);
   std::set<std::string> train_hosts, test_hosts;

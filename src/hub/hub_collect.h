@@ -30,13 +30,12 @@
 
 #include "core/status.h"
 #include "hub/hub_dataset.h"
+#include "hub/hub_structure.h"
 
 namespace topicrawl::hub {
 
-struct CollectOptions {
-  double hub_share = 0.5;     // structural: share of T(P) that are content pages
-  int min_content_links = 5;  // structural: at least this many content pages
-  double template_share = 0.5;  // structural: drop targets linked from more pages
+// The structural label's parameters (hub/hub_structure.h) and the split.
+struct CollectOptions : StructuralOptions {
   double train_fraction = 0.7;
   uint64_t seed = 1;
 };
@@ -56,12 +55,6 @@ void CountContent(std::string_view html, std::string_view page_url, HubExample* 
 StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl_dir,
                                                         const CollectOptions& options,
                                                         CollectSummary* summary);
-
-// The structural rule on an already built link graph: out[i] = indices (into
-// `hosts`) of the downloaded same-host pages page i links to.
-std::vector<int> StructuralLabels(const std::vector<std::string>& hosts,
-                                  const std::vector<std::vector<size_t>>& out,
-                                  const CollectOptions& options);
 
 }  // namespace topicrawl::hub
 

@@ -28,8 +28,8 @@
 //   full      revisit every known URL (baseline)
 //   adaptive  Cho & Garcia-Molina change-rate estimator weighted by relevance
 //   nutch     Nutch AdaptiveFetchSchedule intervals
-// (seed 003 `hubs` and seed 002 `topichub` / `static` implement the same
-// interface.)
+//   hubs      seed 003: revisit the pages a URL-feature SVM predicts to be hubs
+//   topichub  seed 002: re-seed from TopicHub pages (static: original seeds)
 #ifndef TOPICRAWL_CRAWL_ROUNDS_ROUND_POLICY_H_
 #define TOPICRAWL_CRAWL_ROUNDS_ROUND_POLICY_H_
 
@@ -164,6 +164,9 @@ struct RoundPolicyContext {
   std::string out_dir;     // the crawl directory (diagnostics files)
   std::string topic_file;  // the crawl's topic, may be empty
   uint64_t rng_seed = 1;
+  // A model file for policies that use one (`recrawl --model`); empty: the
+  // policy's default (hubs: a model trained on the crawl's own graph).
+  std::string model_file;
 };
 
 class RoundPolicy {

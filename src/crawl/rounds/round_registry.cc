@@ -22,6 +22,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"nutch", NewNutchRoundPolicy},
       {"static", NewStaticRoundPolicy},
       {"topichub", NewTopicHubRoundPolicy},
+      {"hubs", NewHubsRoundPolicy},
   };
   return *registry;
 }

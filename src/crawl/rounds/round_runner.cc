@@ -221,6 +221,7 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
   ctx.out_dir = options.dir;
   ctx.topic_file = options.topic_file;
   ctx.rng_seed = options.rng_seed;
+  ctx.model_file = options.model_file;
   auto policy = MakeRoundPolicy(options.policy, ctx);  // before touching the crawl
   if (!policy.ok()) return policy.status();
   auto opened = CrawlStore::Open(options.dir, OpenMode::kResume);

@@ -34,6 +34,7 @@ struct RecrawlOptions {
   int64_t budget = -1;
   double budget_fraction = -1;
   std::string topic_file;  // for policies that read the topic
+  std::string model_file;  // for policies that use a model (recrawl --model)
   uint64_t rng_seed = 1;
   bool dedup_ignore_scheme = true;
 };

@@ -1,0 +1,316 @@
+// `hubs`: seed 003's incremental crawler (003_8082e0a8ad518813.txt §3.2-3.4):
+// between rounds, revisit only the pages that a C-SVC on URL features
+// (hub/hub_features.h, the "before download" set ①-⑧, ⑩) predicts to be hub
+// (directory) pages, and crawl the new pages they link to.
+//
+// Plan (before each round):
+//   1. the model: the one this policy learned in earlier rounds (its saved
+//      state); else the file given with `recrawl --model` (`train hub-svm
+//      --features url`); else one trained now on the crawl's own graph with
+//      the structural label (hub/hub_structure.h) -- so round 1 needs no
+//      file and no change history;
+//   2. every stored, not-gone page is scored P(hub | URL features) (Platt);
+//   3. the revisits are the pages with P >= kHubThreshold, best first, cut at
+//      the round's budget; the original seeds (home pages: the seed's first
+//      hubs) are always among them; new links are followed as in round 0.
+//
+// Learning (after each round, the seed's §3.4 loop): every page revisited
+// in the round becomes an example -- positive when its fetch yielded new
+// URLs (it was a hub of new pages), negative otherwise. The examples of all
+// rounds (the most recent kMaxExamples) train a new model with a small grid
+// and 5-fold CV; the new model replaces the old one only when its CV
+// accuracy is not below the old model's accuracy on the same examples
+// ("keep the old model when cross-validation says the new one is worse").
+// Both classes must be present; otherwise the old model stays.
+//
+// Memory: one 9-double feature row per stored page while planning (~100 B
+// a page with its id), examples capped at kMaxExamples.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "classify/svm_model.h"
+#include "crawl/rounds/policies.h"
+#include "crawl/rounds/round_graph.h"
+#include "hub/hub_features.h"
+#include "hub/hub_structure.h"
+
+namespace topicrawl {
+namespace {
+
+using hub::HubFeatureSet;
+constexpr HubFeatureSet kSet = HubFeatureSet::kBeforeDownload;
+constexpr double kHubThreshold = 0.5;
+constexpr size_t kMaxExamples = 4000;
+// The structural bootstrap trains on at most this many pages (the seed used
+// 2,000); larger crawls are sampled, stratified by label, with the rng seed.
+constexpr size_t kBootstrapSample = 2000;
+constexpr char kStateMagic[] = "topicrawl-hubs-policy 1";
+
+SvmGridOptions SmallGrid(uint64_t seed) {
+  // A 4 x 4 grid around libsvm's usual optimum region with 5-fold CV: the
+  // policy trains between rounds, where seconds matter more than the last
+  // percent of CV accuracy (`train hub-svm` runs the full grid).
+  SvmGridOptions g;
+  g.log2c_min = -1, g.log2c_max = 11, g.log2c_step = 4;
+  g.log2g_min = -9, g.log2g_max = 3, g.log2g_step = 4;
+  g.folds = 5;
+  g.threads = 2;
+  g.seed = seed;
+  return g;
+}
+
+std::vector<double> Features(const KnownUrl& u) {
+  hub::UrlObservation o;
+  o.url = u.url;
+  o.anchor = u.anchor;
+  o.crawl_depth = u.depth;
+  return hub::HubFeatures(o, kSet);
+}
+
+class HubsRoundPolicy : public RoundPolicy {
+ public:
+  explicit HubsRoundPolicy(const RoundPolicyContext& context)
+      : model_file_(context.model_file), seed_(context.rng_seed) {}
+  std::string_view Name() const override { return "hubs"; }
+
+  Status Plan(const RoundRequest& request, RoundHistory& history, RoundPlan* plan) override {
+    if (!model_) {
+      if (Status s = FirstModel(history); !s.ok()) return s;
+    }
+    int64_t scored = 0, predicted = 0;
+    Status s = history.ForEachUrl([&](const KnownUrl& u) {
+      if (u.page_id == 0 || u.gone()) return true;
+      ++scored;
+      const double p = model_->Probability(Features(u));
+      if (p >= kHubThreshold) {
+        ++predicted;
+        plan->revisits.push_back({u.url_id, p});
+      }
+      return true;
+    });
+    if (!s.ok()) return s;
+    TruncateToBudget(&plan->revisits, request.budget);
+    plan->seeds = history.OriginalSeeds();  // home pages: revisited too
+    plan->follow_new_links = true;
+    char note[256];
+    std::snprintf(note, sizeof note,
+                  "hubs: %lld of %lld pages predicted hubs (P >= %.2f), %zu revisits; model: %s "
+                  "(C 2^%d, gamma 2^%d, CV accuracy %.3f)",
+                  static_cast<long long>(predicted), static_cast<long long>(scored),
+                  kHubThreshold, plan->revisits.size(), origin_.c_str(),
+                  static_cast<int>(std::lround(std::log2(model_->c()))),
+                  static_cast<int>(std::lround(std::log2(model_->gamma()))),
+                  model_->cv_accuracy());
+    plan->note = note;
+    return Status::Ok();
+  }
+
+  Status OnRoundFinished(RoundHistory& history) override {
+    const int round = history.last_round();
+    absl::flat_hash_map<UrlId, int> label;
+    Status s = history.ForEachOutcome(round, [&](const UrlOutcome& o) {
+      if (o.revisit && o.state != UrlState::kGone && o.state != UrlState::kFailed) {
+        label[o.url_id] = o.new_links > 0 ? 1 : 0;
+      }
+      return true;
+    });
+    if (!s.ok() || label.empty()) return s;
+    s = history.ForEachUrl([&](const KnownUrl& u) {
+      auto it = label.find(u.url_id);
+      if (it != label.end()) {
+        examples_.Add(Features(u), it->second);
+      }
+      return true;
+    });
+    if (!s.ok()) return s;
+    if (examples_.size() > kMaxExamples) {  // keep the most recent rounds
+      const size_t drop = examples_.size() - kMaxExamples;
+      examples_.rows.erase(examples_.rows.begin(), examples_.rows.begin() + drop);
+      examples_.labels.erase(examples_.labels.begin(), examples_.labels.begin() + drop);
+    }
+    return Retrain(round);
+  }
+
+  std::string SaveState() const override {
+    std::ostringstream out;
+    out << kStateMagic << "\n";
+    out << "origin " << origin_ << "\n";
+    out << "examples " << examples_.size() << "\n";
+    char buf[64];
+    for (size_t i = 0; i < examples_.size(); ++i) {
+      out << examples_.labels[i];
+      for (double v : examples_.rows[i]) {
+        std::snprintf(buf, sizeof buf, " %.17g", v);
+        out << buf;
+      }
+      out << "\n";
+    }
+    out << "model\n";
+    if (model_) out << model_->Serialize();
+    return out.str();
+  }
+
+  Status RestoreState(std::string_view state) override {
+    if (state.empty()) return Status::Ok();
+    std::istringstream in{std::string(state)};
+    std::string line;
+    auto bad = [](const std::string& why) {
+      return Status::Error("hubs round policy state is corrupt: " + why);
+    };
+    if (!std::getline(in, line) || line != kStateMagic) return bad("unknown header");
+    if (!std::getline(in, line) || line.rfind("origin ", 0) != 0) return bad("no origin");
+    origin_ = line.substr(7);
+    size_t n = 0;
+    if (!std::getline(in, line) || std::sscanf(line.c_str(), "examples %zu", &n) != 1) {
+      return bad("no example count");
+    }
+    SvmDataset examples;
+    examples.feature_names = hub::HubFeatureNames(kSet);
+    const size_t dims = examples.feature_names.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::getline(in, line)) return bad("truncated examples");
+      std::istringstream row(line);
+      int label = -1;
+      std::vector<double> x(dims);
+      row >> label;
+      for (double& v : x) row >> v;
+      if (row.fail()) return bad("malformed example " + std::to_string(i));
+      examples.Add(std::move(x), label);
+    }
+    if (Status s = examples.Validate(); !s.ok()) return bad(s.message());
+    if (!std::getline(in, line) || line != "model") return bad("no model section");
+    std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!rest.empty()) {
+      auto m = SvmModel::Parse(rest, hub::HubModelKind(kSet), "hubs round policy state");
+      if (!m.ok()) return m.status();
+      model_ = std::move(m).value();
+    }
+    examples_ = std::move(examples);
+    return Status::Ok();
+  }
+
+ private:
+  Status FirstModel(RoundHistory& history) {
+    if (!model_file_.empty()) {
+      auto m = SvmModel::Load(model_file_, hub::HubModelKind(kSet));
+      if (!m.ok()) return m.status();
+      if (Status s = m->CheckFeatures(hub::HubFeatureNames(kSet)); !s.ok()) return s;
+      model_ = std::move(m).value();
+      origin_ = "file " + model_file_;
+      return Status::Ok();
+    }
+    return Bootstrap(history);
+  }
+
+  // The structural label on the crawl's own graph, then a model on it.
+  Status Bootstrap(RoundHistory& history) {
+    auto g = RoundGraph::Read(history);
+    if (!g.ok()) return g.status();
+    std::vector<uint32_t> pages;  // dense ids of stored pages
+    std::vector<uint32_t> index(g->url.size(), UINT32_MAX);
+    for (uint32_t i = 0; i < g->url.size(); ++i) {
+      if (g->hub.pages[i].crawled) {
+        index[i] = static_cast<uint32_t>(pages.size());
+        pages.push_back(i);
+      }
+    }
+    std::vector<std::string> hosts(pages.size());
+    std::vector<std::vector<size_t>> out(pages.size());
+    for (size_t k = 0; k < pages.size(); ++k) {
+      const uint32_t i = pages[k];
+      hosts[k] = g->sites[g->hub.pages[i].site];
+      for (uint32_t j : g->hub.links.Children(i)) {
+        if (j != i && index[j] != UINT32_MAX && g->hub.pages[j].site == g->hub.pages[i].site) {
+          out[k].push_back(index[j]);
+        }
+      }
+      std::sort(out[k].begin(), out[k].end());
+      out[k].erase(std::unique(out[k].begin(), out[k].end()), out[k].end());
+    }
+    hub::StructuralOptions options;
+    hub::DropTemplateLinks(hosts, options.template_share, &out);
+    const std::vector<int> labels = hub::StructuralLabels(hosts, out, options);
+    absl::flat_hash_map<UrlId, int> label;
+    for (size_t k = 0; k < pages.size(); ++k) label[g->url_id[pages[k]]] = labels[k];
+
+    SvmDataset all;
+    all.feature_names = hub::HubFeatureNames(kSet);
+    Status s = history.ForEachUrl([&](const KnownUrl& u) {
+      auto it = label.find(u.url_id);
+      if (it != label.end()) all.Add(Features(u), it->second);
+      return true;
+    });
+    if (!s.ok()) return s;
+    SvmDataset data = Sample(all, kBootstrapSample, seed_);
+    const auto positives = std::count(data.labels.begin(), data.labels.end(), 1);
+    if (positives < 2 || data.size() - positives < 2) {
+      return Status::Error(
+          "hubs round policy: the crawl's link graph gives " + std::to_string(positives) +
+          " structural hubs among " + std::to_string(data.size()) +
+          " sampled pages, too few to train a model; give one with --model "
+          "(topicrawl train hub-svm --features url)");
+    }
+    auto m = SvmModel::Train(data, std::string(hub::HubModelKind(kSet)), SmallGrid(seed_));
+    if (!m.ok()) return m.status();
+    model_ = std::move(m).value();
+    origin_ = "structural labels of round " + std::to_string(history.last_round()) + " (" +
+              std::to_string(positives) + " hubs of " + std::to_string(data.size()) + " pages)";
+    return Status::Ok();
+  }
+
+  // Up to `n` rows, stratified by label (the share of positives kept).
+  static SvmDataset Sample(const SvmDataset& all, size_t n, uint64_t seed) {
+    if (all.size() <= n) return all;
+    const std::vector<int> folds = StratifiedFolds(all.labels, static_cast<int>(
+        (all.size() + n - 1) / n), seed);
+    SvmDataset out;
+    out.feature_names = all.feature_names;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (folds[i] == 0) out.Add(all.rows[i], all.labels[i]);
+    }
+    return out;
+  }
+
+  Status Retrain(int round) {
+    const auto positives = std::count(examples_.labels.begin(), examples_.labels.end(), 1);
+    if (positives < 2 || examples_.size() - positives < 2) return Status::Ok();
+    SvmTrainReport report;
+    auto m = SvmModel::Train(examples_, std::string(hub::HubModelKind(kSet)), SmallGrid(seed_),
+                             &report);
+    if (!m.ok()) return m.status();
+    double old_accuracy = -1;
+    if (model_) {
+      size_t right = 0;
+      for (size_t i = 0; i < examples_.size(); ++i) {
+        right += model_->Predict(examples_.rows[i]) == examples_.labels[i];
+      }
+      old_accuracy = static_cast<double>(right) / static_cast<double>(examples_.size());
+    }
+    if (report.best.cv_accuracy >= old_accuracy) {
+      model_ = std::move(m).value();
+      origin_ = "retrained after round " + std::to_string(round) + " on " +
+                std::to_string(examples_.size()) + " revisits (" + std::to_string(positives) +
+                " yielded new pages)";
+    }
+    return Status::Ok();
+  }
+
+  std::string model_file_;
+  uint64_t seed_ = 1;
+  std::optional<SvmModel> model_;
+  std::string origin_;
+  SvmDataset examples_{hub::HubFeatureNames(kSet), {}, {}};
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<RoundPolicy>> NewHubsRoundPolicy(const RoundPolicyContext& context) {
+  return std::unique_ptr<RoundPolicy>(new HubsRoundPolicy(context));
+}
+
+}  // namespace topicrawl

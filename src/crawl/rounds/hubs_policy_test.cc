@@ -1,0 +1,200 @@
+// Seed 003's round policy `hubs` on a hand-built crawl history.
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "crawl/rounds/fake_round_history.h"
+#include "crawl/rounds/round_policy.h"
+
+namespace topicrawl {
+namespace {
+
+// Four sites s0..s3.test, each: a home page (seed) linking to two section
+// directories /docs/secK/, each linking to six content pages
+// /docs/secK/page-N.html that link back to their section only. The
+// structural label makes the eight section directories the hubs.
+FakeRoundHistory Sites() {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  UrlId id = 0;
+  for (int s = 0; s < 4; ++s) {
+    const std::string host = "s" + std::to_string(s) + ".test";
+    const std::string home = "http://" + host + "/";
+    h.seeds.push_back(home);
+    const UrlId home_id = ++id;
+    KnownUrl& hu = h.Add(home_id, home);
+    hu.host = host;
+    for (int k = 0; k < 2; ++k) {
+      const std::string sec = home + "docs/sec" + std::to_string(k) + "/";
+      const UrlId sec_id = ++id;
+      KnownUrl& su = h.Add(sec_id, sec);
+      su.host = host;
+      su.depth = 1;
+      su.anchor = "Section";
+      h.links.push_back({home_id, sec_id});
+      for (int n = 0; n < 6; ++n) {
+        const UrlId page_id = ++id;
+        KnownUrl& pu = h.Add(page_id, sec + "page-" + std::to_string(n) + ".html");
+        pu.host = host;
+        pu.depth = 2;
+        pu.anchor = "A longer title of content page number " + std::to_string(n);
+        h.links.push_back({sec_id, page_id});
+        h.links.push_back({page_id, sec_id});
+      }
+    }
+  }
+  return h;
+}
+
+std::set<std::string> RevisitedUrls(const FakeRoundHistory& h, const RoundPlan& plan) {
+  std::set<std::string> out;
+  for (const Revisit& r : plan.revisits) out.insert(h.urls.at(r.url_id).url);
+  return out;
+}
+
+bool IsSection(const std::string& url) {
+  return url.find("/docs/sec") != std::string::npos && url.back() == '/';
+}
+
+TEST(HubsPolicyTest, RoundOneRevisitsThePredictedHubsWithoutAModelFile) {
+  FakeRoundHistory h = Sites();
+  auto p = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({1, -1, 0}, h, &plan).ok());
+  std::set<std::string> got = RevisitedUrls(h, plan);
+  int sections = 0;
+  for (const auto& u : got) {
+    EXPECT_EQ(u.find("page-"), std::string::npos) << "content page revisited: " << u;
+    sections += IsSection(u);
+  }
+  EXPECT_EQ(sections, 8);
+  EXPECT_EQ(plan.seeds, h.seeds);
+  EXPECT_TRUE(plan.follow_new_links);
+  EXPECT_NE(plan.note.find("structural labels of round 0 (8 hubs"), std::string::npos)
+      << plan.note;
+  // Highest probability first.
+  EXPECT_TRUE(std::is_sorted(plan.revisits.begin(), plan.revisits.end(),
+                             [](const Revisit& a, const Revisit& b) {
+                               return a.priority > b.priority;
+                             }));
+}
+
+TEST(HubsPolicyTest, TheBudgetCutsTheRevisits) {
+  FakeRoundHistory h = Sites();
+  auto p = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({1, 3, 0}, h, &plan).ok());
+  EXPECT_EQ(plan.revisits.size(), 3u);
+}
+
+TEST(HubsPolicyTest, LearnsFromWhatTheRevisitsYieldedAndKeepsItInItsState) {
+  FakeRoundHistory h = Sites();
+  auto p = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({1, -1, 0}, h, &plan).ok());
+  // Round 1 ran: the sections of sites 0 and 1 yielded new pages, those of
+  // sites 2 and 3 did not; the homes and the first content page of every
+  // section were revisited
+  // too and yielded nothing: 20 revisits.
+  h.summary.round = 1;
+  std::vector<UrlOutcome>& out = h.outcomes[1];
+  for (const auto& [id, u] : h.urls) {
+    UrlOutcome o;
+    o.url_id = id;
+    o.revisit = true;
+    o.state = UrlState::kUnchanged;
+    if (IsSection(u.url)) {
+      const bool yields = u.host == "s0.test" || u.host == "s1.test";
+      o.new_links = yields ? 3 : 0;
+      o.state = yields ? UrlState::kTriviallyChanged : UrlState::kUnchanged;
+      out.push_back(o);
+    } else if (u.url.back() == '/' || u.url.find("page-0") != std::string::npos) {
+      out.push_back(o);
+    }
+  }
+  ASSERT_TRUE((*p)->OnRoundFinished(h).ok());
+  const std::string state = (*p)->SaveState();
+  EXPECT_NE(state.find("retrained after round 1 on 20 revisits (4 yielded new pages)"),
+            std::string::npos)
+      << state.substr(0, 200);
+
+  RoundPlan second;
+  ASSERT_TRUE((*p)->Plan({2, -1, 0}, h, &second).ok());
+  // Another process restores the state and plans the same round.
+  auto q = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(q.ok());
+  ASSERT_TRUE((*q)->RestoreState(state).ok());
+  RoundPlan again;
+  ASSERT_TRUE((*q)->Plan({2, -1, 0}, h, &again).ok());
+  ASSERT_EQ(again.revisits.size(), second.revisits.size());
+  for (size_t i = 0; i < again.revisits.size(); ++i) {
+    EXPECT_EQ(again.revisits[i].url_id, second.revisits[i].url_id);
+    EXPECT_DOUBLE_EQ(again.revisits[i].priority, second.revisits[i].priority);
+  }
+  EXPECT_EQ(again.note, second.note);
+  EXPECT_EQ((*q)->SaveState(), state);
+}
+
+TEST(HubsPolicyTest, CorruptStateIsRefused) {
+  FakeRoundHistory h = Sites();
+  auto p = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({1, -1, 0}, h, &plan).ok());
+  std::string state = (*p)->SaveState();
+  auto q = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(q.ok());
+  Status s = (*q)->RestoreState("something else\n");
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("hubs round policy state is corrupt"), std::string::npos);
+  // A flipped byte in the model's support vectors fails its checksum.
+  const size_t at = state.rfind("sv ");
+  ASSERT_NE(at, std::string::npos) << state;
+  const size_t digit = state.find_first_of("123456789", state.find('\n', at) + 1);
+  ASSERT_NE(digit, std::string::npos);
+  state[digit] = state[digit] == '1' ? '2' : '1';
+  EXPECT_FALSE((*q)->RestoreState(state).ok());
+}
+
+TEST(HubsPolicyTest, AModelFileThatIsMissingOrForeignIsAClearError) {
+  FakeRoundHistory h = Sites();
+  RoundPolicyContext ctx;
+  ctx.model_file = ::testing::TempDir() + "/no-such-hub-model";
+  auto p = MakeRoundPolicy("hubs", ctx);
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  Status s = (*p)->Plan({1, -1, 0}, h, &plan);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("no-such-hub-model"), std::string::npos) << s.message();
+
+  ctx.model_file = ::testing::TempDir() + "/foreign-hub-model";
+  std::ofstream(ctx.model_file) << "<html>not a model</html>\n";
+  auto q = MakeRoundPolicy("hubs", ctx);
+  ASSERT_TRUE(q.ok());
+  s = (*q)->Plan({1, -1, 0}, h, &plan);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("foreign-hub-model"), std::string::npos) << s.message();
+}
+
+TEST(HubsPolicyTest, AGraphWithoutHubsAsksForAModel) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  for (UrlId i = 1; i <= 6; ++i) {
+    h.Add(i, "http://x.test/p" + std::to_string(i) + ".html").host = "x.test";
+  }
+  auto p = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  Status s = (*p)->Plan({1, -1, 0}, h, &plan);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("--model"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace topicrawl
