@@ -13,7 +13,8 @@
 #                   (default /tmp/recrawl_bench/evo, made from /work/webs/dev)
 #        BASE       built web to evolve (default /work/webs/dev)
 #        OUT        runs directory (default /tmp/recrawl_bench/runs, replaced)
-#        POLICIES   default "full adaptive nutch"
+#        POLICIES   default "full adaptive nutch"; NAME:BUDGET gives one policy
+#                   its own budget ("hubs:" = none: the policy's choice)
 #        ROUNDS     default 4; SEED default 1
 #        HOSTS      space-separated hosts to limit the crawl to (--include-host;
 #                   eval --scope-hosts): the whole dev web takes ~50k fetches a
@@ -69,11 +70,20 @@ echo "round 0: crawl (best-first${HOSTS:+, hosts $HOSTS}) ..." >&2
 read -r CPU0 WALL0 <<< "$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" \
   --strategy best-first --max-pages 0 --delay 0 $SCOPE $ARGS --out "$OUT/round0")"
 declare -A CPU
+declare -A PBUDGET
+NAMES=""
+for spec in $POLICIES; do
+  p=${spec%%:*}; NAMES="$NAMES $p"
+  if [ "$spec" != "$p" ]; then PBUDGET[$p]=${spec#*:}
+  elif [ "$p" = full ]; then PBUDGET[$p]=""
+  else PBUDGET[$p]=$BUDGET; fi
+done
+POLICIES=$NAMES
 for p in $POLICIES; do cp -a "$OUT/round0" "$OUT/$p"; CPU[$p]="$CPU0"; done
 for k in $(seq 1 "$ROUNDS"); do
   ARGS=$(serve "$k")
   for p in $POLICIES; do
-    b=""; [ "$p" = full ] || b="--budget $BUDGET"
+    b=""; [ -z "${PBUDGET[$p]}" ] || b="--budget ${PBUDGET[$p]}"
     echo "round $k: recrawl --policy $p $b ..." >&2
     read -r c w <<< "$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b --delay 0 $ARGS)"
     CPU[$p]="${CPU[$p]} $c"
@@ -84,7 +94,7 @@ echo "evolved web: $EVO ($(grep -E '^(seed|new_rate|change_rate|gone_rate|hidden
 echo "round 0 crawl: ${CPU0} s CPU, ${WALL0} s wall (shared by all policies)"
 for p in $POLICIES; do
   echo
-  echo "== $p $( [ "$p" = full ] || echo "(budget $BUDGET)" ) — CPU s per round (0..$ROUNDS): ${CPU[$p]}"
+  echo "== $p (budget ${PBUDGET[$p]:-none}) — CPU s per round (0..$ROUNDS): ${CPU[$p]}"
   "$BIN" eval "$OUT/$p" --truth-dir "$EVO" --labels "$LABELS" $EVAL_SCOPE
   "$BIN" eval "$OUT/$p" --truth-dir "$EVO" --labels "$LABELS" $EVAL_SCOPE --json > "$OUT/$p.json"
 done

@@ -1,5 +1,6 @@
 // Seed 003 (003_8082e0a8ad518813): hub-page detection from URL features.
-//   collect-hubs DIR --structural --out FILE.tsv [--hub-share X] [--min-content-links N]
+//   collect-hubs DIR (--structural [--hub-share X] [--min-content-links N] | --truth-dir D)
+//       --out FILE.tsv
 //       labelled rows from a crawl directory (hub/hub_collect.h)
 //   train hub-svm --data FILE.tsv --out MODEL [--features full|url] [--all]
 //       [--train-size N] [--threads N] [--folds K] [--seed S]
@@ -19,7 +20,11 @@
 #include <sstream>
 #include <time.h>
 
+#include <unordered_set>
+
 #include "cli/commands.h"
+#include "eval/labels.h"
+#include "eval/round_truth.h"
 #include "hub/hub_baselines.h"
 #include "hub/hub_collect.h"
 #include "hub/hub_experiment.h"
@@ -77,19 +82,48 @@ void AddGridFlags(CLI::App* cmd, SvmGridOptions* g) {
 // ---- collect-hubs ----------------------------------------------------------
 
 struct CollectFlags {
-  std::string dir, out;
+  std::string dir, out, truth_dir;
   bool structural = false;
   hub::CollectOptions options;
 };
 
 int RunCollect(const CollectFlags& f) {
-  if (!f.structural) {
-    std::cerr << "error: give --structural (labels from the crawl's link graph); labels from "
-                 "an evolving web's truth files are not available in this build\n";
+  if (f.structural == !f.truth_dir.empty()) {
+    std::cerr << "error: give exactly one of --structural (labels from the crawl's link graph) "
+                 "and --truth-dir D (labels from an evolving web's truth files)\n";
     return kExitUsage;
   }
   hub::CollectSummary sum;
-  auto rows = hub::CollectHubsStructural(f.dir, f.options, &sum);
+  StatusOr<std::vector<hub::HubExample>> rows = Status::Error("unset");
+  if (f.structural) {
+    rows = hub::CollectHubsStructural(f.dir, f.options, &sum);
+  } else {
+    // A hub is a page that links to a page new in a later round (seed 003's
+    // operational meaning): the union of the truth's hubs-K.tsv, K >= 1.
+    auto rounds = eval::TruthRounds(f.truth_dir);
+    if (!rounds.ok()) {
+      std::cerr << "error: " << rounds.status().message() << "\n";
+      return kExitUsage;
+    }
+    std::unordered_set<std::string> hubs;
+    for (int k = 1; k <= *rounds; ++k) {
+      auto truth = eval::ReadRoundTruth(f.truth_dir, k);
+      if (!truth.ok()) {
+        std::cerr << "error: " << truth.status().message() << "\n";
+        return kExitUsage;
+      }
+      for (const auto& [url, n] : truth->hubs) hubs.insert(eval::CanonicalizeLabelUrl(url));
+    }
+    rows = hub::CollectHubsLabelled(
+        f.dir, f.options,
+        [&](const std::string& url, const std::string& final_url) {
+          return hubs.count(eval::CanonicalizeLabelUrl(url)) ||
+                         hubs.count(eval::CanonicalizeLabelUrl(final_url))
+                     ? 1
+                     : 0;
+        },
+        &sum);
+  }
   if (!rows.ok()) {
     std::cerr << "error: " << rows.status().message() << "\n";
     return kExitUsage;
@@ -414,6 +448,9 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
   collect->add_option("--out", cf->out, "TSV to write")->required();
   collect->add_flag("--structural", cf->structural,
                     "Label hubs from the link graph (share of links to the site's content pages)");
+  collect->add_option("--truth-dir", cf->truth_dir,
+                      "Label hubs from an evolving web's truth (`web evolve` / `web build "
+                      "--rounds versions` directory): pages linking to a page new in a later round");
   collect->add_option("--hub-share", cf->options.hub_share,
                       "Structural: min share of same-site links to content pages (default 0.5)")
       ->check(CLI::Range(0.0, 1.0));

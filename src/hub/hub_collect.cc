@@ -134,6 +134,13 @@ void CountContent(std::string_view html, std::string_view page_url, HubExample* 
 StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl_dir,
                                                         const CollectOptions& o,
                                                         CollectSummary* summary) {
+  return CollectHubsLabelled(crawl_dir, o, nullptr, summary);
+}
+
+StatusOr<std::vector<HubExample>> CollectHubsLabelled(const std::string& crawl_dir,
+                                                      const CollectOptions& o,
+                                                      const HubLabeler& label,
+                                                      CollectSummary* summary) {
   CrawlDb db;
   if (Status s = db.Open(crawl_dir + "/crawl.db"); !s.ok()) return s;
   struct Row {
@@ -165,6 +172,7 @@ StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl
   CollectSummary sum;
   std::vector<HubExample> kept;
   std::vector<std::vector<std::string>> targets;  // same-host outlink URLs per kept row
+  std::vector<std::string> finals;                // final URL per kept row
   std::unordered_map<std::string, size_t> index;  // effective URL -> kept row
   for (auto& r : rows) {
     auto html = ReadBody(crawl_dir, r.warc_file, r.offset, r.content_type);
@@ -182,6 +190,7 @@ StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl
     index[r.effective] = kept.size();
     index.emplace(r.e.url, kept.size());
     targets.emplace_back(t.begin(), t.end());
+    finals.push_back(r.effective);
     kept.push_back(std::move(r.e));
   }
   std::vector<std::string> hosts;
@@ -197,7 +206,12 @@ StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl
     }
   }
   DropTemplateLinks(hosts, o.template_share, &out);
-  std::vector<int> labels = StructuralLabels(hosts, out, o);
+  std::vector<int> labels;
+  if (label) {
+    for (size_t i = 0; i < kept.size(); ++i) labels.push_back(label(kept[i].url, finals[i]) ? 1 : 0);
+  } else {
+    labels = StructuralLabels(hosts, out, o);
+  }
   std::vector<bool> test = SplitByHost(kept, o.train_fraction, o.seed);
   std::set<std::string> train_hosts, test_hosts;
   for (size_t i = 0; i < kept.size(); ++i) {

@@ -25,6 +25,7 @@
 #define TOPICRAWL_HUB_HUB_COLLECT_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,16 @@ void CountContent(std::string_view html, std::string_view page_url, HubExample* 
 StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl_dir,
                                                         const CollectOptions& options,
                                                         CollectSummary* summary);
+
+// Labels from outside the crawl instead of the structural rule, e.g. from an
+// evolving web's truth (`collect-hubs --truth-dir`: a page that links to a
+// page new in a later round). `label(url, final_url)` returns 1 (hub) or 0
+// for each downloaded page; rows, content counts and the split are as above.
+using HubLabeler = std::function<int(const std::string& url, const std::string& final_url)>;
+StatusOr<std::vector<HubExample>> CollectHubsLabelled(const std::string& crawl_dir,
+                                                      const CollectOptions& options,
+                                                      const HubLabeler& label,
+                                                      CollectSummary* summary);
 
 }  // namespace topicrawl::hub
 

@@ -10,12 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -373,4 +375,86 @@ TEST_F(RecrawlIntegrationTest, KillNineMidRoundThenResumeEqualsAnUninterruptedRo
 }
 
 }  // namespace
+// Seed 003 end to end: three section directories of six pages each; in
+// round 1 one section gains a page. `collect-hubs` labels from the truth
+// files and from the link graph; `recrawl --policy hubs` (no model file: it
+// trains one on the crawl's own structural labels) revisits the sections,
+// not the content pages, and finds the new page.
+TEST_F(RecrawlIntegrationTest, HubsPolicyRevisitsTheSectionsAndFindsTheirNewPage) {
+  auto section = [&](const std::string& s, int pages) {
+    std::string links;
+    for (int n = 1; n <= pages; ++n) {
+      links += "<li><a href='/docs/" + s + "/p" + std::to_string(n) + ".html'>Page " +
+               std::to_string(n) + "</a></li>";
+    }
+    return HtmlResponse(Page("section " + s, "<ul>" + links + "</ul>"));
+  };
+  std::string home_links;
+  for (const std::string s : {"a", "b", "c"}) {
+    home_links += "<a href='/docs/" + s + "/'>Section " + s + "</a> ";
+    server_.Set("/docs/" + s + "/", section(s, 6));
+    for (int n = 1; n <= 7; ++n) {
+      server_.Set("/docs/" + s + "/p" + std::to_string(n) + ".html",
+                  HtmlResponse(Page(s + std::to_string(n),
+                                    "<p>" + Words(120, n * 7 + s[0]) + "</p><a href='/docs/" + s +
+                                        "/'>up</a>")));
+    }
+  }
+  server_.Set("/", HtmlResponse(Page("home", home_links)));
+  const std::string dir = base_ + "/crawl";
+  ASSERT_EQ(Sh(Crawl(dir)), 0);
+  ASSERT_EQ(States(dir, 0).size(), 22u);  // home, 3 sections, 18 pages
+
+  // Labels from the truth of an evolving web (hand-written here): the
+  // section that gains a page in round 1 is the hub.
+  const std::string truth = base_ + "/truth";
+  fs::create_directories(truth + "/truth");
+  std::ofstream(truth + "/evolve.tsv") << "format\ttopicrawl-evolved-web-1\nrounds\t1\n";
+  std::ofstream(truth + "/truth/round-1.tsv") << "url\tstate\nhttp://site.test/docs/a/p7.html\tnew\n";
+  std::ofstream(truth + "/truth/hubs-1.tsv") << "url\tnew_links\nhttp://site.test/docs/a/\t1\n";
+  const std::string tsv = base_ + "/hubs.tsv";
+  ASSERT_EQ(Sh(bin_ + " collect-hubs " + dir + " --truth-dir " + truth + " --out " + tsv), 0);
+  auto labels = [&]() {
+    std::map<std::string, std::string> out;  // url -> its `label` column
+    std::ifstream in(tsv);
+    std::string line, cell;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    for (std::istringstream h(line); std::getline(h, cell, '\t');) header.push_back(cell);
+    const size_t col = std::find(header.begin(), header.end(), "label") - header.begin();
+    EXPECT_LT(col, header.size()) << line;
+    while (std::getline(in, line)) {
+      std::vector<std::string> cells;
+      for (std::istringstream r(line); std::getline(r, cell, '\t');) cells.push_back(cell);
+      if (col < cells.size()) out[cells[0]] = cells[col];
+    }
+    return out;
+  };
+  auto truth_labels = labels();
+  ASSERT_EQ(truth_labels.size(), 22u);
+  for (const auto& [url, label] : truth_labels) {
+    EXPECT_EQ(label, url == "http://site.test/docs/a/" ? "1" : "0") << url;
+  }
+  ASSERT_EQ(Sh(bin_ + " collect-hubs " + dir + " --structural --out " + tsv), 0);
+  for (const auto& [url, label] : labels()) {
+    const bool is_section = url.find("/docs/") != std::string::npos && url.back() == '/';
+    EXPECT_EQ(label, is_section ? "1" : "0") << url;
+  }
+  EXPECT_EQ(Sh(bin_ + " collect-hubs " + dir + " --structural --truth-dir " + truth +
+               " --out " + tsv),
+            2);
+
+  // Round 1: section a links to its new page p7.
+  server_.Set("/docs/a/", section("a", 7));
+  ASSERT_EQ(Sh(Recrawl(dir, "--policy hubs")), 0);
+  auto r1 = States(dir, 1);
+  EXPECT_EQ(r1["/docs/a/p7.html"], "new");
+  EXPECT_EQ(r1["/docs/a/"], "trivially_changed");
+  for (const auto& [path, state] : r1) {
+    const bool content = path.find(".html") != std::string::npos;
+    if (content) EXPECT_EQ(path, "/docs/a/p7.html") << "content page revisited";
+  }
+  EXPECT_LE(r1.size(), 6u);  // sections, home (seed) and the new page; full: 23
+}
+
 }  // namespace topicrawl
