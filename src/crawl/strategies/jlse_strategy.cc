@@ -493,6 +493,15 @@ Status JlseLearner::RestoreState(std::string_view bytes) {
   if (!r.S(&model_json)) return bad("model");
   auto model = NaiveBayes::FromJson(model_json, "jlse saved state");
   if (!model.ok()) return model.status();
+  // The page classifier is the topic of jlse/ata (trained from the topic's
+  // example pages, never changed by the crawl): a state whose classifier
+  // differs was learned for another topic, and its rewards, LinkTable and Q
+  // values mean nothing here.
+  if (model_json != model_->ToJson()) {
+    return Status::Error(
+        "jlse: the saved state was learned for another topic (its page classifier differs "
+        "from the one trained from this crawl's topic); start a new crawl directory");
+  }
   std::vector<PageNode> pages;
   uint64_t n;
   if (!r.U(&n)) return bad("pages");

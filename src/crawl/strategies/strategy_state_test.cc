@@ -315,10 +315,6 @@ TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
 
 TEST_P(EveryStrategyTest, StateOfAnotherTopicIsRefused) {
   const std::string name = GetParam();
-  if (name == "jlse" || name == "ata") {
-    GTEST_SKIP() << name << " scores with Naive Bayes, not TF-IDF: it keeps no document "
-                    "frequencies and its state carries no topic fingerprint yet (open, issue #15)";
-  }
   const std::string dir = TempDir("topic-" + name);
   auto a = MakeRun(name, Context(dir, WriteTopic(dir)));
   ASSERT_TRUE(a);
@@ -335,8 +331,8 @@ TEST_P(EveryStrategyTest, StateOfAnotherTopicIsRefused) {
 TEST_P(EveryStrategyTest, WritesDfTsvAtFinish) {
   const std::string name = GetParam();
   if (name == "jlse" || name == "ata") {
-    GTEST_SKIP() << name << " scores with Naive Bayes, not TF-IDF: it keeps no document "
-                    "frequencies and its state carries no topic fingerprint yet (open, issue #15)";
+    GTEST_SKIP() << name << " scores pages with its Naive Bayes page classifier, not TF-IDF: "
+                    "it keeps no document frequencies to write";
   }
   const std::string dir = TempDir("df-" + name);
   auto a = MakeRun(name, Context(dir, WriteTopic(dir)));
