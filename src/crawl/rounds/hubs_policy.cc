@@ -10,9 +10,11 @@
 //      the structural label (hub/hub_structure.h) -- so round 1 needs no
 //      file and no change history;
 //   2. every stored, not-gone page is scored P(hub | URL features) (Platt);
-//   3. the revisits are the pages with P >= kHubThreshold, best first, cut at
-//      the round's budget; the original seeds (home pages: the seed's first
-//      hubs) are always among them; new links are followed as in round 0.
+//   3. the revisits: without a budget, the pages with P >= kHubThreshold
+//      (the classifier's decision); with `--budget`, the top of the pages by
+//      P (a ranking: the budget, not the threshold, says how many). The
+//      original seeds (home pages: the seed's first hubs) are always
+//      revisited too; new links are followed as in round 0.
 //
 // Learning (after each round, the seed's §3.4 loop): every page revisited
 // in the round becomes an example -- positive when its fetch yielded new
@@ -87,10 +89,8 @@ class HubsRoundPolicy : public RoundPolicy {
       if (u.page_id == 0 || u.gone()) return true;
       ++scored;
       const double p = model_->Probability(Features(u));
-      if (p >= kHubThreshold) {
-        ++predicted;
-        plan->revisits.push_back({u.url_id, p});
-      }
+      if (p >= kHubThreshold) ++predicted;
+      if (p >= kHubThreshold || request.budget >= 0) plan->revisits.push_back({u.url_id, p});
       return true;
     });
     if (!s.ok()) return s;

@@ -90,6 +90,14 @@ TEST(HubsPolicyTest, TheBudgetCutsTheRevisits) {
   RoundPlan plan;
   ASSERT_TRUE((*p)->Plan({1, 3, 0}, h, &plan).ok());
   EXPECT_EQ(plan.revisits.size(), 3u);
+  for (const auto& u : RevisitedUrls(h, plan)) EXPECT_TRUE(IsSection(u)) << u;
+  // A budget above the predicted hubs ranks the other pages below them.
+  RoundPlan wide;
+  ASSERT_TRUE((*p)->Plan({1, 20, 0}, h, &wide).ok());
+  ASSERT_EQ(wide.revisits.size(), 20u);
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_TRUE(IsSection(h.urls.at(wide.revisits[i].url_id).url)) << i;
+  }
 }
 
 TEST(HubsPolicyTest, LearnsFromWhatTheRevisitsYieldedAndKeepsItInItsState) {
