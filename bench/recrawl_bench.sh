@@ -16,6 +16,8 @@
 #        POLICIES   default "full adaptive nutch"; NAME:BUDGET gives one policy
 #                   its own budget ("hubs:" = none: the policy's choice)
 #        ROUNDS     default 4; SEED default 1
+#        HOMES, TOPIC, LABELS  seeds, topic and labels (default: the dev web's
+#                   networking topic; e.g. the zh web's with BASE=/work/webs/zh)
 #        HOSTS      space-separated hosts to limit the crawl to (--include-host;
 #                   eval --scope-hosts): the whole dev web takes ~50k fetches a
 #                   round, too long on a loaded 2-core machine. Default: all.
@@ -32,9 +34,9 @@ ROUNDS=${ROUNDS:-4}
 SEED=${SEED:-1}
 POLICIES=${POLICIES:-full adaptive nutch}
 SHARED=${SHARED:-../shared}
-HOMES=$SHARED/corpus/homes/dev-homes.tsv
-TOPIC=$SHARED/corpus/topics/dev-networking.txt
-LABELS=$SHARED/corpus/labels/dev-networking.tsv
+HOMES=${HOMES:-$SHARED/corpus/homes/dev-homes.tsv}
+TOPIC=${TOPIC:-$SHARED/corpus/topics/dev-networking.txt}
+LABELS=${LABELS:-$SHARED/corpus/labels/dev-networking.tsv}
 [ -x /usr/bin/time ] || { echo "recrawl_bench: needs /usr/bin/time" >&2; exit 1; }
 
 if [ ! -s "$EVO/evolve.tsv" ]; then
