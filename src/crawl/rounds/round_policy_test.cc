@@ -141,6 +141,32 @@ TEST(AdaptivePolicy, RevisitsFrequentChangersAndRelevantPagesFirst) {
   EXPECT_EQ(cut.revisits[1].url_id, 202u);
 }
 
+TEST(AdaptivePolicy, PagesWithManyLinksGainLinksToNewPagesMoreOften) {
+  FakeRoundHistory h;
+  h.summary.round = 0;  // planning round 1: no evidence, rho = 0.01
+  h.Add(1, "http://a/leaf").relevance = 0.5;
+  KnownUrl& index = h.Add(2, "http://a/index");
+  index.relevance = 0.5;
+  index.out_links = 100;
+  auto p = MakeRoundPolicy("adaptive", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({1, -1, 0}, h, &plan).ok());
+  ASSERT_EQ(plan.revisits.size(), 2u);
+  EXPECT_EQ(plan.revisits[0].url_id, 2u);
+  // prior = 0.3 + 0.01 * 100 = 1.3 per round; w = 1.5.
+  EXPECT_NEAR(plan.revisits[0].priority, (1 - std::exp(-1.3)) * 1.5, 1e-12);
+  EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-0.3)) * 1.5, 1e-12);
+  // With a given rho; the estimator blends in once a page has history.
+  // The leaf, last fetched in round 0: two rounds elapsed, no outlinks.
+  EXPECT_NEAR(AdaptiveRevisitValue(h.urls.at(1), 2, 0.5), (1 - std::exp(-0.6)) * 1.5, 1e-12);
+  KnownUrl revisited = h.urls.at(2);
+  revisited.fetches = 2;  // one unchanged revisit: r = 0
+  revisited.last_round = 1;
+  // lambda = (1 * (0.3 + 0.5 * 100) + 1 * 0) / 2
+  EXPECT_NEAR(AdaptiveRevisitValue(revisited, 2, 0.5), (1 - std::exp(-50.3 / 2)) * 1.5, 1e-12);
+}
+
 TEST(NutchPolicy, IntervalsShrinkOnChangeGrowOtherwiseAndSurviveSaveRestore) {
   FakeRoundHistory h;
   h.summary.round = 1;
