@@ -228,15 +228,22 @@ local function yield(keys, args)
   return #args - 1
 end
 
--- ARGV: worker, shard... Gives the leases up (compare-and-delete).
+-- ARGV: worker, hold_ms, shard... Gives the leases up (compare-and-set):
+-- the lease stays blocked hold_ms more (the politeness delay), so the next
+-- owner's first request to a host comes at least that long after ours.
 local function release(keys, args)
   local p = pfx(keys)
   local w = args[1]
+  local hold = tonumber(args[2])
   local n = 0
-  for i = 2, #args do
+  for i = 3, #args do
     local lk = p .. 'lease:' .. args[i]
     if redis.call('GET', lk) == w then
-      redis.call('DEL', lk)
+      if hold > 0 then
+        redis.call('SET', lk, '-', 'PX', hold)
+      else
+        redis.call('DEL', lk)
+      end
       n = n + 1
     end
     redis.call('SREM', p .. 'own:' .. w, args[i])

@@ -54,6 +54,10 @@ std::string ScoreArg(double score) {
 StatusOr<std::unique_ptr<ClusterWorker>> ClusterWorker::Create(ClusterWorkerOptions options) {
   if (Status s = ValidateCrawlId(options.crawl_id); !s.ok()) return s;
   if (options.lease_ms < 300) return Status::Error("--lease-ms must be >= 300");
+  if (options.hold_ms < 0 || options.hold_ms * 2 > options.lease_ms) {
+    // A dead worker's shards move after lease_ms: it must cover the delay.
+    return Status::Error("--lease-ms must be at least twice the politeness delay");
+  }
   std::unique_ptr<ClusterWorker> w(new ClusterWorker(std::move(options)));
   auto a = RedisClient::Connect(w->options_.redis);
   if (!a.ok()) return a.status();
@@ -88,7 +92,8 @@ void ClusterWorker::Leave() {
   }
   wake_.notify_all();
   if (lease_thread_.joinable()) lease_thread_.join();
-  std::vector<std::string> args = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id};
+  std::vector<std::string> args = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id,
+                                   std::to_string(options_.hold_ms)};
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (uint32_t s : owned_) args.push_back(std::to_string(s));
@@ -168,14 +173,15 @@ Status ClusterWorker::LeaseRound() {
   // ...and release them once nothing of theirs is left here.
   {
     std::lock_guard<std::mutex> lock(mu_);
-    std::vector<std::string> rel = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id};
+    std::vector<std::string> rel = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id,
+                                    std::to_string(options_.hold_ms)};
     for (uint32_t s : yielded_) {
       if (!desired.count(s) && local_per_shard_[s] == 0) rel.push_back(std::to_string(s));
     }
-    if (rel.size() > 5) {
+    if (rel.size() > 6) {
       auto x = r.Command(rel);
       if (!x.ok()) return x.status();
-      for (size_t i = 5; i < rel.size(); ++i) {
+      for (size_t i = 6; i < rel.size(); ++i) {
         const uint32_t s = static_cast<uint32_t>(std::stoul(rel[i]));
         yielded_.erase(s);
         owned_.erase(s);

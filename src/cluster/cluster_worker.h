@@ -36,6 +36,7 @@ struct ClusterWorkerOptions {
   std::string crawl_id;
   std::string worker_id;        // unique per process (host-pid-random)
   int lease_ms = 10000;         // shard and liveness lease
+  int hold_ms = 0;              // a released lease stays blocked this long (delay)
   uint64_t seen_buckets = 1;    // from the crawl's cluster meta
   int64_t max_pages = 0;        // cluster-wide budget of ok pages (0 = none)
   bool dedup_ignore_scheme = true;
