@@ -49,9 +49,16 @@ awk -F'\t' 'NR > 1 && NR <= 21 {print $2}' "$OUT/homes.tsv" > "$OUT/seeds.txt"
 
 stat() { $R info "$1" | tr -d '\r' | awk -F: -v k="$2" '$1 == k {print $2}'; }
 
-printf "%-8s %8s %10s %12s %14s %12s %12s %14s\n" workers pages "pages/s" "cpu ms/page" "redis cmd/page" "redis B/page" "seen URLs" "redis B/URL"
+printf "%-8s %8s %8s %10s %12s %11s %14s %12s %10s %12s\n" workers pages "wall s" "pages/s" "cpu ms/page" "fcall/page" "redis cmd/page" "redis B/page" "seen URLs" "redis B/URL"
+# Baseline: the same crawl in one process without --cluster (no Redis).
+/usr/bin/time -f "%U %S" -o "$OUT/single.time" \
+  "$BIN" crawl --seeds "$OUT/seeds.txt" --max-pages "$PAGES" --delay 0 --per-host 2 \
+  --connect-to ":80:127.0.0.1:$SPORT" --allow-private --concurrency 16 --out "$OUT/single" \
+  > "$OUT/single.out" 2> "$OUT/single.log"
+awk -v p="$PAGES" '{printf "%-8s %8d %8s %10s %12.2f   (single process, no --cluster; wall in single.out)\n", "single", p, "-", "-", 1000 * ($1 + $2) / p}' "$OUT/single.time"
 for n in $WORKERS; do
   $R flushall > /dev/null
+  $R config resetstat > /dev/null
   cmd0=$(stat stats total_commands_processed)
   in0=$(stat stats total_net_input_bytes)
   out0=$(stat stats total_net_output_bytes)
@@ -75,16 +82,18 @@ for n in $WORKERS; do
   end=$(date +%s.%N)
   cpu=$(cat "$OUT/$id"-w*.time | awk '{s += $1 + $2} END {print s}')
   cmd1=$(stat stats total_commands_processed)
+  fcall=$($R info commandstats | tr -d '\r' | awk -F'[=,:]' '$1 == "cmdstat_fcall" {print $3}')
   in1=$(stat stats total_net_input_bytes)
   out1=$(stat stats total_net_output_bytes)
   mem1=$(stat memory used_memory)
   ok=$($R get "tc:{$id}:ok")
   seen=$("$BIN" cluster status --cluster "redis://127.0.0.1:$RPORT" --crawl-id "$id" |
          awk '/^seen URLs/ {print $3}')
-  awk -v n="$n" -v ok="$ok" -v s="$start" -v e="$end" -v cpu="$cpu" -v c0="$cmd0" -v c1="$cmd1" \
+  awk -v n="$n" -v ok="$ok" -v fc="${fcall:-0}" -v s="$start" -v e="$end" -v cpu="$cpu" -v c0="$cmd0" -v c1="$cmd1" \
       -v i0="$in0" -v i1="$in1" -v o0="$out0" -v o1="$out1" -v m0="$mem0" -v m1="$mem1" -v seen="$seen" \
-      'BEGIN {printf "%-8d %8d %10.1f %12.2f %14.1f %12.0f %12d %14.1f\n", n, ok, ok / (e - s),
-              1000 * cpu / ok, (c1 - c0) / ok, (i1 - i0 + o1 - o0) / ok, seen, (m1 - m0) / seen}'
+      'BEGIN {printf "%-8d %8d %8.1f %10.1f %12.2f %11.2f %14.1f %12.0f %10d %12.1f\n", n, ok, e - s,
+              ok / (e - s), 1000 * cpu / ok, fc / ok, (c1 - c0) / ok, (i1 - i0 + o1 - o0) / ok,
+              seen, (m1 - m0) / seen}'
 done
 
 # Seen-set at 10^6 URLs: the crawl's bucketing (SeenBucketsFor(10^6) = 4,096
@@ -95,10 +104,10 @@ buckets=4096
 $R eval "
   math.randomseed(1)
   for i = 1, tonumber(ARGV[1]) do
-    local v = math.random(1, 2^52) * 1024 + math.random(0, 1023)
+    local v = math.floor(math.random() * 2^52) * 1024 + math.floor(math.random() * 1024) + 2^33
     redis.call('SADD', 'seen:' .. (i % tonumber(ARGV[2])), string.format('%.0f', v))
   end
-  return 1" 0 "$SEEN_URLS" "$buckets" > /dev/null
+  return 1" 0 "$SEEN_URLS" "$buckets"
 members=0; bytes=0
 for ((b = 0; b < buckets; b++)); do echo "SCARD seen:$b"; echo "MEMORY USAGE seen:$b SAMPLES 0"; done |
   $R > "$OUT/seen.txt"

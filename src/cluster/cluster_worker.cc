@@ -107,7 +107,9 @@ void ClusterWorker::Leave() {
 }
 
 void ClusterWorker::LeaseLoop() {
-  const auto period = std::chrono::milliseconds(std::max(100, options_.lease_ms / 4));
+  // Renewal needs lease_ms / 4; rebalancing after a join wants less: a
+  // joining worker waits ~2 rounds for its shards (yield+drain, acquire).
+  const auto period = std::chrono::milliseconds(std::clamp(options_.lease_ms / 4, 100, 500));
   std::unique_lock<std::mutex> lock(wake_mu_);
   while (!leaving_) {
     wake_.wait_for(lock, period, [this] { return leaving_; });

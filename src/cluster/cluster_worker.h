@@ -3,7 +3,7 @@
 //
 // Two Redis connections: the crawl thread's (hand-off, take, done: Tick)
 // and the lease thread's (heartbeat, rendezvous, acquire / renew / yield /
-// release of shard leases every lease_ms / 4).
+// release of shard leases every min(lease_ms / 4, 500 ms)).
 //
 // Rebalancing is a hand-over, never a overlap: a shard the rendezvous
 // assigns elsewhere is first yielded (no more takes), and its lease is

@@ -224,6 +224,24 @@ TEST_F(ClusterIntegrationTest, ThreeWorkersStoreTheSameSetAsOneProcess) {
     EXPECT_EQ(it->second.first, fate.first) << url;
     EXPECT_EQ(it->second.second, 1) << url;
   }
+  // The merged directory is one crawl: export reads every ok page's text
+  // back from the workers' WARC files it references.
+  const std::string jsonl = dir_ + "/merged.jsonl";
+  ASSERT_EQ(std::system((std::string(TOPICRAWL_BINARY) + " export " + dir_ + "/merged --fields "
+                         "url,text --out " + jsonl + " > /dev/null 2>&1").c_str()),
+            0);
+  std::ifstream in(jsonl);
+  int lines = 0, with_text = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lines;
+    if (line.find("\"text\":\"\"") == std::string::npos && line.find("\"text\":\"") != std::string::npos) {
+      ++with_text;
+    }
+  }
+  int ok_pages = 0;
+  for (const auto& [url, fate] : expected) ok_pages += fate.first == "ok";
+  EXPECT_EQ(lines, ok_pages);
+  EXPECT_EQ(with_text, ok_pages);
 }
 
 TEST_F(ClusterIntegrationTest, PolitenessHoldsAcrossWorkers) {
