@@ -154,9 +154,14 @@ StatusOr<std::string> ClusterStatusText(RedisClient& redis, const std::string& c
   const auto& v = *r;
   std::ostringstream out;
   const int64_t pending = v[0].AsInt(), inflight = v[1].AsInt();
+  CrawlConfig config;
+  const int64_t budget =
+      ParseClusterConfig((*meta)->config_toml, &config).ok() ? config.max_pages : 0;
+  const bool spent = budget > 0 && v[2].AsInt() >= budget;
   const char* state = v[3].AsInt() ? "stopped"
                       : !v[4].AsInt() ? "starting"
                       : pending == 0  ? "finished"
+                      : spent         ? "finished (page budget spent)"
                                       : "running";
   out << "crawl " << crawl_id << ": " << state << "\n";
   out << "pending " << pending << " (queued " << pending - inflight << ", in flight " << inflight
