@@ -46,6 +46,9 @@ void AddSearchCommand(CLI::App& app, int* exit_code);
 void AddExportCommand(CLI::App& app, int* exit_code);
 void AddLabelCommand(CLI::App& app, int* exit_code);
 void AddTdaCommand(CLI::App& app, int* exit_code);
+// Scale-out (docs/scale-out.md): cluster status|stop|seeds, merge.
+void AddClusterCommand(CLI::App& app, int* exit_code);
+void AddMergeCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/cluster_crawl.h"
 #include "cli/crawl_runner.h"
 #include "cli/serve_flags.h"
 #include "crawl/crawl_config.h"
@@ -18,30 +19,50 @@ struct CrawlFlags {
   CrawlConfig config;
   std::string config_file;
   std::string resume_dir;
+  ClusterCrawlFlags cluster;  // --cluster: one worker of a clustered crawl
   // Flags given on the command line override the config file; CLI11 tells
   // which were given through count().
 };
 
-int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
-  // Config file first, then flags (flags win).
-  CrawlConfig config;
-  if (!flags->config_file.empty()) {
-    Status s = LoadCrawlConfigToml(flags->config_file, &config);
-    if (!s.ok()) {
-      std::cerr << "error: " << s.message() << "\n";
-      return kExitUsage;
-    }
+// Config file first, then flags (flags win), onto *config.
+Status ApplyCrawlFlags(CLI::App* cmd, const CrawlFlags& flags, CrawlConfig* config) {
+  if (!flags.config_file.empty()) {
+    Status s = LoadCrawlConfigToml(flags.config_file, config);
+    if (!s.ok()) return s;
   }
+  const CrawlConfig& f = flags.config;
+  auto given = [cmd](const char* name) { return cmd->count(name) > 0; };
+  ApplyGivenEngineFlags(*cmd, f, config);
+  if (given("--strategy")) config->strategy = f.strategy;
+  if (given("--topic")) config->topic_file = f.topic_file;
+  if (given("--rng-seed")) config->rng_seed = f.rng_seed;
+  if (given("--no-links-table")) config->store_links = false;
+  if (given("--deterministic")) config->deterministic = true;
+  if (given("--focus-tolerance")) config->focus_tolerance = f.focus_tolerance;
+  if (given("--focus-window")) config->focus_window = f.focus_window;
+  return Status::Ok();
+}
+
+int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
   const CrawlConfig& f = flags->config;
   auto given = [cmd](const char* name) { return cmd->count(name) > 0; };
-  ApplyGivenEngineFlags(*cmd, f, &config);
-  if (given("--strategy")) config.strategy = f.strategy;
-  if (given("--topic")) config.topic_file = f.topic_file;
-  if (given("--rng-seed")) config.rng_seed = f.rng_seed;
-  if (given("--no-links-table")) config.store_links = false;
-  if (given("--deterministic")) config.deterministic = true;
-  if (given("--focus-tolerance")) config.focus_tolerance = f.focus_tolerance;
-  if (given("--focus-window")) config.focus_window = f.focus_window;
+  if (!flags->cluster.redis_url.empty()) {
+    if (!flags->resume_dir.empty()) {
+      std::cerr << "error: --resume and --cluster: a restarted worker joins as a new worker "
+                   "with a new --out directory\n";
+      return kExitUsage;
+    }
+    flags->cluster.out_dir = f.out_dir;
+    flags->cluster.seeds_given = given("--seeds");
+    return RunClusterCrawl(flags->cluster, [cmd, flags](CrawlConfig* c) {
+      return ApplyCrawlFlags(cmd, *flags, c);
+    });
+  }
+  CrawlConfig config;
+  if (Status s = ApplyCrawlFlags(cmd, *flags, &config); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
+    return kExitUsage;
+  }
 
   if (!flags->resume_dir.empty()) {
     config.resume = true;
@@ -114,6 +135,7 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
       "One page at a time: same --rng-seed + static web = same crawl");
   cmd->add_option("--config", flags->config_file, "TOML configuration file (flags override it)");
   AddServeFlags(cmd);
+  AddClusterCrawlFlags(cmd, &flags->cluster);
   cmd->callback([cmd, flags, exit_code] { *exit_code = RunCrawl(cmd, flags.get()); });
 }
 

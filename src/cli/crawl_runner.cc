@@ -115,10 +115,11 @@ int PrepareCrawlConfig(CrawlConfig* config) {
   return kExitOk;
 }
 
-CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config) {
+CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config, ClusterRole* cluster) {
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
   Crawler crawler(config, &g_stop);
+  if (cluster) crawler.SetClusterRole(cluster);
   CrawlOutcome out;
   // --serve / --index (cli/serve_flags.h): the server and the indexer run
   // beside the crawl and only see it through the monitor and crawl.db.

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "crawl/crawl_config.h"
+#include "crawl/cluster_role.h"
 #include "crawl/crawler.h"
 
 namespace topicrawl::cli {
@@ -33,8 +34,9 @@ void AddEngineFlags(CLI::App* cmd, CrawlConfig* flags);
 void ApplyGivenEngineFlags(const CLI::App& cmd, const CrawlConfig& flags,
                            CrawlConfig* config);
 
-// Runs the crawl to its end; SIGINT/SIGTERM set the stop flag.
-CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config);
+// Runs the crawl to its end; SIGINT/SIGTERM set the stop flag. `cluster`
+// (may be null): run as one worker of a clustered crawl.
+CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config, ClusterRole* cluster = nullptr);
 
 }  // namespace topicrawl::cli
 

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddExportCommand(app, &exit_code);
   topicrawl::cli::AddLabelCommand(app, &exit_code);
   topicrawl::cli::AddTdaCommand(app, &exit_code);
+  topicrawl::cli::AddClusterCommand(app, &exit_code);
+  topicrawl::cli::AddMergeCommand(app, &exit_code);
   // An unknown command is named as such (CLI11 alone would answer "A
   // subcommand is required", and `nosuch --help` would print the general
   // help and exit 0).

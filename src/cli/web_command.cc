@@ -2,6 +2,7 @@
 // webs (src/web/web_builder.h, nginx_web.h), list their pages, and run the
 // synthetic web (src/web/synthetic_web.h).
 #include <array>
+#include <algorithm>
 #include <csignal>
 #include <map>
 #include <optional>
@@ -307,9 +308,13 @@ void AddSynth(CLI::App& web, int* exit_code) {
                "runs until SIGINT/SIGTERM. See src/web/synthetic_web.h for the model.");
   auto o = std::make_shared<web::SyntheticWebOptions>();
   auto port = std::make_shared<int>(0);
+  auto latency = std::make_shared<int>(0);
   cmd->add_option("--port", *port, "Port on 127.0.0.1; 0 = any free port")->capture_default_str();
+  cmd->add_option("--latency-ms", *latency,
+                  "Hold every response this long (a WAN-like latency; 0 = none)")
+      ->capture_default_str();
   AddSyntheticKnobs(cmd, o.get());
-  cmd->callback([o, port, exit_code] {
+  cmd->callback([o, port, latency, exit_code] {
     if (Status s = o->Validate(); !s.ok()) {
       std::cerr << "web synth: " << s.message() << "\n";
       *exit_code = kExitUsage;
@@ -317,6 +322,7 @@ void AddSynth(CLI::App& web, int* exit_code) {
     }
     web::SyntheticWeb synthetic(*o);
     web::SyntheticWebServer server(&synthetic);
+    server.SetLatencyMs(std::max(0, *latency));
     if (Status s = server.Listen(*port); !s.ok()) {
       std::cerr << "web synth: " << s.message() << "\n";
       *exit_code = kExitFailure;

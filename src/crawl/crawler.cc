@@ -18,6 +18,7 @@
 #include "core/hash.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
+#include "crawl/cluster_role.h"
 #include "crawl/crawl_monitor.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
@@ -210,6 +211,7 @@ class Crawler::Impl {
   const CrawlStats& stats() const { return stats_; }
   bool interrupted() const { return interrupted_; }
   CrawlMonitor* monitor_ = nullptr;  // optional (SetMonitor)
+  ClusterRole* cluster_ = nullptr;   // optional (SetClusterRole)
 
  private:
   void ServeMonitor(TimePoint now, bool final);
@@ -242,6 +244,7 @@ class Crawler::Impl {
   void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
   PageRecord TransferRecord(FetchResult& f);
   std::string WaitingReason();
+  void ClusterTick(bool force);  // cluster mode: hand-off, release, take
   static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
     UrlTrapOptions o;
     o.max_urls_per_pattern = static_cast<uint32_t>(c.max_urls_per_pattern);
@@ -285,6 +288,7 @@ class Crawler::Impl {
   TimePoint last_progress_{};
   int64_t last_progress_pages_ = 0;
   TimePoint next_state_save_{};
+  TimePoint next_cluster_tick_{};
 };
 
 Status Crawler::Impl::Setup() {
@@ -412,6 +416,7 @@ Status Crawler::Impl::SeedOrResume() {
     std::vector<RevisitRecord> none;
     if (Status s = round_.Load(store_.get(), &none); !s.ok()) return s;
   }
+  if (cluster_) return store_->AddEvent("cluster", "worker of a clustered crawl");
   std::vector<FrontierRecord> rows;
   for (const auto& seed : config_.seeds) {
     auto url = ResolveLink("", seed);
@@ -668,6 +673,10 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     if (!a.admit || !Admissible(link, child_depth, p.page.nofollow)) continue;
     LinkCandidate c{link.url, DedupId(link.url, config_.dedup_ignore_scheme),
                     child_depth, id, link.anchor, a.score};
+    if (cluster_) {  // the cluster's seen-set decides; the owner queues it
+      cluster_->Route(c);
+      continue;
+    }
     if (frontier_->Add(c) == AddResult::kAdded) {
       ++stats_.links_queued;
       rec.admitted.push_back({c.url_id, std::move(c.url), child_depth, id, std::move(c.anchor),
@@ -875,8 +884,11 @@ Status Crawler::Impl::AddPageRecord(PageRecord rec) {
     if (error_.ok()) error_ = writer_->error();
     return error_;
   }
+  const UrlId url_id = rec.url_id;
+  const bool ok = rec.status == FetchStatus::kOk;
   writer_->AddPage(std::move(rec));
   ++next_page_id_;
+  if (cluster_) cluster_->Finished(url_id, ok);
   return Status::Ok();
 }
 
@@ -889,6 +901,11 @@ bool Crawler::Impl::Finished() {
   }
   if (config_.max_pages > 0 && stats_.pages_ok >= config_.max_pages) return true;
   if (frontier_->Queued() != 0 || fetcher_->InFlight() != 0 || parsing_ != 0) return false;
+  if (cluster_) {
+    if (!cluster_->Over()) return false;
+    interrupted_ = cluster_->StopRequested();
+    return true;
+  }
   return !RefillFromStrategy();
 }
 
@@ -1044,6 +1061,7 @@ Status Crawler::Impl::Run() {
       }
     }
     RecordAbandoned();
+    ClusterTick(false);
     Progress(false);
     CheckpointState();
   }
@@ -1076,6 +1094,11 @@ Status Crawler::Impl::Run() {
   // The store closes first: a strategy may write its own tables into
   // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
   Status closed = store_->Close();
+  if (cluster_ && closed.ok()) {
+    if (Status f = cluster_->FinalFlush(); !f.ok()) {
+      std::fprintf(stderr, "warning: cluster: %s\n", f.message().c_str());
+    }
+  }
   Status fin = strategy_->Finish();
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
   if (!saved.ok() && error_.ok() && closed.ok()) return saved;
@@ -1091,10 +1114,42 @@ Status Crawler::Impl::Run() {
   return closed;
 }
 
+// Cluster mode (crawl/cluster_role.h): every ~50 ms, or at once when the
+// frontier ran dry, links go out, committed fates are released and URLs of
+// this worker's shards come in. The take keeps ~4 x concurrency queued
+// locally: enough to fill the connections, few enough that a shard handed
+// to a joining worker drains quickly.
+void Crawler::Impl::ClusterTick(bool force) {
+  if (!cluster_) return;
+  const TimePoint now = clock_->Now();
+  const size_t queued = frontier_->Queued();
+  const size_t low = 2 * static_cast<size_t>(config_.concurrency);
+  if (!force && now < next_cluster_tick_ && queued > 0) return;
+  if (!force && now < next_cluster_tick_ - std::chrono::milliseconds(40)) return;
+  next_cluster_tick_ = now + std::chrono::milliseconds(50);
+  const size_t want = queued < low ? 2 * low - queued : 0;
+  std::vector<LinkCandidate> taken;
+  std::vector<UrlId> to_commit;
+  if (Status s = cluster_->Tick(want, &taken, &to_commit); !s.ok()) {
+    std::fprintf(stderr, "warning: cluster: %s (retrying)\n", s.message().c_str());
+  }
+  for (LinkCandidate& c : taken) {
+    const UrlId id = c.url_id;
+    // Known here already (a redirect target, a re-queued URL): released.
+    if (frontier_->Add(std::move(c)) != AddResult::kAdded) cluster_->Finished(id, false);
+  }
+  if (!to_commit.empty()) {
+    writer_->Post([ids = std::move(to_commit), role = cluster_](CrawlStore* store) mutable {
+      if (store->Flush().ok()) role->Committed(std::move(ids));
+    });
+  }
+}
+
 Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)
     : impl_(std::make_unique<Impl>(std::move(config), stop)) {}
 Crawler::~Crawler() = default;
 void Crawler::SetMonitor(CrawlMonitor* monitor) { impl_->monitor_ = monitor; }
+void Crawler::SetClusterRole(ClusterRole* role) { impl_->cluster_ = role; }
 Status Crawler::Run() { return impl_->Run(); }
 const CrawlStats& Crawler::stats() const { return impl_->stats(); }
 bool Crawler::interrupted() const { return impl_->interrupted(); }

@@ -25,6 +25,7 @@
 namespace topicrawl {
 
 class CrawlMonitor;  // crawl/crawl_monitor.h
+class ClusterRole;   // crawl/cluster_role.h
 
 // Counters of a crawl, reported in the progress line and summary.
 struct CrawlStats {
@@ -57,6 +58,9 @@ class Crawler {
   // Optional: publish snapshots to and take requests (seeds, stop) from
   // `monitor` (crawl/crawl_monitor.h). Call before Run(); must outlive it.
   void SetMonitor(CrawlMonitor* monitor);
+  // Optional: run as one worker of a clustered crawl (crawl/cluster_role.h).
+  // Call before Run(); must outlive it.
+  void SetClusterRole(ClusterRole* role);
 
   const CrawlStats& stats() const;
   bool interrupted() const;

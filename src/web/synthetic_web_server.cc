@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <vector>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -79,6 +81,8 @@ struct SyntheticWebServer::Connection {
   size_t out_sent = 0;
   bool close_after_flush = false;
   bool want_write = false;
+  std::string held;  // responses waiting for the latency (SetLatencyMs)
+  std::chrono::steady_clock::time_point release_at{};
 };
 
 struct SyntheticWebServer::Impl {
@@ -133,7 +137,7 @@ Status SyntheticWebServer::Run() {
   if (epoll_fd_ < 0) return Status::Error("Run() before Listen()");
   epoll_event events[256];
   while (true) {
-    int n = ::epoll_wait(epoll_fd_, events, 256, -1);
+    int n = ::epoll_wait(epoll_fd_, events, 256, ReleaseHeld());
     if (n < 0) {
       if (errno == EINTR) continue;
       return Status::Error(std::string("epoll_wait: ") + std::strerror(errno));
@@ -201,8 +205,41 @@ bool SyntheticWebServer::HandleReadable(Connection* c) {
   return ok && !(eof && c->out.empty());
 }
 
+int SyntheticWebServer::ReleaseHeld() {
+  if (latency_ms_ <= 0) return -1;
+  const auto now = std::chrono::steady_clock::now();
+  int next = -1;
+  std::vector<int> closed;
+  for (auto& [fd, c] : impl_->connections) {
+    if (c->held.empty()) continue;
+    if (c->release_at <= now) {
+      c->out += c->held;
+      c->held.clear();
+      if (!Flush(c.get())) closed.push_back(fd);
+      continue;
+    }
+    const int ms = static_cast<int>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(c->release_at - now).count()) + 1;
+    if (next < 0 || ms < next) next = ms;
+  }
+  for (int fd : closed) Close(fd);
+  return next;
+}
+
 // Parses every complete request in `in` and queues the responses.
 void SyntheticWebServer::Process(Connection* c) {
+  const size_t out_before = c->out.size();
+  ProcessNow(c);
+  if (latency_ms_ <= 0 || c->out.size() == out_before) return;
+  // The new responses wait; later ones queue behind (HTTP order kept).
+  if (c->held.empty()) {
+    c->release_at = std::chrono::steady_clock::now() + std::chrono::milliseconds(latency_ms_);
+  }
+  c->held.append(c->out, out_before, std::string::npos);
+  c->out.resize(out_before);
+}
+
+void SyntheticWebServer::ProcessNow(Connection* c) {
   size_t consumed = 0;
   while (!c->close_after_flush && c->out.size() - c->out_sent < kMaxQueuedOutput) {
     std::string_view in(c->in.data() + consumed, c->in.size() - consumed);
@@ -287,7 +324,7 @@ bool SyntheticWebServer::Flush(Connection* c) {
   if (!pending) {
     c->out.clear();
     c->out_sent = 0;
-    if (c->close_after_flush) return false;
+    if (c->close_after_flush && c->held.empty()) return false;
   }
   if (pending != c->want_write) {
     c->want_write = pending;

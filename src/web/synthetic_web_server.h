@@ -33,6 +33,11 @@ class SyntheticWebServer {
   // Thread-safe and async-signal-safe: makes Run() return soon.
   void Stop();
 
+  // Every response is held this long before it is sent (a WAN-like
+  // latency for latency-bound benchmarks; bench/cluster_bench.sh). Call
+  // before Run(). 0 (default): answer at once.
+  void SetLatencyMs(int ms) { latency_ms_ = ms; }
+
   uint64_t requests() const { return requests_.load(std::memory_order_relaxed); }
 
  private:
@@ -40,7 +45,8 @@ class SyntheticWebServer {
   void Accept();
   bool HandleReadable(Connection* c);  // false: close it
   bool Flush(Connection* c);           // false: close it
-  void Process(Connection* c);
+  void Process(Connection* c);     // ProcessNow, then holds new responses
+  void ProcessNow(Connection* c);
   void Close(int fd);
 
   const SyntheticWeb* web_;
@@ -48,6 +54,8 @@ class SyntheticWebServer {
   int epoll_fd_ = -1;
   int wake_fd_ = -1;
   int port_ = 0;
+  int latency_ms_ = 0;
+  int ReleaseHeld();  // sends held responses that are due; ms to the next (-1: none)
   std::atomic<uint64_t> requests_{0};
   struct Impl;
   Impl* impl_;

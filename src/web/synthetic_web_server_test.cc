@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <thread>
 
 namespace topicrawl::web {
@@ -94,6 +95,25 @@ TEST_F(SyntheticWebServerTest, RejectsBadRequestsWithoutCrashing) {
   // Absolute-form target.
   EXPECT_THAT(Exchange("GET http://" + web_->HostName(2) + "/ HTTP/1.1\r\nConnection: close\r\n\r\n"),
               StartsWith("HTTP/1.1 200"));
+}
+
+TEST_F(SyntheticWebServerTest, LatencyHoldsResponsesInOrder) {
+  server_->Stop();
+  thread_.join();
+  server_ = std::make_unique<SyntheticWebServer>(web_.get());
+  server_->SetLatencyMs(150);
+  ASSERT_TRUE(server_->Listen(0).ok());
+  thread_ = std::thread([this] { EXPECT_TRUE(server_->Run().ok()); });
+  const auto start = std::chrono::steady_clock::now();
+  std::string out = Exchange("GET /robots.txt HTTP/1.1\r\nHost: " + web_->HostName(0) +
+                             "\r\n\r\nGET /nothere HTTP/1.1\r\nHost: " + web_->HostName(0) +
+                             "\r\nConnection: close\r\n\r\n");
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  // Held at least the latency (a lower bound: never flaky on a slow machine).
+  EXPECT_GE(elapsed, std::chrono::milliseconds(150));
+  EXPECT_THAT(out, StartsWith("HTTP/1.1 200 OK"));
+  EXPECT_EQ(Count(out, "HTTP/1.1 404"), 1u);
+  EXPECT_LT(out.find("200 OK"), out.find("404"));
 }
 
 }  // namespace

@@ -399,6 +399,7 @@ bool TestHttpServer::ProcessRequests(Conn& c) {
     if (end == std::string::npos) return true;
     RecordedRequest req;
     req.connection = c.id;
+    req.at = std::chrono::steady_clock::now();
     req.head = c.in.substr(0, end + 4);
     c.in.erase(0, end + 4);
     std::istringstream line(req.head.substr(0, req.head.find("\r\n")));

@@ -100,6 +100,7 @@ struct RecordedRequest {
   std::string method;
   std::string target;  // request-target as sent, e.g. "/a?b=1"
   std::string head;    // raw request head (request line + headers)
+  std::chrono::steady_clock::time_point at{};  // when the head was complete
   // Value of header `name` (case-insensitive); empty when absent.
   std::string Header(std::string_view name) const;
 };

@@ -1,0 +1,275 @@
+#include "cluster/cluster_layout.h"
+
+#include <bit>
+
+#include "core/hash.h"
+#include "frontier/host_key.h"
+
+namespace topicrawl {
+
+Status ValidateCrawlId(const std::string& id) {
+  if (id.empty() || id.size() > 64) return Status::Error("--crawl-id must have 1-64 characters");
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) return Status::Error("--crawl-id '" + id + "': only A-Z a-z 0-9 . _ - allowed");
+  }
+  return Status::Ok();
+}
+
+std::string ClusterKeyPrefix(const std::string& crawl_id) { return "tc:{" + crawl_id + "}:"; }
+
+uint32_t ShardOfHostKey(std::string_view host_key) {
+  return static_cast<uint32_t>(Hash64(host_key) % kClusterShards);
+}
+
+uint32_t ShardOfUrl(std::string_view url) {
+  auto key = HostKeyOfUrl(url);
+  if (!key) return kClusterShards;
+  return ShardOfHostKey(*key);
+}
+
+uint64_t SeenBucketsFor(uint64_t expected_urls) {
+  uint64_t want = expected_urls / kSeenBucketTarget;
+  if (want <= 1) return 1;
+  return std::bit_ceil(want);
+}
+
+uint64_t SeenBucket(uint64_t url_id, uint64_t buckets) {
+  // The high bits: the low bits of the id stay spread within a bucket.
+  return buckets <= 1 ? 0 : (url_id >> 32) % buckets;
+}
+
+std::string SeenMember(uint64_t url_id) {
+  return std::to_string(static_cast<int64_t>(url_id));
+}
+
+std::string RendezvousOwner(uint32_t shard, const std::vector<std::string>& workers) {
+  std::string best;
+  uint64_t best_weight = 0;
+  for (const std::string& w : workers) {
+    const uint64_t weight = Hash64(w + "#" + std::to_string(shard));
+    if (best.empty() || weight > best_weight || (weight == best_weight && w < best)) {
+      best = w;
+      best_weight = weight;
+    }
+  }
+  return best;
+}
+
+const std::string& ClusterFunctionLibrary() {
+  // KEYS[1] is always "tc:{ID}:pending"; the other keys of the crawl are
+  // derived from it and share its hash tag (same slot).
+  static const std::string kLib = R"LUA(#!lua name=topicrawl
+
+local function pfx(keys) return string.sub(keys[1], 1, #keys[1] - 7) end
+
+-- Moves a shard's in-flight URLs (a previous owner's) back to its queue.
+local function requeue(p, s)
+  local items = redis.call('HGETALL', p .. 'f:' .. s)
+  local n = 0
+  for j = 1, #items, 2 do
+    redis.call('ZADD', p .. 'q:' .. s, items[j + 1], items[j])
+    n = n + 1
+  end
+  if n > 0 then
+    redis.call('DEL', p .. 'f:' .. s)
+    redis.call('DECRBY', p .. 'inflight', n)
+  end
+  if redis.call('EXISTS', p .. 'q:' .. s) == 1 then redis.call('SADD', p .. 'ready', s) end
+  return n
+end
+
+-- ARGV: (bucket, member, shard, score, payload) per URL. Seen-set check,
+-- enqueue and pending counter for the whole batch, atomically.
+local function handoff(keys, args)
+  local p = pfx(keys)
+  local added = 0
+  for i = 1, #args, 5 do
+    if redis.call('SADD', p .. 's:' .. args[i], args[i + 1]) == 1 then
+      redis.call('ZADD', p .. 'q:' .. args[i + 2], args[i + 3], args[i + 4])
+      redis.call('SADD', p .. 'ready', args[i + 2])
+      added = added + 1
+    end
+  end
+  if added > 0 then redis.call('INCRBY', p .. 'pending', added) end
+  return added
+end
+
+-- ARGV: worker, max, budget (0 = none), start. Pops up to max URLs from the
+-- queues of shards the worker holds the lease of (round robin from start)
+-- into the shards' in-flight hashes. Returns (shard, payload, score)...
+local function take(keys, args)
+  local p = pfx(keys)
+  local w = args[1]
+  local max = tonumber(args[2])
+  local budget = tonumber(args[3])
+  if redis.call('EXISTS', p .. 'stop') == 1 then return {} end
+  if budget > 0 then
+    local room = budget - tonumber(redis.call('GET', p .. 'ok') or '0')
+                        - tonumber(redis.call('GET', p .. 'inflight') or '0')
+    if room <= 0 then return {} end
+    if room < max then max = room end
+  end
+  local shards = redis.call('SINTER', p .. 'ready', p .. 'own:' .. w)
+  local n = #shards
+  if n == 0 then return {} end
+  local out = {}
+  local got = 0
+  local per = math.max(1, math.ceil(max / n))
+  local start = tonumber(args[4]) % n
+  for k = 0, n - 1 do
+    if got >= max then break end
+    local s = shards[((start + k) % n) + 1]
+    if redis.call('GET', p .. 'lease:' .. s) == w then
+      local items = redis.call('ZPOPMIN', p .. 'q:' .. s, math.min(per, max - got))
+      for j = 1, #items, 2 do
+        redis.call('HSET', p .. 'f:' .. s, items[j], items[j + 1])
+        out[#out + 1] = s
+        out[#out + 1] = items[j]
+        out[#out + 1] = items[j + 1]
+      end
+      got = got + #items / 2
+      if redis.call('EXISTS', p .. 'q:' .. s) == 0 then redis.call('SREM', p .. 'ready', s) end
+    end
+  end
+  if got > 0 then redis.call('INCRBY', p .. 'inflight', got) end
+  return out
+end
+
+-- ARGV: (shard, payload, ok) per URL whose page and outlinks are stored and
+-- handed off. Returns {pending, ok pages, stop}.
+local function done(keys, args)
+  local p = pfx(keys)
+  local n = 0
+  local okc = 0
+  for i = 1, #args, 3 do
+    if redis.call('HDEL', p .. 'f:' .. args[i], args[i + 1]) == 1 then
+      n = n + 1
+      if args[i + 2] == '1' then okc = okc + 1 end
+    end
+  end
+  if n > 0 then
+    redis.call('DECRBY', p .. 'pending', n)
+    redis.call('DECRBY', p .. 'inflight', n)
+  end
+  if okc > 0 then redis.call('INCRBY', p .. 'ok', okc) end
+  return {tonumber(redis.call('GET', p .. 'pending') or '0'),
+          tonumber(redis.call('GET', p .. 'ok') or '0'),
+          redis.call('EXISTS', p .. 'stop')}
+end
+
+-- ARGV: worker, ttl_ms. Registers the worker as live, forgets dead ones;
+-- returns the live workers.
+local function heartbeat(keys, args)
+  local p = pfx(keys)
+  redis.call('SET', p .. 'w:' .. args[1], '1', 'PX', args[2])
+  redis.call('SADD', p .. 'workers', args[1])
+  local live = {}
+  for _, m in ipairs(redis.call('SMEMBERS', p .. 'workers')) do
+    if redis.call('EXISTS', p .. 'w:' .. m) == 1 then
+      live[#live + 1] = m
+    else
+      redis.call('SREM', p .. 'workers', m)
+      redis.call('DEL', p .. 'own:' .. m)
+    end
+  end
+  return live
+end
+
+-- ARGV: worker, ttl_ms, shard... Takes the free leases (SET NX PX); a new
+-- owner first requeues what the previous owner had in flight. Returns the
+-- shards now held.
+local function acquire(keys, args)
+  local p = pfx(keys)
+  local w = args[1]
+  local got = {}
+  for i = 3, #args do
+    local s = args[i]
+    local lk = p .. 'lease:' .. s
+    local mine = redis.call('GET', lk) == w
+    if mine then
+      redis.call('PEXPIRE', lk, args[2])
+    elseif redis.call('SET', lk, w, 'NX', 'PX', args[2]) then
+      requeue(p, s)
+      mine = true
+    end
+    if mine then
+      redis.call('SADD', p .. 'own:' .. w, s)
+      got[#got + 1] = s
+    end
+  end
+  return got
+end
+
+-- ARGV: worker, ttl_ms, shard... Extends the worker's leases; returns the
+-- shards it no longer holds (expired and taken by another worker).
+local function renew(keys, args)
+  local p = pfx(keys)
+  local w = args[1]
+  local lost = {}
+  for i = 3, #args do
+    local lk = p .. 'lease:' .. args[i]
+    if redis.call('GET', lk) == w then
+      redis.call('PEXPIRE', lk, args[2])
+    else
+      redis.call('SREM', p .. 'own:' .. w, args[i])
+      lost[#lost + 1] = args[i]
+    end
+  end
+  return lost
+end
+
+-- ARGV: worker, shard... Stops taking URLs of these shards (the lease is
+-- kept until the worker's local URLs of the shard are done).
+local function yield(keys, args)
+  local p = pfx(keys)
+  for i = 2, #args do redis.call('SREM', p .. 'own:' .. args[1], args[i]) end
+  return #args - 1
+end
+
+-- ARGV: worker, hold_ms, shard... Gives the leases up (compare-and-set):
+-- the lease stays blocked hold_ms more (the politeness delay), so the next
+-- owner's first request to a host comes at least that long after ours.
+local function release(keys, args)
+  local p = pfx(keys)
+  local w = args[1]
+  local hold = tonumber(args[2])
+  local n = 0
+  for i = 3, #args do
+    local lk = p .. 'lease:' .. args[i]
+    if redis.call('GET', lk) == w then
+      if hold > 0 then
+        redis.call('SET', lk, '-', 'PX', hold)
+      else
+        redis.call('DEL', lk)
+      end
+      n = n + 1
+    end
+    redis.call('SREM', p .. 'own:' .. w, args[i])
+  end
+  return n
+end
+
+-- ARGV: worker. A clean exit.
+local function leave(keys, args)
+  local p = pfx(keys)
+  redis.call('DEL', p .. 'w:' .. args[1], p .. 'own:' .. args[1])
+  redis.call('SREM', p .. 'workers', args[1])
+  return 1
+end
+
+redis.register_function('tc_handoff', handoff)
+redis.register_function('tc_take', take)
+redis.register_function('tc_done', done)
+redis.register_function('tc_heartbeat', heartbeat)
+redis.register_function('tc_acquire', acquire)
+redis.register_function('tc_renew', renew)
+redis.register_function('tc_yield', yield)
+redis.register_function('tc_release', release)
+redis.register_function('tc_leave', leave)
+)LUA";
+  return kLib;
+}
+
+}  // namespace topicrawl

@@ -1,0 +1,123 @@
+#include "cluster/crawl_merge.h"
+
+#include <filesystem>
+
+#include "store/crawl_store.h"
+#include "store/sqlite_db.h"
+
+namespace topicrawl {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
+}  // namespace
+
+StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::string>& inputs) {
+  if (inputs.empty()) return Status::Error("merge: no input directories");
+  for (const auto& in : inputs) {
+    if (!fs::exists(in + "/crawl.db")) return Status::Error("merge: no crawl in '" + in + "'");
+  }
+  {
+    auto created = CrawlStore::Open(out, OpenMode::kCreate);
+    if (!created.ok()) return created.status();
+    if (Status s = (*created)->AddEvent("merge", std::to_string(inputs.size()) + " inputs");
+        !s.ok()) {
+      return s;
+    }
+    if (Status s = (*created)->Close(); !s.ok()) return s;
+  }
+  auto opened = SqliteDb::Open(out + "/crawl.db", false);
+  if (!opened.ok()) return opened.status();
+  SqliteDb& db = **opened;
+  MergeStats stats;
+  Status s = db.Exec(
+      "CREATE TEMP TABLE cand(src INTEGER, id INTEGER, url TEXT, ok INTEGER, at INTEGER);"
+      "CREATE TEMP TABLE idmap(src INTEGER, old INTEGER, new INTEGER, "
+      "PRIMARY KEY(src, old));");
+  if (!s.ok()) return s;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const std::string src = std::to_string(k);
+    s = db.Exec("ATTACH " + Quote(inputs[k] + "/crawl.db") + " AS s" + src + ";" +
+                "INSERT INTO cand SELECT " + src + ", id, url, status = 'ok', fetched_at FROM s" +
+                src + ".pages;");
+    if (!s.ok()) return s;
+    // WARC files: referenced under a per-input name.
+    fs::create_directories(out + "/warc");
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(inputs[k] + "/warc", ec)) {
+      if (!e.is_regular_file()) continue;
+      const fs::path target = fs::path(out) / "warc" / ("d" + src + "-" + e.path().filename().string());
+      fs::create_hard_link(e.path(), target, ec);
+      if (ec) {
+        ec.clear();
+        fs::copy_file(e.path(), target, ec);
+        if (ec) return Status::Error("merge: cannot link or copy " + e.path().string() + ": " + ec.message());
+      }
+      ++stats.warc_files;
+    }
+    s = db.Exec("INSERT OR REPLACE INTO warc_files(name, length, created_at) SELECT 'd" + src +
+                "-' || name, length, created_at FROM s" + src + ".warc_files;");
+    if (!s.ok()) return s;
+  }
+  // The winner of each URL: ok first, then the latest fetch, then input order.
+  s = db.Exec(
+      "CREATE TEMP TABLE win AS SELECT src, id, url FROM (SELECT *, row_number() OVER "
+      "(PARTITION BY url ORDER BY ok DESC, at DESC, src, id) AS rn FROM cand) WHERE rn = 1 "
+      "ORDER BY src, id;"
+      "INSERT INTO idmap SELECT src, id, row_number() OVER (ORDER BY src, id) FROM win;");
+  if (!s.ok()) return s;
+  s = db.Exec("BEGIN;");
+  if (!s.ok()) return s;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const std::string src = std::to_string(k), sp = "s" + src;
+    s = db.Exec(
+        "INSERT INTO pages SELECT m.new, p.url, p.final_url, p.status, p.http_code, "
+        "p.content_type, p.charset, p.fetched_at, p.depth, "
+        "(SELECT new FROM idmap WHERE src = " + src + " AND old = p.parent_id), p.anchor, "
+        "p.content_hash, p.size, p.relevance, p.link_score, p.title, p.error, p.explanation, "
+        "CASE WHEN p.warc_file IS NULL OR p.warc_file = '' THEN p.warc_file ELSE "
+        "'warc/d" + src + "-' || substr(p.warc_file, 6) END, p.warc_offset, p.warc_length, "
+        "p.round, (SELECT new FROM idmap WHERE src = " + src + " AND old = p.near_dup_of) "
+        "FROM " + sp + ".pages p JOIN idmap m ON m.src = " + src + " AND m.old = p.id;"
+        "INSERT INTO page_links SELECT m.new, l.links FROM " + sp + ".page_links l "
+        "JOIN idmap m ON m.src = " + src + " AND m.old = l.from_id;"
+        "INSERT INTO fetches SELECT f.url_id, f.round, f.at, f.state, f.http_code, f.bytes, "
+        "m.new, f.digest, f.simhash, f.etag, f.last_modified, f.new_links, f.out_links, "
+        "f.revisit FROM " + sp + ".fetches f JOIN idmap m ON m.src = " + src +
+        " AND m.old = f.page_id WHERE 1 ON CONFLICT DO NOTHING;"
+        "INSERT OR IGNORE INTO frontier SELECT url_id, url, depth, 0, anchor, score, "
+        "explanation, max(state) FROM (SELECT * FROM " + sp + ".frontier UNION ALL SELECT * FROM " +
+        sp + ".frontier_log) GROUP BY url_id;");
+    if (!s.ok()) return s;
+  }
+  s = db.Exec("UPDATE frontier SET state = 1 WHERE url IN (SELECT url FROM pages);"
+              "INSERT OR REPLACE INTO meta(key, value) SELECT key, value FROM s0.meta "
+              "WHERE key IN ('strategy', 'rng_seed', 'beta', 'started_at');"
+              "INSERT OR REPLACE INTO meta(key, value) VALUES('merged_from', " +
+              Quote(std::to_string(inputs.size()) + " crawl directories") + ");"
+              "COMMIT;");
+  if (!s.ok()) return s;
+  auto count = [&db](const std::string& sql) -> int64_t {
+    auto v = db.QueryText(sql);
+    return v.ok() && v->has_value() ? std::stoll(**v) : -1;
+  };
+  stats.input_rows = count("SELECT count(*) FROM cand");
+  stats.pages = count("SELECT count(*) FROM pages");
+  stats.ok = count("SELECT count(*) FROM pages WHERE status = 'ok'");
+  // The config snapshot of the first input describes the crawl.
+  std::error_code ec;
+  fs::copy_file(inputs[0] + "/config.toml", out + "/config.toml",
+                fs::copy_options::overwrite_existing, ec);
+  return stats;
+}
+
+}  // namespace topicrawl

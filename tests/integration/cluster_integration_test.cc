@@ -1,0 +1,331 @@
+// Scale-out (issue 16): real `topicrawl crawl --cluster` worker processes
+// against a real redis-server (both on 127.0.0.1, free ports) crawling a
+// 12-host test site. (a) 3 workers store the same set as one process,
+// (b) no host is contacted closer than the delay across workers, (c) kill -9
+// of a worker mid-crawl loses nothing, (d) a conflicting worker is refused.
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/redis_test_server.h"
+#include "support/test_http_server.h"
+
+namespace topicrawl {
+namespace {
+
+using testing::HtmlResponse;
+using testing::RecordedRequest;
+using testing::TestHttpServer;
+using testing::TestResponse;
+
+constexpr int kHosts = 12;
+constexpr int kPagesPerHost = 10;
+
+std::string HostName(int h) { return "h" + std::to_string(h) + ".test"; }
+
+// Every page's URL the crawl can reach, and its expected status.
+std::map<std::string, std::string> SiteUrls() {
+  std::map<std::string, std::string> urls;
+  for (int h = 0; h < kHosts; ++h) {
+    urls["http://" + HostName(h) + "/"] = "ok";
+    for (int p = 0; p < kPagesPerHost; ++p) {
+      urls["http://" + HostName(h) + "/p" + std::to_string(p)] = "ok";
+    }
+    urls["http://" + HostName(h) + "/missing"] = "http_error";
+  }
+  return urls;
+}
+
+TestResponse SitePage(const RecordedRequest& req, int delay_ms) {
+  std::string host = req.Header("Host");
+  if (size_t colon = host.find(':'); colon != std::string::npos) host.resize(colon);
+  int h = -1;
+  for (int i = 0; i < kHosts; ++i) {
+    if (host == HostName(i)) h = i;
+  }
+  if (h < 0 || req.target == "/robots.txt") return testing::ErrorResponse(404);
+  std::string path = req.target;
+  std::string links;
+  auto link = [&links](const std::string& url) { links += "<a href='" + url + "'>x</a> "; };
+  if (path == "/") {
+    link("/p0");
+    link("/missing");
+  } else if (path.size() > 2 && path[0] == '/' && path[1] == 'p') {
+    int p = std::atoi(path.c_str() + 2);
+    if (p < 0 || p >= kPagesPerHost) return testing::ErrorResponse(404);
+    if (p + 1 < kPagesPerHost) link("/p" + std::to_string(p + 1));
+    if (p + 3 < kPagesPerHost) link("/p" + std::to_string(p + 3));
+    link("http://" + HostName((h + 1 + p) % kHosts) + "/");  // across hosts
+  } else {
+    return testing::ErrorResponse(404);
+  }
+  TestResponse r = HtmlResponse("<html><head><title>" + host + path + "</title></head><body>" +
+                                links + "</body></html>");
+  r.delay = std::chrono::milliseconds(delay_ms);
+  return r;
+}
+
+// url -> (status, rows) over the pages of one crawl directory.
+std::map<std::string, std::pair<std::string, int>> Pages(const std::string& dir) {
+  std::map<std::string, std::pair<std::string, int>> out;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2((dir + "/crawl.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return out;
+  }
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "SELECT url, status FROM pages", -1, &st, nullptr);
+  while (st && sqlite3_step(st) == SQLITE_ROW) {
+    auto& e = out[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))];
+    e.first = reinterpret_cast<const char*>(sqlite3_column_text(st, 1));
+    ++e.second;
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
+class ClusterIntegrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Status s = redis_.Start();
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(server_.Start().ok());
+    server_.SetPrefix("/", [this](const RecordedRequest& req) { return SitePage(req, page_delay_ms_); });
+    char tmpl[] = "/tmp/topicrawl-cluster-it-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+    seeds_ = dir_ + "/seeds.txt";
+    std::ofstream(seeds_) << "http://" << HostName(0) << "/\n";
+  }
+  void TearDown() override {
+    for (pid_t pid : running_) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+    server_.Stop();
+    redis_.Stop();
+    std::error_code ec;
+    if (!HasFailure()) std::filesystem::remove_all(dir_, ec);
+  }
+
+  // Flags defining the crawl (the first worker's).
+  std::vector<std::string> CrawlFlags(const std::string& delay) const {
+    std::vector<std::string> a = {"--seeds", seeds_, "--delay", delay, "--per-host", "1",
+                                  "--max-pages", "0", "--no-robots", "--retry-delay", "0.1"};
+    for (int h = 0; h < kHosts; ++h) {
+      a.push_back("--connect-to");
+      a.push_back(HostName(h) + ":80:127.0.0.1:" + std::to_string(server_.port()));
+    }
+    return a;
+  }
+
+  pid_t Spawn(const std::string& name, std::vector<std::string> args) {
+    args.insert(args.begin(), {TOPICRAWL_BINARY, "crawl", "--out", dir_ + "/" + name});
+    args.push_back("--concurrency");
+    args.push_back("8");
+    pid_t pid = fork();
+    if (pid == 0) {
+      int log = open((dir_ + "/" + name + ".log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(log, 1);
+      dup2(log, 2);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    running_.insert(pid);
+    return pid;
+  }
+
+  // A worker of crawl "c"; the first one also gets the crawl's flags.
+  pid_t Worker(const std::string& name, const std::vector<std::string>& crawl_flags,
+               const std::string& lease_ms = "1500") {
+    std::vector<std::string> a = {"--cluster", redis_.url(), "--crawl-id", "c", "--worker-id",
+                                  name, "--lease-ms", lease_ms};
+    a.insert(a.end(), crawl_flags.begin(), crawl_flags.end());
+    return Spawn(name, a);
+  }
+
+  // Exit status, or -1 after `seconds`.
+  int Wait(pid_t pid, int seconds = 30) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid, &status, WNOHANG) == pid) {
+        running_.erase(pid);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+
+  std::string Log(const std::string& name) const {
+    std::ifstream in(dir_ + "/" + name + ".log");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+  int Merge(const std::vector<std::string>& names) {
+    std::string cmd = std::string(TOPICRAWL_BINARY) + " merge " + dir_ + "/merged";
+    for (const auto& n : names) cmd += " " + dir_ + "/" + n;
+    cmd += " > " + dir_ + "/merge.log 2>&1";
+    return std::system(cmd.c_str());
+  }
+
+  RedisTestServer redis_;
+  TestHttpServer server_;
+  int page_delay_ms_ = 5;
+  std::string dir_;
+  std::string seeds_;
+  std::set<pid_t> running_;
+};
+
+TEST_F(ClusterIntegrationTest, ThreeWorkersStoreTheSameSetAsOneProcess) {
+  pid_t single = Spawn("single", CrawlFlags("0.05"));
+  ASSERT_EQ(Wait(single), 0) << Log("single");
+  auto expected = Pages(dir_ + "/single");
+  ASSERT_EQ(expected.size(), SiteUrls().size());
+
+  pid_t w1 = Worker("w1", CrawlFlags("0.05"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  pid_t w2 = Worker("w2", {});  // joins with --cluster --crawl-id alone
+  pid_t w3 = Worker("w3", {});
+  EXPECT_EQ(Wait(w1), 0) << Log("w1");
+  EXPECT_EQ(Wait(w2), 0) << Log("w2");
+  EXPECT_EQ(Wait(w3), 0) << Log("w3");
+  // Without failures every URL is fetched by exactly one worker.
+  std::map<std::string, int> rows;
+  for (const char* w : {"w1", "w2", "w3"}) {
+    for (const auto& [url, fate] : Pages(dir_ + "/" + w)) rows[url] += fate.second;
+  }
+  for (const auto& [url, n] : rows) EXPECT_EQ(n, 1) << url;
+  ASSERT_EQ(Merge({"w1", "w2", "w3"}), 0);
+  auto merged = Pages(dir_ + "/merged");
+  ASSERT_EQ(merged.size(), expected.size());
+  for (const auto& [url, fate] : expected) {
+    auto it = merged.find(url);
+    ASSERT_NE(it, merged.end()) << url;
+    EXPECT_EQ(it->second.first, fate.first) << url;
+    EXPECT_EQ(it->second.second, 1) << url;
+  }
+  // The merged directory is one crawl: export reads every ok page's text
+  // back from the workers' WARC files it references.
+  const std::string jsonl = dir_ + "/merged.jsonl";
+  ASSERT_EQ(std::system((std::string(TOPICRAWL_BINARY) + " export " + dir_ + "/merged --fields "
+                         "url,text --out " + jsonl + " > /dev/null 2>&1").c_str()),
+            0);
+  std::ifstream in(jsonl);
+  int lines = 0, with_text = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lines;
+    if (line.find("\"text\":\"\"") == std::string::npos && line.find("\"text\":\"") != std::string::npos) {
+      ++with_text;
+    }
+  }
+  int ok_pages = 0;
+  for (const auto& [url, fate] : expected) ok_pages += fate.first == "ok";
+  EXPECT_EQ(lines, ok_pages);
+  EXPECT_EQ(with_text, ok_pages);
+}
+
+TEST_F(ClusterIntegrationTest, PolitenessHoldsAcrossWorkers) {
+  // 0.2 s between requests to one host, whichever worker sends them; the
+  // workers join one after another, so shards move mid-crawl.
+  const auto start = std::chrono::steady_clock::now();
+  pid_t w1 = Worker("w1", CrawlFlags("0.2"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  pid_t w2 = Worker("w2", {});
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  pid_t w3 = Worker("w3", {});
+  EXPECT_EQ(Wait(w1), 0) << Log("w1");
+  EXPECT_EQ(Wait(w2), 0) << Log("w2");
+  EXPECT_EQ(Wait(w3), 0) << Log("w3");
+  std::map<std::string, std::vector<std::chrono::steady_clock::time_point>> by_host;
+  for (const RecordedRequest& r : server_.Requests()) {
+    if (r.at < start || r.target == "/robots.txt") continue;
+    by_host[r.Header("Host")].push_back(r.at);
+  }
+  EXPECT_EQ(by_host.size(), static_cast<size_t>(kHosts));
+  int pairs = 0;
+  for (auto& [host, times] : by_host) {
+    std::sort(times.begin(), times.end());
+    for (size_t i = 1; i < times.size(); ++i) {
+      const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(times[i] - times[i - 1]);
+      // The delay is 200 ms; 150 leaves room for the test server being
+      // descheduled on a loaded machine. Two workers overlapping on a host
+      // would show gaps near 0.
+      EXPECT_GE(gap.count(), 150) << host << " request " << i;
+      ++pairs;
+    }
+  }
+  EXPECT_GE(pairs, kHosts * kPagesPerHost);
+  // Every worker did some of the work.
+  for (const char* w : {"w1", "w2", "w3"}) EXPECT_GT(Pages(dir_ + "/" + w).size(), 0u) << w;
+}
+
+TEST_F(ClusterIntegrationTest, KillNineOfAWorkerLosesNothing) {
+  page_delay_ms_ = 40;
+  pid_t w1 = Worker("w1", CrawlFlags("0.1"), "1000");
+  pid_t w2 = Worker("w2", {}, "1000");
+  pid_t w3 = Worker("w3", {}, "1000");
+  // Wait until w2 has stored pages, then kill it in the middle of its work.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (Pages(dir_ + "/w2").size() < 5 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill(w2, SIGKILL);
+  EXPECT_EQ(Wait(w2), 128 + SIGKILL);
+  EXPECT_EQ(Wait(w1), 0) << Log("w1");
+  EXPECT_EQ(Wait(w3), 0) << Log("w3");
+  const size_t killed_rows = Pages(dir_ + "/w2").size();
+  EXPECT_GT(killed_rows, 0u);
+  EXPECT_LT(killed_rows, SiteUrls().size());
+  ASSERT_EQ(Merge({"w1", "w2", "w3"}), 0);
+  auto merged = Pages(dir_ + "/merged");
+  const auto site = SiteUrls();
+  EXPECT_EQ(merged.size(), site.size());
+  for (const auto& [url, status] : site) {
+    auto it = merged.find(url);
+    ASSERT_NE(it, merged.end()) << "lost: " << url;
+    EXPECT_EQ(it->second.first, status) << url;
+    EXPECT_EQ(it->second.second, 1) << url;
+  }
+}
+
+TEST_F(ClusterIntegrationTest, AConflictingWorkerIsRefused) {
+  pid_t w1 = Worker("w1", CrawlFlags("0"));
+  ASSERT_EQ(Wait(w1), 0) << Log("w1");
+  // Different politeness: refused before any fetch.
+  const int before = server_.TotalRequests();
+  pid_t bad = Worker("bad", CrawlFlags("0.5"));
+  EXPECT_EQ(Wait(bad), 2);
+  EXPECT_NE(Log("bad").find("conflicts with crawl 'c'"), std::string::npos) << Log("bad");
+  EXPECT_NE(Log("bad").find("delay_s"), std::string::npos) << Log("bad");
+  pid_t bad_strategy = Worker("bad2", {"--strategy", "best-first"});
+  EXPECT_EQ(Wait(bad_strategy), 2) << Log("bad2");
+  EXPECT_EQ(server_.TotalRequests(), before);
+  // The same flags, or none, join (and end at once: nothing is pending).
+  pid_t same = Worker("same", CrawlFlags("0"));
+  EXPECT_EQ(Wait(same), 0) << Log("same");
+  pid_t bare = Worker("bare", {"--parse-threads", "1"});
+  EXPECT_EQ(Wait(bare), 0) << Log("bare");
+}
+
+}  // namespace
+}  // namespace topicrawl
