@@ -22,6 +22,7 @@
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
 #include "crawl/round_state.h"
+#include "crawl/store_writer.h"
 #include "crawl/strategy_state.h"
 #include "crawl/url_trap.h"
 #include "fetch/charset.h"
@@ -81,120 +82,6 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   o.spill_dir = c.out_dir + "/spill";
   return o;
 }
-
-// Owns the CrawlStore during the crawl loop and runs every store call on its
-// own thread, in submission order. Why: the crawl thread also drives all
-// transfers, and SQLite rows (~100 links a page), WARC gzip and the payload
-// SHA-1 cost ~1 ms of CPU a page there (perf, dev web, bfs), which saturated
-// it and starved the fetch queue (3-13 of 64 in flight). The store keeps its
-// one-thread contract: it is only touched by this thread between Start() and
-// Stop(). Pages still queued at a kill -9 were never committed, so their URLs
-// are simply fetched again on resume (their frontier rows are still state 0).
-class StoreWriter {
- public:
-  // At most `max_queued` operations wait; Post() blocks beyond that, which
-  // bounds memory (bodies) and pushes back on the crawl thread.
-  StoreWriter(CrawlStore* store, size_t max_queued) : store_(store), max_queued_(max_queued) {}
-  ~StoreWriter() { Stop(); }
-
-  void Start() {
-    thread_ = std::thread([this] {
-      pthread_setname_np(pthread_self(), "tr-store");
-      Loop();
-    });
-  }
-
-  // Queues AddPage(page). Its id is the store's next id (ids follow call order).
-  void AddPage(PageRecord page) {
-    Op op;
-    op.page = std::move(page);
-    Push(std::move(op));
-  }
-  // Queues an operation whose status is ignored (events, meta).
-  void Post(std::function<void(CrawlStore*)> fn) {
-    Op op;
-    op.fn = std::move(fn);
-    Push(std::move(op));
-  }
-  bool failed() const { return failed_.load(std::memory_order_acquire); }
-  Status error() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return error_;
-  }
-  // Runs every queued operation and joins the thread; the store belongs to
-  // the caller again.
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!thread_.joinable()) return;
-      stopping_ = true;
-    }
-    has_work_.notify_one();
-    thread_.join();
-  }
-
- private:
-  struct Op {
-    std::optional<PageRecord> page;
-    std::function<void(CrawlStore*)> fn;
-  };
-
-  void Push(Op op) {
-    std::unique_lock<std::mutex> lock(mu_);
-    has_room_.wait(lock, [this] { return queue_.size() < max_queued_; });
-    queue_.push_back(std::move(op));
-    if (queue_.size() == 1) has_work_.notify_one();
-  }
-
-  void Loop() {
-    std::deque<Op> batch;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        if (queue_.empty() && !stopping_) {
-          // Idle: commit an old batch so readers see recent pages.
-          lock.unlock();
-          Status committed = store_->CommitIfDue();
-          lock.lock();
-          if (!committed.ok() && !failed()) {  // e.g. disk full on commit
-            error_ = committed;
-            failed_.store(true, std::memory_order_release);
-          }
-          has_work_.wait_for(lock, std::chrono::milliseconds(100),
-                             [this] { return !queue_.empty() || stopping_; });
-        }
-        if (queue_.empty() && stopping_) return;
-        batch.swap(queue_);
-      }
-      has_room_.notify_all();
-      for (Op& op : batch) {
-        if (op.page) {
-          if (failed()) continue;
-          auto id = store_->AddPage(std::move(*op.page));
-          if (!id.ok()) {
-            std::lock_guard<std::mutex> lock(mu_);
-            error_ = id.status();
-            failed_.store(true, std::memory_order_release);
-          }
-        } else if (op.fn) {
-          op.fn(store_);
-        }
-      }
-      batch.clear();
-    }
-  }
-
-  CrawlStore* const store_;
-  const size_t max_queued_;
-  mutable std::mutex mu_;
-  std::condition_variable has_work_;
-  std::condition_variable has_room_;
-  std::deque<Op> queue_;  // guarded by mu_
-  bool stopping_ = false;  // guarded by mu_
-  Status error_;           // guarded by mu_; the first AddPage error
-  std::atomic<bool> failed_{false};
-  std::thread thread_;
-};
 
 }  // namespace
 
