@@ -78,7 +78,7 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
       static_cast<long long>(st.pages_ok), static_cast<long long>(st.pages_failed),
       static_cast<long long>(st.relevant), static_cast<long long>(st.robots_denied),
       static_cast<long long>(st.links_seen), static_cast<long long>(st.links_queued),
-      st.elapsed_s, st.elapsed_s > 0 ? st.pages_ok / st.elapsed_s : 0.0,
+      st.elapsed_s, st.RunRate(),
       config.out_dir.c_str());
   // Failures by cause, and which are links out of the crawl's web.
   if (st.pages_failed > 0) {

@@ -265,6 +265,12 @@ Status Crawler::Impl::SeedOrResume() {
     next_page_id_ = stats->max_page_id + 1;
     stats_.pages_ok = stats->ok_pages;
     stats_.pages_failed = stats->pages - stats->ok_pages;
+    // The summary's relevant count covers the directory, like pages_ok.
+    if (strategy_->Beta() >= 0) {
+      auto relevant = store_->CountRelevantPages(strategy_->Beta());
+      if (!relevant.ok()) return relevant.status();
+      stats_.relevant = *relevant;
+    }
     // Rounds: the round's pending revisits are queued again (their frontier
     // rows are done since an earlier round), and --max-pages counts this
     // round's fetches only.
@@ -279,6 +285,7 @@ Status Crawler::Impl::SeedOrResume() {
       });
       if (!s.ok()) return s;
     }
+    stats_.pages_ok_before = stats_.pages_ok;
     Status s = store_->LoadFrontier([this](const FrontierRecord& r) {
       if (r.state == 0) {
         frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.score});
@@ -847,7 +854,7 @@ void Crawler::Impl::Progress(bool final) {
   }
   double dt = std::chrono::duration<double>(now - last_progress_).count();
   double rate = dt > 0 ? (stats_.pages_ok - last_progress_pages_) / dt : 0;
-  if (final) rate = stats_.elapsed_s > 0 ? stats_.pages_ok / stats_.elapsed_s : 0;
+  if (final) rate = stats_.RunRate();
   // Nothing in flight but work queued: say why the crawl waits (issue #10).
   std::string waiting;
   if (!final && stats_.in_flight == 0 && stats_.queued > 0 && parsing_ == 0) {
@@ -935,7 +942,16 @@ Status Crawler::Impl::Run() {
     CheckpointState();
   }
   // Let parsed pages land; abandon in-flight fetches (they are re-fetched on
-  // resume: their frontier rows are still state 0).
+  // resume: their frontier rows are still state 0). Each closing step says
+  // what it does (issue 12: a 1 M-page crawl was silent for ~90 s here).
+  const TimePoint loop_end = clock_->Now();
+  auto closing = [&](const std::string& what) {
+    if (config_.progress_interval_ms <= 0) return;
+    std::fprintf(stderr, "[%7.1fs] closing (+%.1fs): %s\n",
+                 std::chrono::duration<double>(clock_->Now() - started_).count(),
+                 std::chrono::duration<double>(clock_->Now() - loop_end).count(), what.c_str());
+  };
+  if (parsing_ > 0) closing("waiting for " + std::to_string(parsing_) + " pages being parsed");
   pool_->WaitIdle();
   DrainProcessed();
   RecordAbandoned();
@@ -943,6 +959,7 @@ Status Crawler::Impl::Run() {
   // thread (fetching, frontier) is the process's own name.
   const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
   if (monitor_) monitor_->SetWakeup(nullptr);  // the fetcher goes with this crawler
+  closing("flushing " + std::to_string(writer_->queued()) + " queued store operations");
   writer_->Stop();  // every queued page is in the store's batch now
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   Progress(true);
@@ -953,6 +970,7 @@ Status Crawler::Impl::Run() {
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
+  closing("writing strategy state");
   Status saved = SaveStrategyState(*strategy_, config_.out_dir);
   if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
     // The round is complete: `recrawl` may plan the next one
@@ -962,9 +980,17 @@ Status Crawler::Impl::Run() {
   }
   // The store closes first: a strategy may write its own tables into
   // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
+  closing("committing the store (frontier rows, WAL checkpoint)");
   Status closed = store_->Close();
+  closing("finishing the strategy");
   Status fin = strategy_->Finish();
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
+  closing("releasing the fetcher and parse threads");
+  fetcher_.reset();
+  pool_.reset();
+  closing("releasing the frontier (" + std::to_string(frontier_->Queued()) + " queued)");
+  frontier_.reset();
+  closing("done");
   if (!saved.ok() && error_.ok() && closed.ok()) return saved;
   if (!error_.ok() || !closed.ok()) {
     // Disk full, I/O error: every write after the last commit is dropped

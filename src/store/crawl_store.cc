@@ -803,6 +803,19 @@ StatusOr<std::optional<PageVersion>> CrawlStore::VersionAt(UrlId url_id, int rou
   return out;
 }
 
+StatusOr<int64_t> CrawlStore::CountRelevantPages(double beta) {
+  if (!error_.ok()) return error_;
+  if (closed_) return Status::Error("crawl store " + dir_ + " is closed");
+  StatusOr<SqliteStatement> q = db_->conn->Prepare(
+      "SELECT count(*) FROM pages WHERE status = 'ok' AND relevance >= ?1");
+  if (!q.ok()) return q.status();
+  q->BindDouble(1, beta);
+  Status status;
+  int64_t n = q->NextRow(&status) ? q->Int(0) : 0;
+  if (!status.ok()) return status;
+  return n;
+}
+
 StatusOr<PageStats> CrawlStore::LoadPageStats() {
   if (!error_.ok()) return error_;
   if (closed_) return Status::Error("crawl store " + dir_ + " is closed");

@@ -297,6 +297,8 @@ class CrawlStore {
   // Streams every page in id order (see PageSummary).
   Status LoadPages(const std::function<bool(const PageSummary&)>& visit);
   StatusOr<PageStats> LoadPageStats();
+  // Pages stored ok with relevance >= `beta` (a resumed crawl's summary).
+  StatusOr<int64_t> CountRelevantPages(double beta);
 
   // --- Rounds (schema 3; older schemas answer with an error) ---
   // Schema version of the open crawl.
