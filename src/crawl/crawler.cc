@@ -191,7 +191,9 @@ Status Crawler::Impl::Setup() {
   // Parse only the link contexts somebody reads: the strategy's, plus the
   // text context that the links table stores.
   const LinkContextNeeds needs = strategy_->NeededLinkContexts();
-  if (!needs.text && !config_.store_links) parse_options_.context_window_words = 0;
+  if (!needs.text && !(config_.store_links && config_.store_link_details)) {
+    parse_options_.context_window_words = 0;
+  }
   if (!needs.dom) parse_options_.dom_delta = 0;
   parse_options_.keep_raw_href = false;  // nothing downstream reads it
 
@@ -595,8 +597,12 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
       Outlink& link = p.page.links[i];
       if (link.url.empty()) continue;
       PageAssessment::Link& a = p.assessment.links[i];
-      rec.links.push_back({std::move(link.url), std::move(link.anchor), std::move(link.context),
-                           a.score, std::move(a.explanation)});
+      if (config_.store_link_details) {
+        rec.links.push_back({std::move(link.url), std::move(link.anchor),
+                             std::move(link.context), a.score, std::move(a.explanation)});
+      } else {
+        rec.links.push_back({std::move(link.url), std::move(link.anchor), {}, a.score, {}});
+      }
     }
   }
   AddPageRecord(std::move(rec));
@@ -980,7 +986,8 @@ Status Crawler::Impl::Run() {
   }
   // The store closes first: a strategy may write its own tables into
   // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
-  closing("committing the store (frontier rows, WAL checkpoint)");
+  closing("committing the store: merging " + std::to_string(store_->pending_frontier_rows()) +
+          " frontier rows, WAL checkpoint");
   Status closed = store_->Close();
   closing("finishing the strategy");
   Status fin = strategy_->Finish();

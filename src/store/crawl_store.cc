@@ -231,7 +231,9 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
   p.BindDouble(15, page.link_score);
   p.BindText(16, page.title);
   p.BindText(17, page.error);
-  p.BindText(18, page.explanation);
+  db_->compact.clear();
+  AppendCompactJsonNumbers(page.explanation, &db_->compact);
+  p.BindText(18, db_->compact);
   if (span) {
     p.BindText(19, warc_file);
     p.BindInt(20, static_cast<int64_t>(span->offset));
@@ -370,7 +372,9 @@ Status CrawlStore::LogFrontier(const FrontierRecord& row, int state) {
   f.BindIdOrNull(4, row.parent_id);
   f.BindText(5, row.anchor);
   f.BindDouble(6, row.score);
-  f.BindText(7, row.explanation);
+  db_->compact.clear();
+  AppendCompactJsonNumbers(row.explanation, &db_->compact);
+  f.BindText(7, db_->compact);
   f.BindInt(8, state);
   ++log_rows_;
   return f.Run();
