@@ -38,6 +38,7 @@ int RunCrawlStep(CollectFlags* f, const std::string& crawl_dir) {
   config.out_dir = crawl_dir;
   config.resume = f->resume;
   config.store_links = true;
+  config.store_link_details = true;  // the export reads link contexts
   if (int rc = PrepareCrawlConfig(&config); rc != kExitOk) return rc;
   CrawlOutcome outcome = RunCrawlWithSignals(config);
   if (!outcome.status.ok()) {

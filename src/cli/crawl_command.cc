@@ -37,6 +37,7 @@ Status ApplyCrawlFlags(CLI::App* cmd, const CrawlFlags& flags, CrawlConfig* conf
   if (given("--topic")) config->topic_file = f.topic_file;
   if (given("--rng-seed")) config->rng_seed = f.rng_seed;
   if (given("--no-links-table")) config->store_links = false;
+  if (given("--link-details")) config->store_link_details = true;
   if (given("--deterministic")) config->deterministic = true;
   if (given("--focus-tolerance")) config->focus_tolerance = f.focus_tolerance;
   if (given("--focus-window")) config->focus_window = f.focus_window;
@@ -99,7 +100,7 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
       static_cast<long long>(st.pages_ok), static_cast<long long>(st.pages_failed),
       static_cast<long long>(st.relevant), static_cast<long long>(st.robots_denied),
       static_cast<long long>(st.links_seen), static_cast<long long>(st.links_queued),
-      st.elapsed_s, st.elapsed_s > 0 ? st.pages_ok / st.elapsed_s : 0.0,
+      st.elapsed_s, st.RunRate(),
       config.out_dir.c_str());
   // Failures by cause, and which are links out of the crawl's web.
   if (st.pages_failed > 0) {
@@ -126,6 +127,9 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--rng-seed", c.rng_seed, "Seed of the strategy's random choices");
   AddEngineFlags(cmd, &c);
   cmd->add_flag("--no-links-table")->description("Do not store every outlink in the links table");
+  cmd->add_flag("--link-details")
+      ->description("Links table: also store each link's text context and scoring explanation "
+                    "(default: URL, anchor, score)");
   cmd->add_option("--focus-tolerance", c.focus_tolerance,
                   "Best-first kin: fetch only links within this score of the best queued "
                   "(default -1 = off)");

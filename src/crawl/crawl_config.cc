@@ -81,6 +81,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"max_redirects", &CrawlConfig::max_redirects},
       {"parse_threads", &CrawlConfig::parse_threads},
       {"store_links", &CrawlConfig::store_links},
+      {"store_link_details", &CrawlConfig::store_link_details},
       {"near_duplicate_follow_links", &CrawlConfig::near_duplicate_follow_links},
       {"write_warc", &CrawlConfig::write_warc},
       {"progress_interval_ms", &CrawlConfig::progress_interval_ms},

@@ -98,6 +98,10 @@ struct CrawlConfig {
   // --- processing ---
   int parse_threads = 2;
   bool store_links = true;          // write every outlink to the links table
+  // The links table keeps each link's text context and scoring explanation
+  // too (collect-links, classifier exports). Off by default (issue 12): they
+  // were ~200 of a stored link's ~300 bytes; URL, anchor and score remain.
+  bool store_link_details = false;
   // A page whose SimHash is within 3 bits of a stored page's is stored with
   // near_dup_of; its outlinks are still followed unless this is false.
   bool near_duplicate_follow_links = true;

@@ -23,6 +23,7 @@
 #include "crawl/crawl_strategy.h"
 #include "crawl/dedup.h"
 #include "crawl/round_state.h"
+#include "crawl/store_writer.h"
 #include "crawl/strategy_state.h"
 #include "crawl/url_trap.h"
 #include "fetch/charset.h"
@@ -82,120 +83,6 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   o.spill_dir = c.out_dir + "/spill";
   return o;
 }
-
-// Owns the CrawlStore during the crawl loop and runs every store call on its
-// own thread, in submission order. Why: the crawl thread also drives all
-// transfers, and SQLite rows (~100 links a page), WARC gzip and the payload
-// SHA-1 cost ~1 ms of CPU a page there (perf, dev web, bfs), which saturated
-// it and starved the fetch queue (3-13 of 64 in flight). The store keeps its
-// one-thread contract: it is only touched by this thread between Start() and
-// Stop(). Pages still queued at a kill -9 were never committed, so their URLs
-// are simply fetched again on resume (their frontier rows are still state 0).
-class StoreWriter {
- public:
-  // At most `max_queued` operations wait; Post() blocks beyond that, which
-  // bounds memory (bodies) and pushes back on the crawl thread.
-  StoreWriter(CrawlStore* store, size_t max_queued) : store_(store), max_queued_(max_queued) {}
-  ~StoreWriter() { Stop(); }
-
-  void Start() {
-    thread_ = std::thread([this] {
-      pthread_setname_np(pthread_self(), "tr-store");
-      Loop();
-    });
-  }
-
-  // Queues AddPage(page). Its id is the store's next id (ids follow call order).
-  void AddPage(PageRecord page) {
-    Op op;
-    op.page = std::move(page);
-    Push(std::move(op));
-  }
-  // Queues an operation whose status is ignored (events, meta).
-  void Post(std::function<void(CrawlStore*)> fn) {
-    Op op;
-    op.fn = std::move(fn);
-    Push(std::move(op));
-  }
-  bool failed() const { return failed_.load(std::memory_order_acquire); }
-  Status error() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return error_;
-  }
-  // Runs every queued operation and joins the thread; the store belongs to
-  // the caller again.
-  void Stop() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!thread_.joinable()) return;
-      stopping_ = true;
-    }
-    has_work_.notify_one();
-    thread_.join();
-  }
-
- private:
-  struct Op {
-    std::optional<PageRecord> page;
-    std::function<void(CrawlStore*)> fn;
-  };
-
-  void Push(Op op) {
-    std::unique_lock<std::mutex> lock(mu_);
-    has_room_.wait(lock, [this] { return queue_.size() < max_queued_; });
-    queue_.push_back(std::move(op));
-    if (queue_.size() == 1) has_work_.notify_one();
-  }
-
-  void Loop() {
-    std::deque<Op> batch;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        if (queue_.empty() && !stopping_) {
-          // Idle: commit an old batch so readers see recent pages.
-          lock.unlock();
-          Status committed = store_->CommitIfDue();
-          lock.lock();
-          if (!committed.ok() && !failed()) {  // e.g. disk full on commit
-            error_ = committed;
-            failed_.store(true, std::memory_order_release);
-          }
-          has_work_.wait_for(lock, std::chrono::milliseconds(100),
-                             [this] { return !queue_.empty() || stopping_; });
-        }
-        if (queue_.empty() && stopping_) return;
-        batch.swap(queue_);
-      }
-      has_room_.notify_all();
-      for (Op& op : batch) {
-        if (op.page) {
-          if (failed()) continue;
-          auto id = store_->AddPage(std::move(*op.page));
-          if (!id.ok()) {
-            std::lock_guard<std::mutex> lock(mu_);
-            error_ = id.status();
-            failed_.store(true, std::memory_order_release);
-          }
-        } else if (op.fn) {
-          op.fn(store_);
-        }
-      }
-      batch.clear();
-    }
-  }
-
-  CrawlStore* const store_;
-  const size_t max_queued_;
-  mutable std::mutex mu_;
-  std::condition_variable has_work_;
-  std::condition_variable has_room_;
-  std::deque<Op> queue_;  // guarded by mu_
-  bool stopping_ = false;  // guarded by mu_
-  Status error_;           // guarded by mu_; the first AddPage error
-  std::atomic<bool> failed_{false};
-  std::thread thread_;
-};
 
 }  // namespace
 
@@ -308,7 +195,9 @@ Status Crawler::Impl::Setup() {
   // Parse only the link contexts somebody reads: the strategy's, plus the
   // text context that the links table stores.
   const LinkContextNeeds needs = strategy_->NeededLinkContexts();
-  if (!needs.text && !config_.store_links) parse_options_.context_window_words = 0;
+  if (!needs.text && !(config_.store_links && config_.store_link_details)) {
+    parse_options_.context_window_words = 0;
+  }
   if (!needs.dom) parse_options_.dom_delta = 0;
   parse_options_.keep_raw_href = false;  // nothing downstream reads it
 
@@ -382,6 +271,12 @@ Status Crawler::Impl::SeedOrResume() {
     next_page_id_ = stats->max_page_id + 1;
     stats_.pages_ok = stats->ok_pages;
     stats_.pages_failed = stats->pages - stats->ok_pages;
+    // The summary's relevant count covers the directory, like pages_ok.
+    if (strategy_->Beta() >= 0) {
+      auto relevant = store_->CountRelevantPages(strategy_->Beta());
+      if (!relevant.ok()) return relevant.status();
+      stats_.relevant = *relevant;
+    }
     // Rounds: the round's pending revisits are queued again (their frontier
     // rows are done since an earlier round), and --max-pages counts this
     // round's fetches only.
@@ -396,6 +291,7 @@ Status Crawler::Impl::SeedOrResume() {
       });
       if (!s.ok()) return s;
     }
+    stats_.pages_ok_before = stats_.pages_ok;
     Status s = store_->LoadFrontier([this](const FrontierRecord& r) {
       if (r.state == 0) {
         frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.score});
@@ -710,8 +606,12 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
       Outlink& link = p.page.links[i];
       if (link.url.empty()) continue;
       PageAssessment::Link& a = p.assessment.links[i];
-      rec.links.push_back({std::move(link.url), std::move(link.anchor), std::move(link.context),
-                           a.score, std::move(a.explanation)});
+      if (config_.store_link_details) {
+        rec.links.push_back({std::move(link.url), std::move(link.anchor),
+                             std::move(link.context), a.score, std::move(a.explanation)});
+      } else {
+        rec.links.push_back({std::move(link.url), std::move(link.anchor), {}, a.score, {}});
+      }
     }
   }
   AddPageRecord(std::move(rec));
@@ -977,7 +877,7 @@ void Crawler::Impl::Progress(bool final) {
   }
   double dt = std::chrono::duration<double>(now - last_progress_).count();
   double rate = dt > 0 ? (stats_.pages_ok - last_progress_pages_) / dt : 0;
-  if (final) rate = stats_.elapsed_s > 0 ? stats_.pages_ok / stats_.elapsed_s : 0;
+  if (final) rate = stats_.RunRate();
   // Nothing in flight but work queued: say why the crawl waits (issue #10).
   std::string waiting;
   if (!final && stats_.in_flight == 0 && stats_.queued > 0 && parsing_ == 0) {
@@ -1066,7 +966,16 @@ Status Crawler::Impl::Run() {
     CheckpointState();
   }
   // Let parsed pages land; abandon in-flight fetches (they are re-fetched on
-  // resume: their frontier rows are still state 0).
+  // resume: their frontier rows are still state 0). Each closing step says
+  // what it does (issue 12: a 1 M-page crawl was silent for ~90 s here).
+  const TimePoint loop_end = clock_->Now();
+  auto closing = [&](const std::string& what) {
+    if (config_.progress_interval_ms <= 0) return;
+    std::fprintf(stderr, "[%7.1fs] closing (+%.1fs): %s\n",
+                 std::chrono::duration<double>(clock_->Now() - started_).count(),
+                 std::chrono::duration<double>(clock_->Now() - loop_end).count(), what.c_str());
+  };
+  if (parsing_ > 0) closing("waiting for " + std::to_string(parsing_) + " pages being parsed");
   pool_->WaitIdle();
   DrainProcessed();
   RecordAbandoned();
@@ -1074,6 +983,7 @@ Status Crawler::Impl::Run() {
   // thread (fetching, frontier) is the process's own name.
   const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
   if (monitor_) monitor_->SetWakeup(nullptr);  // the fetcher goes with this crawler
+  closing("flushing " + std::to_string(writer_->queued()) + " queued store operations");
   writer_->Stop();  // every queued page is in the store's batch now
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
   Progress(true);
@@ -1084,6 +994,7 @@ Status Crawler::Impl::Run() {
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
+  closing("writing strategy state");
   Status saved = SaveStrategyState(*strategy_, config_.out_dir);
   if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
     // The round is complete: `recrawl` may plan the next one
@@ -1093,14 +1004,24 @@ Status Crawler::Impl::Run() {
   }
   // The store closes first: a strategy may write its own tables into
   // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
+  closing("committing the store: merging " + std::to_string(store_->pending_frontier_rows()) +
+          " frontier rows, WAL checkpoint");
   Status closed = store_->Close();
   if (cluster_ && closed.ok()) {
+    closing("handing off the last outlinks to the cluster");
     if (Status f = cluster_->FinalFlush(); !f.ok()) {
       std::fprintf(stderr, "warning: cluster: %s\n", f.message().c_str());
     }
   }
+  closing("finishing the strategy");
   Status fin = strategy_->Finish();
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
+  closing("releasing the fetcher and parse threads");
+  fetcher_.reset();
+  pool_.reset();
+  closing("releasing the frontier (" + std::to_string(frontier_->Queued()) + " queued)");
+  frontier_.reset();
+  closing("done");
   if (!saved.ok() && error_.ok() && closed.ok()) return saved;
   if (!error_.ok() || !closed.ok()) {
     // Disk full, I/O error: every write after the last commit is dropped

@@ -40,7 +40,14 @@ struct CrawlStats {
   size_t queued = 0;
   size_t hosts = 0;
   size_t in_flight = 0;
-  double elapsed_s = 0;
+  double elapsed_s = 0;        // this run's (a resume does not count earlier runs)
+  int64_t pages_ok_before = 0;  // pages_ok already stored when this run started (resume)
+
+  // Pages stored ok by this run per second of this run (a resume's rate is
+  // over its own pages, not the directory's).
+  double RunRate() const {
+    return elapsed_s > 0 ? static_cast<double>(pages_ok - pages_ok_before) / elapsed_s : 0.0;
+  }
 };
 
 class Crawler {

@@ -231,7 +231,9 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
   p.BindDouble(15, page.link_score);
   p.BindText(16, page.title);
   p.BindText(17, page.error);
-  p.BindText(18, page.explanation);
+  db_->compact.clear();
+  AppendCompactJsonNumbers(page.explanation, &db_->compact);
+  p.BindText(18, db_->compact);
   if (span) {
     p.BindText(19, warc_file);
     p.BindInt(20, static_cast<int64_t>(span->offset));
@@ -370,7 +372,9 @@ Status CrawlStore::LogFrontier(const FrontierRecord& row, int state) {
   f.BindIdOrNull(4, row.parent_id);
   f.BindText(5, row.anchor);
   f.BindDouble(6, row.score);
-  f.BindText(7, row.explanation);
+  db_->compact.clear();
+  AppendCompactJsonNumbers(row.explanation, &db_->compact);
+  f.BindText(7, db_->compact);
   f.BindInt(8, state);
   ++log_rows_;
   return f.Run();
@@ -801,6 +805,19 @@ StatusOr<std::optional<PageVersion>> CrawlStore::VersionAt(UrlId url_id, int rou
   }
   if (!status.ok()) return status;
   return out;
+}
+
+StatusOr<int64_t> CrawlStore::CountRelevantPages(double beta) {
+  if (!error_.ok()) return error_;
+  if (closed_) return Status::Error("crawl store " + dir_ + " is closed");
+  StatusOr<SqliteStatement> q = db_->conn->Prepare(
+      "SELECT count(*) FROM pages WHERE status = 'ok' AND relevance >= ?1");
+  if (!q.ok()) return q.status();
+  q->BindDouble(1, beta);
+  Status status;
+  int64_t n = q->NextRow(&status) ? q->Int(0) : 0;
+  if (!status.ok()) return status;
+  return n;
 }
 
 StatusOr<PageStats> CrawlStore::LoadPageStats() {

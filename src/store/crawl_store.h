@@ -297,6 +297,10 @@ class CrawlStore {
   // Streams every page in id order (see PageSummary).
   Status LoadPages(const std::function<bool(const PageSummary&)>& visit);
   StatusOr<PageStats> LoadPageStats();
+  // Rows in frontier_log not yet merged into `frontier` (Close() merges them).
+  int64_t pending_frontier_rows() const { return log_rows_; }
+  // Pages stored ok with relevance >= `beta` (a resumed crawl's summary).
+  StatusOr<int64_t> CountRelevantPages(double beta);
 
   // --- Rounds (schema 3; older schemas answer with an error) ---
   // Schema version of the open crawl.

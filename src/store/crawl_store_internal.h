@@ -37,6 +37,7 @@ class CrawlStore::Db {
   SqliteStatement insert_page, log_frontier;
   SqliteStatement insert_links;  // page_links (schema 2) or links rows (1)
   std::string links_json;        // reused buffer (schema 2)
+  std::string compact;           // reused buffer (AppendCompactJsonNumbers)
   SqliteStatement merge_log, clear_log;
   SqliteStatement insert_event, set_meta, upsert_warc_file;
   SqliteStatement insert_fetch, version_page;  // schema 3

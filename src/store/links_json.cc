@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace topicrawl {
 namespace {
@@ -87,6 +89,7 @@ void AppendLinksJson(const std::vector<LinkRecord>& links, std::string* out) {
   }
   out->reserve(out->size() + bytes);
   out->push_back('[');
+  std::string explanation;
   for (size_t k = 0; k < links.size(); ++k) {
     const LinkRecord& l = links[k];
     if (k > 0) out->push_back(',');
@@ -109,10 +112,76 @@ void AppendLinksJson(const std::vector<LinkRecord>& links, std::string* out) {
       out->append("null");
     }
     out->push_back(',');
-    AppendJsonString(l.explanation, out);
+    explanation.clear();
+    AppendCompactJsonNumbers(l.explanation, &explanation);
+    AppendJsonString(explanation, out);
     out->push_back(']');
   }
   out->push_back(']');
+}
+
+void AppendCompactJsonNumbers(std::string_view json, std::string* out) {
+  const size_t start = json.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || (json[start] != '{' && json[start] != '[')) {
+    out->append(json);
+    return;
+  }
+  out->reserve(out->size() + json.size());
+  const size_t n = json.size();
+  size_t i = 0;
+  while (i < n) {
+    const char c = json[i];
+    if (c == '"') {  // a string: copied as is, escapes included
+      size_t j = i + 1;
+      while (j < n && json[j] != '"') j += json[j] == '\\' ? 2 : 1;
+      j = std::min(j + 1, n);
+      out->append(json.substr(i, j - i));
+      i = j;
+      continue;
+    }
+    if (c != '-' && (c < '0' || c > '9')) {
+      out->push_back(c);
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    bool real = false;
+    int digits = 0;
+    bool leading = true;  // zeros before the first non-zero digit are not significant
+    while (j < n) {
+      const char d = json[j];
+      if (d >= '0' && d <= '9') {
+        if (d != '0') leading = false;
+        if (!leading) ++digits;
+      } else if (d == '.' || d == 'e' || d == 'E') {
+        real = true;
+      } else if (d != '-' && d != '+') {
+        break;
+      }
+      ++j;
+    }
+    const std::string_view token = json.substr(i, j - i);
+    i = j;
+    if (!real || digits <= 6) {
+      out->append(token);
+      continue;
+    }
+    const std::string copy(token);
+    char* end = nullptr;
+    const double v = std::strtod(copy.c_str(), &end);
+    char buf[32];
+    const int len = std::isfinite(v) && end == copy.c_str() + copy.size()
+                        ? std::snprintf(buf, sizeof(buf), "%.6g", v)
+                        : 0;
+    if (len <= 0 || static_cast<size_t>(len) >= token.size()) {
+      out->append(token);
+      continue;
+    }
+    std::string_view shorter(buf, static_cast<size_t>(len));
+    out->append(shorter);
+    // "0.9999999" -> "1": keep it a REAL for SQLite's json functions.
+    if (shorter.find_first_of(".e") == std::string_view::npos) out->append(".0");
+  }
 }
 
 }  // namespace topicrawl

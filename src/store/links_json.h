@@ -27,6 +27,16 @@ void AppendLinksJson(const std::vector<LinkRecord>& links, std::string* out);
 // Appends `s` as a JSON string literal (with the quotes) to *out.
 void AppendJsonString(std::string_view s, std::string* out);
 
+// Appends `json` to *out with every number that has a fraction or an
+// exponent and more than 6 significant digits rewritten as its closest
+// 6-digit form ("0.6666666666666666" -> "0.666667"); integers, strings and
+// the structure pass through byte for byte. Text that is not JSON (no
+// leading '{' or '[') is appended unchanged. Why (issue 12): strategies
+// explain a score with ~9 full-precision doubles, ~60 of an explanation's
+// ~125 bytes, and the store keeps one per admitted URL (frontier rows) and
+// per page; 6 digits are what a reader of an explanation can use.
+void AppendCompactJsonNumbers(std::string_view json, std::string* out);
+
 }  // namespace topicrawl
 
 #endif  // TOPICRAWL_STORE_LINKS_JSON_H_

@@ -159,3 +159,52 @@ TEST(LinksJsonTest, RandomStringsAlwaysGiveValidJson) {
 
 }  // namespace
 }  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+std::string Compact(std::string_view json) {
+  std::string out;
+  AppendCompactJsonNumbers(json, &out);
+  return out;
+}
+
+TEST(CompactJsonNumbersTest, ShortensLongRealsOnly) {
+  EXPECT_EQ(Compact(R"({"alpha":0.3,"anchor_terms":[["encryption",2,0.6666666666666666,)"
+                    R"(0.6468723357443247,0.8]],"s":0.706298921202895,"n":123456789})"),
+            R"({"alpha":0.3,"anchor_terms":[["encryption",2,0.666667,0.646872,0.8]],)"
+            R"("s":0.706299,"n":123456789})");
+  // Strings (escapes included) keep their digits; tiny and huge reals keep
+  // their exponent; a rounding up to an integer stays a REAL.
+  EXPECT_EQ(Compact(R"(["0.6666666666666666 \"1.23456789\"",-1.2345678901e-12,9.99999999])"),
+            R"(["0.6666666666666666 \"1.23456789\"",-1.23457e-12,10.0])");
+  EXPECT_EQ(Compact("[0.000123456789]"), "[0.000123457]");
+}
+
+TEST(CompactJsonNumbersTest, NonJsonAndShortTextPassThrough) {
+  EXPECT_EQ(Compact("score 0.6666666666666666"), "score 0.6666666666666666");
+  EXPECT_EQ(Compact(""), "");
+  EXPECT_EQ(Compact(R"({"s":0.5,"t":[1,2,3]})"), R"({"s":0.5,"t":[1,2,3]})");
+  EXPECT_EQ(Compact("[\"unterminated"), "[\"unterminated");
+}
+
+TEST(CompactJsonNumbersTest, SqliteReadsTheCompactFormAsTheSameValuesTo6Digits) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+  const std::string json = Compact(R"({"a":[0.12345678901,2,3.3333333333e5],"b":"x"})");
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT json_valid(?1), ?1->>'$.a[0]', ?1->>'$.a[2]', ?1->>'$.b'",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  sqlite3_bind_text(st, 1, json.c_str(), -1, SQLITE_TRANSIENT);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), 1);
+  EXPECT_NEAR(sqlite3_column_double(st, 1), 0.12345678901, 1e-6);
+  EXPECT_NEAR(sqlite3_column_double(st, 2), 3.3333333333e5, 1);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 3)), "x");
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
+}  // namespace
+}  // namespace topicrawl

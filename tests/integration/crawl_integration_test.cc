@@ -224,6 +224,61 @@ TEST_F(CrawlIntegrationTest, ResumeContinuesWithoutRefetching) {
   }
 }
 
+// Issue 12: a resumed crawl's summary counts the directory's relevant pages
+// (it said 0) and its rate covers only its own pages (it divided every stored
+// page by the resume's few seconds).
+TEST_F(CrawlIntegrationTest, ResumedSummaryCountsRelevantPagesAndItsOwnRate) {
+  std::string links;
+  for (int i = 0; i < 30; ++i) {
+    std::string p = "/p" + std::to_string(i) + ".html";
+    links += "<a href='" + p + "'>p</a>";
+    server_.Set(p, HtmlResponse(Page(i % 2 ? "firewall" : "soup",
+                                     i % 2 ? "firewall router packet exploit" : "tomato salt")));
+  }
+  server_.Set("/robots.txt", ErrorResponse(404));
+  server_.Set("/", HtmlResponse(Page("firewall home", "firewall router " + links)));
+  std::ofstream(dir_ + "-topic.txt") << "firewall\t1.0\nrouter\t0.8\npacket\t0.7\n";
+  CrawlConfig c = BaseConfig();
+  c.strategy = "best-first";
+  c.topic_file = dir_ + "-topic.txt";
+  c.max_pages = 12;
+  int64_t first_relevant = 0;
+  {
+    Crawler crawler(c, nullptr);
+    ASSERT_TRUE(crawler.Run().ok());
+    first_relevant = crawler.stats().relevant;
+    EXPECT_EQ(crawler.stats().pages_ok_before, 0);
+    EXPECT_NEAR(crawler.stats().RunRate() * crawler.stats().elapsed_s, 12, 1e-6);
+  }
+  ASSERT_GT(first_relevant, 0) << "the topic marks some pages relevant";
+  // A resume with nothing left to fetch: every figure is the directory's,
+  // the rate is 0 (no page of its own).
+  c.resume = true;
+  {
+    Crawler crawler(c, nullptr);
+    ASSERT_TRUE(crawler.Run().ok());
+    EXPECT_EQ(crawler.stats().pages_ok, 12);
+    EXPECT_EQ(crawler.stats().pages_ok_before, 12);
+    EXPECT_EQ(crawler.stats().relevant, first_relevant);
+    EXPECT_EQ(crawler.stats().RunRate(), 0.0);
+  }
+  // A resume that fetches the rest: relevant grows from the stored count,
+  // the rate covers the 19 new pages only.
+  c.max_pages = 0;
+  {
+    Crawler crawler(c, nullptr);
+    ASSERT_TRUE(crawler.Run().ok());
+    const CrawlStats& st = crawler.stats();
+    EXPECT_EQ(st.pages_ok, 31);
+    EXPECT_EQ(st.pages_ok_before, 12);
+    EXPECT_EQ(st.relevant, QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok' AND "
+                                          "relevance >= (SELECT value FROM meta WHERE key = 'beta')"));
+    EXPECT_GT(st.relevant, first_relevant);
+    EXPECT_NEAR(st.RunRate() * st.elapsed_s, 19, 1e-6);
+  }
+  std::filesystem::remove(dir_ + "-topic.txt");
+}
+
 TEST_F(CrawlIntegrationTest, KillNineAtAnyMomentLosesNothingStoresNothingTwice) {
   // The real binary, killed with SIGKILL mid-crawl, then resumed.
   std::string links;

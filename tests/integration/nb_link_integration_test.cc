@@ -105,6 +105,7 @@ class NbLinkIntegrationTest : public ::testing::Test {
     c.total_timeout_s = 5;
     c.progress_interval_ms = 0;
     c.respect_robots = false;
+    c.store_link_details = true;  // the export reads link contexts (as collect-links sets)
     return c;
   }
 

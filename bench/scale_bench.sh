@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Large-crawl bench (issue 12; a bench, not a test): serves the synthetic web
+# `web synth --hosts 1000 --pages 3000000 --seed 3`, crawls it best-first
+# with the dev-security topic and no delay, and prints every STEP pages:
+# pages/s over the step, RSS, crawl.db (+WAL) and WARC bytes per stored page,
+# and the queue size. At the end: peak RSS and CPU (/usr/bin/time), the time
+# from the end of the crawl loop (first "closing" line) to the process exit,
+# and the time of a resume of the finished directory (it rebuilds the
+# seen-set and queue from crawl.db, fetches nothing, and closes).
+#
+# Usage: bench/scale_bench.sh PAGES        (e.g. 1000000; several minutes)
+# Env:   TOPICRAWL  binary (default build/topicrawl)
+#        STEP       report interval in pages (default 100000)
+#        OUT        crawl directory (default a temp dir, removed unless KEEP=1)
+#        SYNTH      extra `web synth` flags (e.g. "--out-degree-min 20" for a
+#                   web with a high out-degree: 10^7 admitted URLs)
+#        EXTRA      extra crawl flags (e.g. "--link-details")
+# Measure under the shared lock: flock /work/heavy.lock bench/scale_bench.sh N
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PAGES=${1:?usage: bench/scale_bench.sh PAGES}
+STEP=${STEP:-100000}
+BIN=$(readlink -f "${TOPICRAWL:-build/topicrawl}")
+TOPIC=$(readlink -f ../shared/corpus/topics/dev-security.txt)
+[ -x /usr/bin/time ] || { echo "scale_bench: needs /usr/bin/time (Debian package 'time')" >&2; exit 1; }
+TMP=$(mktemp -d /tmp/scale_bench.XXXXXX)
+OUT=${OUT:-$TMP/crawl}
+SYNTH_PID=
+cleanup() {
+  [ -n "$SYNTH_PID" ] && kill "$SYNTH_PID" 2>/dev/null || true
+  [ "${KEEP:-0}" = 1 ] || rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# shellcheck disable=SC2086
+"$BIN" web synth --hosts 1000 --pages 3000000 --seed 3 --port 0 ${SYNTH:-} \
+  > "$TMP/synth.out" 2> "$TMP/synth.err" &
+SYNTH_PID=$!
+for _ in $(seq 100); do grep -q crawl-args "$TMP/synth.out" && break; sleep 0.1; done
+CRAWL_ARGS=$(sed -n 's/^crawl-args: //p' "$TMP/synth.out")
+[ -n "$CRAWL_ARGS" ] || { echo "scale_bench: web synth did not start" >&2; cat "$TMP/synth.err" >&2; exit 1; }
+for i in $(seq 0 9); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
+
+bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
+# Each stderr line with the wall time it was read at.
+stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
+
+echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts 1000 --pages 3000000 --seed 3 ${SYNTH:-}"
+printf '%10s %9s %8s %10s %10s %10s %9s\n' pages "pages/s" "RSS MB" "db B/page" \
+  "warc B/pg" queue "elapsed"
+# shellcheck disable=SC2086
+( /usr/bin/time -v -o "$TMP/time.txt" "$BIN" crawl --seeds "$TMP/seeds.txt" \
+    --strategy best-first --topic "$TOPIC" --max-pages "$PAGES" --delay 0 $CRAWL_ARGS \
+    ${EXTRA:-} --out "$OUT" 2>&1 >"$TMP/summary.txt" | stamp > "$TMP/crawl.log" ) &
+RUNNER=$!
+CRAWL_PID=
+next=$STEP
+last_t=$(date +%s.%N)
+last_pages=0
+report() {  # pages queue elapsed
+  local now rss db warc
+  now=$(date +%s.%N)
+  rss=$(awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$CRAWL_PID/status" 2>/dev/null || echo 0)
+  db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
+  warc=$(bytes "$OUT/warc")
+  awk -v p="$1" -v q="$2" -v e="$3" -v t0="$last_t" -v t1="$now" -v p0="$last_pages" \
+      -v rss="$rss" -v db="$db" -v warc="$warc" 'BEGIN {
+    printf "%10d %9.0f %8d %10.0f %10.0f %10d %9s\n", p, (p - p0) / (t1 - t0), rss,
+           db / p, warc / p, q, e }'
+  last_t=$now
+  last_pages=$1
+}
+while kill -0 "$RUNNER" 2>/dev/null; do
+  sleep 1
+  [ -n "$CRAWL_PID" ] || CRAWL_PID=$(pgrep -n -f "^$BIN crawl --seeds $TMP/seeds.txt" || true)
+  line=$(grep -a 'pages/s | queue' "$TMP/crawl.log" | tail -1 || true)
+  [ -n "$line" ] || continue
+  pages=$(sed -E 's/.*pages ([0-9]+) ok.*/\1/' <<< "$line")
+  queue=$(sed -E 's/.*queue ([0-9]+) .*/\1/' <<< "$line")
+  elapsed=$(sed -E 's/^[0-9.]+ \[ *([0-9.]+s)\].*/\1/' <<< "$line")
+  if [ "$pages" -ge "$next" ] && [ -n "$CRAWL_PID" ]; then
+    report "$pages" "$queue" "$elapsed"
+    while [ "$next" -le "$pages" ]; do next=$((next + STEP)); done
+  fi
+done
+wait "$RUNNER" || true
+end_t=$(awk '{print $1}' < <(tail -1 "$TMP/crawl.log"))
+close_t=$(grep -a -m1 'closing' "$TMP/crawl.log" | awk '{print $1}' || true)
+grep -a 'closing\|cpu by thread' "$TMP/crawl.log" | cut -d' ' -f2- || true
+cat "$TMP/summary.txt" | head -1
+awk -F': ' '/Maximum resident/ {printf "peak RSS: %.0f MB\n", $2 / 1024}
+  /User time/ {u = $2} /System time/ {s = $2}
+  /Elapsed/ {w = $2} END {printf "CPU: %.1f s user+sys, wall %s\n", u + s, w}' "$TMP/time.txt"
+db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
+warc=$(bytes "$OUT/warc")
+stored=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages" 2>/dev/null || echo 0)
+rows=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM frontier" 2>/dev/null || echo 0)
+echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per stored page ($stored pages rows), WARC $((warc / (stored > 0 ? stored : 1))) B per page, $rows frontier rows"
+if command -v sqlite3 >/dev/null && sqlite3 "$OUT/crawl.db" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
+  sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 5" |
+    awk -F'|' -v p="$stored" -v r="$rows" '{printf "  %-14s %8.0f MB  %7.0f B/page  %6.0f B/frontier row\n", $1, $2 / 1048576, $2 / (p ? p : 1), $2 / (r ? r : 1)}'
+fi
+[ -n "$close_t" ] && awk -v a="$close_t" -v b="$end_t" 'BEGIN {printf "exit: %.1f s from the end of the crawl loop to the last line\n", b - a}'
+# Resume of the finished directory: load, rebuild, close.
+start=$(date +%s.%N)
+# shellcheck disable=SC2086
+/usr/bin/time -v -o "$TMP/resume_time.txt" "$BIN" crawl --resume "$OUT" --max-pages "$PAGES" \
+  $CRAWL_ARGS > /dev/null 2> "$TMP/resume.log" || true
+end=$(date +%s.%N)
+awk -v a="$start" -v b="$end" 'BEGIN {printf "resume: %.1f s wall", b - a}'
+awk -F': ' '/Maximum resident/ {printf ", peak RSS %.0f MB\n", $2 / 1024}' "$TMP/resume_time.txt"
