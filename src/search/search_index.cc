@@ -201,6 +201,7 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
         ++in_batch;
       }
       if (in_batch >= options.batch) commit();
+      if (options.stop && options.stop()) return false;
       return options.max_docs <= 0 || progress.indexed < options.max_docs;
     });
     commit();

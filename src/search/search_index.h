@@ -55,6 +55,9 @@ struct IndexOptions {
   int64_t max_docs = 0;
   // Called after every commit.
   std::function<void(const IndexProgress&)> on_commit;
+  // Polled before every document: true ends the call early (what was
+  // indexed is committed).
+  std::function<bool()> stop;
   // Word positions, for phrase ("...") and NEAR queries. Off by default:
   // they were half of the index (CJK n-grams give every character one) and
   // the acceptance queries (words, CJK runs: Xapian 1.4 ANDs a run's
