@@ -82,8 +82,6 @@ struct CrawlState {
   Recall recall;
 };
 
-
-
 inline void Reply(httplib::Response& res, const json& j, int status = 200) {
   res.status = status;
   res.set_content(Dump(j), "application/json; charset=utf-8");
@@ -120,7 +118,6 @@ inline json RecentJson(const RecentPage& p) {
               {"relevance", p.relevance}, {"link_score", p.link_score}, {"depth", p.depth},
               {"fetched_at", p.fetched_at_ms}};
 }
-
 
 }  // namespace api_internal
 
