@@ -151,7 +151,7 @@ CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config, ClusterRole* cluster
   out.stats = crawler.stats();
   out.interrupted = crawler.interrupted();
   if (indexer) {
-    indexer->Stop();  // one last batch
+    indexer->Stop();  // ends its batch after the page at hand
     std::fprintf(stderr,
                  "search index: %lld pages indexed -> %s/search (`topicrawl index %s` "
                  "adds any the indexer did not catch up with)\n",

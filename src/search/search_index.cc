@@ -2,6 +2,8 @@
 
 #include <xapian.h>
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 
@@ -15,7 +17,65 @@ namespace topicrawl {
 namespace {
 
 constexpr Xapian::valueno kRelevanceSlot = 0;
-constexpr Xapian::valueno kIdSlot = 1;
+
+// Stemming: STEM_ALL_Z indexes only the stemmed form ("Zfirewal") of each
+// word; STEM_SOME also indexed the exact form, doubling the English terms
+// for queries that never asked for it (a capitalised or quoted word). The
+// query side uses STEM_ALL_Z too (and finds old STEM_SOME indexes' Z terms).
+constexpr auto kIndexStemming = Xapian::TermGenerator::STEM_ALL_Z;
+constexpr auto kQueryStemming = Xapian::QueryParser::STEM_ALL_Z;
+
+// True when `s` starts with a CJK character (the ranges Xapian 1.4's n-gram
+// mode treats as CJK: CJK radicals .. Yi, Hangul, compatibility forms,
+// halfwidth/fullwidth forms, the supplementary ideograph planes).
+bool StartsWithCjk(std::string_view s) {
+  if (s.empty()) return false;
+  const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
+  uint32_t cp;
+  if (b(0) >= 0xF0 && s.size() >= 4) {
+    cp = ((b(0) & 0x07u) << 18) | ((b(1) & 0x3Fu) << 12) | ((b(2) & 0x3Fu) << 6) | (b(3) & 0x3Fu);
+  } else if (b(0) >= 0xE0 && s.size() >= 3) {
+    cp = ((b(0) & 0x0Fu) << 12) | ((b(1) & 0x3Fu) << 6) | (b(2) & 0x3Fu);
+  } else {
+    return false;
+  }
+  return (cp >= 0x2E80 && cp <= 0x2FDF) || (cp >= 0x2FF0 && cp <= 0x9FFF) ||
+         (cp >= 0xA000 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+         (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+         (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x20000 && cp <= 0x2FA1F);
+}
+
+// With STEM_ALL_Z the TermGenerator also "stems" CJK n-grams into Z terms,
+// but QueryParser (and MSet::snippet) look CJK n-grams up unprefixed: move
+// them. (STEM_SOME indexed every CJK n-gram twice, both ways.)
+void UnprefixCjkTerms(Xapian::Document& doc) {
+  struct Moved {
+    std::string term;
+    Xapian::termcount wdf;
+    std::vector<Xapian::termpos> positions;
+  };
+  std::vector<Moved> moved;
+  for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
+    const std::string& term = *t;
+    if (term.size() > 1 && term[0] == 'Z' && StartsWithCjk(std::string_view(term).substr(1))) {
+      moved.push_back({term, t.get_wdf(), {t.positionlist_begin(), t.positionlist_end()}});
+    }
+  }
+  for (const Moved& m : moved) {
+    doc.remove_term(m.term);
+    const std::string term = m.term.substr(1);
+    for (Xapian::termpos p : m.positions) doc.add_posting(term, p, 0);
+    doc.add_term(term, m.wdf);
+  }
+}
+
+// The directory's inode: a compaction replaces DIR/search/ by renaming, and
+// a reader must then open the new one (reopen() would mix files).
+uint64_t DirInode(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return 0;
+  return static_cast<uint64_t>(st.st_ino);
+}
 
 // Shared by indexing and querying: the two must agree on stemming and on
 // the CJK mode (QueryParser's flag value matches TermGenerator's).
@@ -83,8 +143,12 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
     const bool has_round = db.HasColumn("pages", "round");
     Xapian::TermGenerator tg;
     tg.set_stemmer(Stemmer());
-    tg.set_stemming_strategy(Xapian::TermGenerator::STEM_SOME);
+    tg.set_stemming_strategy(kIndexStemming);
     tg.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+    if (progress.last_page_id == 0 && xdb.get_doccount() == 0) {
+      xdb.set_metadata("positions", options.positions ? "1" : "0");
+    }
+    const bool positions = xdb.get_metadata("positions") != "0";
     int64_t in_batch = 0;
     auto commit = [&] {
       xdb.set_metadata("last_page_id", std::to_string(progress.last_page_id));
@@ -109,15 +173,19 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
         const std::string host = UrlHostPort(url);
         Xapian::Document doc;
         tg.set_document(doc);
-        tg.index_text(text->title, 3);  // title words weigh 3x
-        tg.increase_termpos();
-        tg.index_text(text->text);
-        doc.add_boolean_term("Q" + std::to_string(id));
+        if (positions) {
+          tg.index_text(text->title, 3);  // title words weigh 3x
+          tg.increase_termpos();
+          tg.index_text(text->text);
+        } else {
+          tg.index_text_without_positions(text->title, 3);
+          tg.index_text_without_positions(text->text);
+        }
+        UnprefixCjkTerms(doc);
         doc.add_boolean_term("H" + host);
         if (relevance >= beta) doc.add_boolean_term("XREL");
         if (has_round) doc.add_boolean_term("XRND" + std::to_string(r.Int(6)));
         doc.add_value(kRelevanceSlot, Xapian::sortable_serialise(relevance));
-        doc.add_value(kIdSlot, Xapian::sortable_serialise(static_cast<double>(id)));
         nlohmann::json data = {
             {"id", id},
             {"url", url},
@@ -126,11 +194,14 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
             {"relevance", relevance},
             {"text", std::string(Utf8Prefix(text->text, kStoredTextBytes))}};
         doc.set_data(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-        xdb.replace_document("Q" + std::to_string(id), doc);
+        // The Xapian document id is the page id: no unique-id term to look
+        // up for every page, and a page indexed twice replaces itself.
+        xdb.replace_document(static_cast<Xapian::docid>(id), doc);
         ++progress.indexed;
         ++in_batch;
       }
       if (in_batch >= options.batch) commit();
+      if (options.stop && options.stop()) return false;
       return options.max_docs <= 0 || progress.indexed < options.max_docs;
     });
     commit();
@@ -142,7 +213,37 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
   return progress;
 }
 
-SearchIndex::SearchIndex(std::unique_ptr<Xapian::Database> db) : db_(std::move(db)) {}
+Status CompactSearchIndex(const std::string& crawl_dir) {
+  const std::string path = SearchIndexPath(crawl_dir);
+  const std::string tmp = path + ".compact";
+  const std::string old = path + ".old";
+  std::error_code ec;
+  std::filesystem::remove_all(tmp, ec);
+  std::filesystem::remove_all(old, ec);
+  try {
+    // NO_RENUMBER: document ids are page ids.
+    Xapian::Database(path).compact(tmp, Xapian::DBCOMPACT_NO_RENUMBER);
+  } catch (const Xapian::Error& e) {
+    std::filesystem::remove_all(tmp, ec);
+    return Status::Error("compacting " + path + ": " + e.get_description());
+  }
+  // Two renames: a reader opening in between finds no index and says so;
+  // one that has the old one open keeps reading it (open files survive the
+  // removal) until SearchIndex notices the new directory.
+  std::filesystem::rename(path, old, ec);
+  if (ec) return Status::Error("rename " + path + ": " + ec.message());
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ec2;
+    std::filesystem::rename(old, path, ec2);
+    return Status::Error("rename " + tmp + ": " + ec.message());
+  }
+  std::filesystem::remove_all(old, ec);
+  return Status::Ok();
+}
+
+SearchIndex::SearchIndex(std::string path, std::unique_ptr<Xapian::Database> db)
+    : path_(std::move(path)), inode_(DirInode(path_)), db_(std::move(db)) {}
 SearchIndex::~SearchIndex() = default;
 
 StatusOr<std::unique_ptr<SearchIndex>> SearchIndex::Open(const std::string& crawl_dir) {
@@ -153,16 +254,27 @@ StatusOr<std::unique_ptr<SearchIndex>> SearchIndex::Open(const std::string& craw
   }
   try {
     auto db = std::make_unique<Xapian::Database>(SearchIndexPath(crawl_dir));
-    return std::unique_ptr<SearchIndex>(new SearchIndex(std::move(db)));
+    return std::unique_ptr<SearchIndex>(new SearchIndex(SearchIndexPath(crawl_dir), std::move(db)));
   } catch (const Xapian::Error& e) {
     return Status::Error("search index: " + e.get_description());
+  }
+}
+
+void SearchIndex::Refresh() {
+  const uint64_t inode = DirInode(path_);
+  if (inode != 0 && inode != inode_) {
+    // Replaced by CompactSearchIndex(): open the new one.
+    db_ = std::make_unique<Xapian::Database>(path_);
+    inode_ = inode;
+  } else {
+    db_->reopen();
   }
 }
 
 int64_t SearchIndex::doc_count() {
   std::lock_guard<std::mutex> lock(mu_);
   try {
-    db_->reopen();
+    Refresh();
     return static_cast<int64_t>(db_->get_doccount());
   } catch (const Xapian::Error&) {
     return 0;
@@ -174,11 +286,11 @@ StatusOr<SearchResult> SearchIndex::Search(const SearchQuery& query) {
   const auto start = std::chrono::steady_clock::now();
   SearchResult out;
   try {
-    db_->reopen();
+    Refresh();
     Xapian::QueryParser qp;
     qp.set_database(*db_);
     qp.set_stemmer(Stemmer());
-    qp.set_stemming_strategy(Xapian::QueryParser::STEM_SOME);
+    qp.set_stemming_strategy(kQueryStemming);
     qp.set_default_op(Xapian::Query::OP_AND);
     Xapian::Query q = qp.parse_query(
         query.q, Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_CJK_NGRAM);

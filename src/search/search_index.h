@@ -10,12 +10,15 @@
 // Chinese: Xapian 1.4's CJK n-gram mode (TermGenerator::FLAG_CJK_NGRAM and
 // QueryParser::FLAG_CJK_NGRAM) indexes CJK text as unigrams and bigrams, so
 // 1-2 character queries such as 防火 or 墙 match; English is stemmed
-// (Porter 2, STEM_SOME: stemmed terms "Z..." plus exact terms).
+// (Porter 2, STEM_ALL_Z: only the stemmed terms "Z...").
 //
-// Documents: data = JSON {id, url, title, host, relevance, text (first
-// kStoredTextBytes bytes, for snippets)}; boolean terms Q<id> (unique),
-// H<host>, XREL (relevance >= beta), XRND<round>; value 0 = relevance
-// (sortable), value 1 = page id.
+// Documents: Xapian document id = page id; data = JSON {id, url, title,
+// host, relevance, text (first kStoredTextBytes bytes, for snippets; the
+// docdata table is zlib-compressed by Xapian)}; boolean terms H<host>, XREL
+// (relevance >= beta), XRND<round>; value 0 = relevance (sortable). Terms:
+// stemmed English words (Z prefix) and CJK unigrams + bigrams, without
+// positions unless IndexOptions::positions. (Indexes written before these
+// choices, with Q<id> terms, exact forms and positions, still answer.)
 #ifndef TOPICRAWL_SEARCH_SEARCH_INDEX_H_
 #define TOPICRAWL_SEARCH_SEARCH_INDEX_H_
 
@@ -52,6 +55,16 @@ struct IndexOptions {
   int64_t max_docs = 0;
   // Called after every commit.
   std::function<void(const IndexProgress&)> on_commit;
+  // Polled before every document: true ends the call early (what was
+  // indexed is committed).
+  std::function<bool()> stop;
+  // Word positions, for phrase ("...") and NEAR queries. Off by default:
+  // they were half of the index (CJK n-grams give every character one) and
+  // the acceptance queries (words, CJK runs: Xapian 1.4 ANDs a run's
+  // n-grams) do not use them; a phrase query on an index without positions
+  // degrades to AND. Fixed when the index is created (metadata "positions";
+  // an index without it has them).
+  bool positions = false;
 };
 
 // Adds the crawl's not yet indexed ok pages to DIR/search/ (creating it).
@@ -99,10 +112,19 @@ class SearchIndex {
   int64_t doc_count();
 
  private:
-  explicit SearchIndex(std::unique_ptr<Xapian::Database> db);
+  SearchIndex(std::string path, std::unique_ptr<Xapian::Database> db);
+  void Refresh();  // under mu_
   std::mutex mu_;
+  std::string path_;
+  uint64_t inode_ = 0;
   std::unique_ptr<Xapian::Database> db_;
 };
+
+// Rewrites DIR/search/ compactly (Xapian compact: full B-tree blocks; an
+// incrementally built index is about half free space) and swaps it in by
+// renaming. Needs no writer open on it; open SearchIndex readers switch to
+// the new one at their next query.
+Status CompactSearchIndex(const std::string& crawl_dir);
 
 // Total bytes of the files in DIR/search/.
 int64_t SearchIndexBytes(const std::string& crawl_dir);

@@ -116,6 +116,53 @@ TEST_F(SearchIndexTest, SnippetIsPlainTextWithMarkers) {
   EXPECT_EQ(r->hits[0].title, "Firewall configuration");
 }
 
+TEST_F(SearchIndexTest, NoPositionsByDefaultPhraseQueriesStillAnswer) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  {
+    auto index = SearchIndex::Open(dir_);
+    ASSERT_TRUE(index.ok());
+  }
+  // Without positions a phrase degrades to AND (both words, any order).
+  EXPECT_EQ(Ids("\"packet filter\""), std::vector<int64_t>{1});
+  EXPECT_EQ(Ids("\"filter packet\""), std::vector<int64_t>{1});
+  EXPECT_TRUE(Ids("\"tomato firewall\"").empty());
+}
+
+TEST_F(SearchIndexTest, PositionsOnRequestMakePhrasesExact) {
+  IndexOptions options;
+  options.positions = true;
+  ASSERT_TRUE(IndexNewPages(dir_, options).ok());
+  EXPECT_EQ(Ids("\"packet filter\""), std::vector<int64_t>{1});
+  EXPECT_TRUE(Ids("\"filter packet\"").empty());
+  EXPECT_EQ(Ids("防火墙"), std::vector<int64_t>{2});
+  // Fixed at creation: a later call without the option keeps positions.
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  EXPECT_TRUE(Ids("\"filter packet\"").empty());
+}
+
+TEST_F(SearchIndexTest, CompactionKeepsPageIdsAndOpenReadersFollow) {
+  ASSERT_TRUE(IndexNewPages(dir_).ok());
+  auto index = SearchIndex::Open(dir_);
+  ASSERT_TRUE(index.ok());
+  SearchQuery q;
+  q.q = "firewall";
+  ASSERT_EQ((*index)->Search(q)->hits.size(), 2u);
+  ASSERT_TRUE(CompactSearchIndex(dir_).ok());
+  EXPECT_FALSE(std::filesystem::exists(SearchIndexPath(dir_) + ".old"));
+  EXPECT_FALSE(std::filesystem::exists(SearchIndexPath(dir_) + ".compact"));
+  auto r = (*index)->Search(q);  // the reader opened before the swap
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->hits.size(), 2u);
+  EXPECT_EQ(r->hits[0].id, 1);
+  EXPECT_EQ(r->hits[1].id, 5);
+  EXPECT_EQ(Ids("防火墙"), std::vector<int64_t>{2});
+  // Still incremental after compaction: nothing new, nothing re-added.
+  auto again = IndexNewPages(dir_);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->indexed, 0);
+  EXPECT_EQ((*index)->doc_count(), 4);
+}
+
 TEST(PageTextTest, RefusesEscapingWarcNames) {
   EXPECT_FALSE(ReadStoredPageText("/tmp", "../etc/passwd", 0, "", "http://x/").ok());
   EXPECT_FALSE(ReadStoredPageText("/tmp", "/etc/passwd", 0, "", "http://x/").ok());

@@ -28,6 +28,7 @@ void LiveIndexer::Stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
+  stop_now_ = true;
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
 }
@@ -45,12 +46,14 @@ void LiveIndexer::Loop() {
       cv_.wait_for(lock, interval_, [this] { return stopping_; });
       stopping = stopping_;
     }
+    if (stopping) return;
     IndexOptions options;
     options.batch = 200;
-    // Small bites, also the last one: a stop waits for at most one. On a
+    // Small bites; a stop ends the current one after the page at hand. On a
     // starved machine the indexer (nice +10) can fall behind the crawl;
     // `topicrawl index DIR` finishes the job (indexing is incremental).
     options.max_docs = 500;
+    options.stop = [this] { return stop_now_.load(); };
     auto r = IndexNewPages(dir_, options);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -60,7 +63,6 @@ void LiveIndexer::Loop() {
         error_ = r.status();
       }
     }
-    if (stopping) return;
   }
 }
 

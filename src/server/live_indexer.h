@@ -22,7 +22,9 @@ class LiveIndexer {
                        std::chrono::milliseconds interval = std::chrono::milliseconds(1000));
   ~LiveIndexer();  // Stop()
   void Start();
-  // Indexes one more batch (<= 500 pages), then joins the thread.
+  // Ends the current batch after the page being indexed (committing what
+  // was done) and joins the thread: a finished crawl does not wait for an
+  // indexer that fell behind (`topicrawl index DIR` catches up).
   void Stop();
   int64_t indexed() const { return indexed_.load(); }
   Status last_error() const;
@@ -35,6 +37,7 @@ class LiveIndexer {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;  // guarded by mu_
+  std::atomic<bool> stop_now_{false};
   Status error_;           // guarded by mu_
   std::atomic<int64_t> indexed_{0};
 };

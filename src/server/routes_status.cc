@@ -1,0 +1,283 @@
+// GET /api/crawls, /api/status and /api/hosts: counters, rates, the recall
+// estimate and the host table, from the live snapshot or from crawl.db.
+#include "server/api_server_impl.h"
+
+namespace topicrawl {
+
+using namespace api_internal;  // NOLINT: this component's own internals
+
+void ApiServer::Impl::UpdateAggregate(CrawlState* c) {
+  CrawlDbReader* db = Db(c);
+  if (!db) return;
+  const double beta = Beta(c);
+  DbAggregate& a = c->agg;
+  db->Query(
+      "SELECT id, url, status, relevance, size, fetched_at, title, link_score, depth "
+      "FROM pages WHERE id > ?1 ORDER BY id",
+      {a.last_id}, [&](const DbRow& r) {
+        a.last_id = r.Int(0);
+        const std::string url = r.Text(1);
+        const std::string status = r.Text(2);
+        const bool ok = status == "ok";
+        const bool relevant = ok && beta >= 0 && !r.IsNull(3) && r.Double(3) >= beta;
+        const int64_t at = r.Int(5);
+        if (a.first_ms == 0 || at < a.first_ms) a.first_ms = at;
+        a.last_ms = std::max(a.last_ms, at);
+        DbAggregate::Host& h = a.hosts[UrlHostPort(url)];
+        ++(ok ? h.fetched : h.failed);
+        h.last_status = status;
+        ++(ok ? a.pages_ok : a.pages_failed);
+        if (status == "robots_denied") ++a.robots_denied;
+        if (!r.IsNull(4) && r.Int(4) > 0) a.bytes += r.Int(4);
+        if (ok) {
+          a.relevant += relevant;
+          a.window.push_back(relevant);
+          a.window_relevant += relevant;
+          if (a.window.size() > 500) {
+            a.window_relevant -= a.window.front();
+            a.window.pop_front();
+          }
+        }
+        if (relevant) {
+          a.recent.push_front(RecentPage{r.Int(0), url, r.Text(6), r.Double(3), r.Double(7),
+                                         static_cast<uint32_t>(r.Int(8)), at});
+          if (a.recent.size() > 50) a.recent.pop_back();
+        }
+        const double t = (at - a.first_ms) / 1000.0;
+        if (a.series.empty() || t - a.series.back().t >= 1.0) {
+          a.series.push_back({t, a.pages_ok, a.pages_failed, a.relevant});
+          if (a.series.size() > 3600) {
+            size_t j = 0;
+            for (size_t i = 0; i < a.series.size(); i += 2) a.series[j++] = a.series[i];
+            a.series.resize(j);
+          }
+        } else {
+          a.series.back() = {a.series.back().t, a.pages_ok, a.pages_failed, a.relevant};
+        }
+        return true;
+      });
+}
+
+std::optional<json> ApiServer::Impl::RecallJson(CrawlState* c) {
+  if (!labels) return std::nullopt;
+  CrawlDbReader* db = Db(c);
+  if (db) {
+    Recall& r = c->recall;
+    db->Query(
+        "SELECT id, url, final_url FROM pages WHERE id > ?1 AND status = 'ok' ORDER BY id",
+        {r.last_id}, [&](const DbRow& row) {
+          r.last_id = row.Int(0);
+          ++r.pages_ok;
+          for (int col : {1, 2}) {
+            const std::string u = row.Text(col);
+            if (u.empty()) continue;
+            const std::string canon = eval::CanonicalizeLabelUrl(u);
+            if (labels->relevant().count(canon)) r.found.insert(canon);
+          }
+          const double recall =
+              labels->relevant_count() ? static_cast<double>(r.found.size()) /
+                                             static_cast<double>(labels->relevant_count())
+                                       : 0.0;
+          if (r.series.empty() || r.pages_ok - r.series.back().first >= 10) {
+            r.series.emplace_back(r.pages_ok, recall);
+            if (r.series.size() > 2000) {
+              size_t j = 0;
+              for (size_t i = 0; i < r.series.size(); i += 2) r.series[j++] = r.series[i];
+              r.series.resize(j);
+            }
+          }
+          return true;
+        });
+  }
+  const Recall& r = c->recall;
+  const double total = static_cast<double>(labels->relevant_count());
+  json series = json::array();
+  for (const auto& [n, v] : r.series) series.push_back({n, v});
+  if (!r.series.empty() && r.series.back().first != r.pages_ok) {
+    series.push_back({r.pages_ok, total > 0 ? r.found.size() / total : 0.0});
+  }
+  return json{{"relevant_labelled", labels->relevant_count()},
+              {"relevant_found", r.found.size()},
+              {"recall", total > 0 ? r.found.size() / total : 0.0},
+              {"series", series}};
+}
+
+json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
+  json j;
+  j["dir"] = c->dir;
+  j["live"] = c->monitor != nullptr;
+  std::vector<SeriesPoint> series;
+  int64_t window = 0, window_rel = 0, pages_ok = 0;
+  if (c->monitor) {
+    std::shared_ptr<const CrawlSnapshot> s = c->monitor->Snapshot();
+    const CrawlStats& st = s->stats;
+    j["state"] = s->state;
+    j["strategy"] = s->strategy;
+    j["beta"] = s->beta >= 0 ? json(s->beta) : json(nullptr);
+    j["counters"] = {{"pages_ok", st.pages_ok},         {"pages_failed", st.pages_failed},
+                     {"relevant", st.relevant},         {"robots_denied", st.robots_denied},
+                     {"retries", st.retries},           {"links_seen", st.links_seen},
+                     {"links_queued", st.links_queued}, {"bytes", st.bytes}};
+    j["queue"] = st.queued;
+    j["hosts"] = st.hosts;
+    j["in_flight"] = st.in_flight;
+    j["elapsed_s"] = st.elapsed_s;
+    int backed_off = 0;
+    for (const HostSnapshot& h : s->hosts) backed_off += h.backoff_level > 0;
+    j["hosts_backed_off"] = backed_off;
+    j["published_at"] = s->published_at_ms;
+    series = s->series;
+    window = s->harvest_window;
+    window_rel = s->harvest_window_relevant;
+    pages_ok = st.pages_ok;
+    j["round"] = nullptr;
+  } else {
+    UpdateAggregate(c);
+    const DbAggregate& a = c->agg;
+    CrawlDbReader* db = Db(c);
+    const bool finished =
+        db && db->QueryText("SELECT value FROM meta WHERE key = 'finished_at'").has_value();
+    j["state"] = finished ? "finished" : "unknown";
+    j["strategy"] = db ? db->QueryText("SELECT value FROM meta WHERE key = 'strategy'")
+                             .value_or("")
+                       : "";
+    j["beta"] = Beta(c) >= 0 ? json(Beta(c)) : json(nullptr);
+    j["counters"] = {{"pages_ok", a.pages_ok},
+                     {"pages_failed", a.pages_failed},
+                     {"relevant", a.relevant},
+                     {"robots_denied", a.robots_denied},
+                     {"bytes", a.bytes}};
+    j["queue"] = db ? db->QueryInt("SELECT count(*) FROM frontier WHERE state = 0").value_or(0)
+                    : 0;
+    j["hosts"] = a.hosts.size();
+    j["in_flight"] = 0;
+    j["elapsed_s"] = (a.last_ms - a.first_ms) / 1000.0;
+    j["hosts_backed_off"] = 0;
+    series = a.series;
+    window = static_cast<int64_t>(a.window.size());
+    window_rel = a.window_relevant;
+    pages_ok = a.pages_ok;
+    j["round"] = nullptr;
+  }
+  // pages/s over the last ~5 s of the series.
+  double rate = 0;
+  if (series.size() >= 2) {
+    const SeriesPoint& b = series.back();
+    size_t k = series.size() - 1;
+    while (k > 0 && b.t - series[k - 1].t <= 5.0) --k;
+    if (k == series.size() - 1) k = series.size() - 2;
+    const SeriesPoint& a = series[k];
+    if (b.t > a.t) rate = (b.pages_ok - a.pages_ok) / (b.t - a.t);
+  }
+  j["pages_per_s"] = rate;
+  j["harvest"] = {{"window_pages", window},
+                  {"window_relevant", window_rel},
+                  {"window", window > 0 ? static_cast<double>(window_rel) / window : 0.0},
+                  {"total", pages_ok > 0 ? j["counters"]["relevant"].get<double>() / pages_ok
+                                         : 0.0}};
+  if (with_series) {
+    json s = json::array();
+    for (const SeriesPoint& p : series) s.push_back({p.t, p.pages_ok, p.pages_failed, p.relevant});
+    j["series"] = s;
+  }
+  auto recall = RecallJson(c);
+  j["recall"] = recall ? *recall : json(nullptr);
+  if (!c->search) {
+    auto idx = SearchIndex::Open(c->dir);
+    if (idx.ok()) c->search = std::move(idx).value();
+  }
+  j["search_indexed"] = c->search ? json(c->search->doc_count()) : json(nullptr);
+  return j;
+}
+
+json ApiServer::Impl::HostsJson(CrawlState* c, const std::string& sort, size_t limit) {
+  std::vector<HostSnapshot> hosts;
+  if (c->monitor) {
+    hosts = c->monitor->Snapshot()->hosts;
+  } else {
+    UpdateAggregate(c);
+    for (const auto& [name, h] : c->agg.hosts) {
+      HostSnapshot s;
+      s.host = name;
+      s.fetched = h.fetched;
+      s.failed = h.failed;
+      s.last_status = h.last_status;
+      hosts.push_back(std::move(s));
+    }
+  }
+  auto key = [&](const HostSnapshot& h) -> double {
+    if (sort == "failed") return static_cast<double>(h.failed);
+    if (sort == "queued") return static_cast<double>(h.queued);
+    if (sort == "backoff") return h.backoff_level * 1e9 + h.next_fetch_in_s;
+    return static_cast<double>(h.fetched);
+  };
+  if (sort == "host") {
+    std::sort(hosts.begin(), hosts.end(),
+              [](const HostSnapshot& a, const HostSnapshot& b) { return a.host < b.host; });
+  } else {
+    std::stable_sort(hosts.begin(), hosts.end(), [&](const HostSnapshot& a,
+                                                     const HostSnapshot& b) {
+      if (key(a) != key(b)) return key(a) > key(b);
+      return a.host < b.host;
+    });
+  }
+  json out = json::array();
+  for (size_t i = 0; i < hosts.size() && i < limit; ++i) {
+    const HostSnapshot& h = hosts[i];
+    std::string state = "idle";
+    if (h.held) state = "robots-pending";
+    else if (h.backoff_level > 0) state = "backed-off";
+    else if (h.in_flight > 0) state = "fetching";
+    else if (h.queued > 0) state = h.next_fetch_in_s > 0 ? "waiting" : "ready";
+    out.push_back({{"host", h.host},
+                   {"fetched", h.fetched},
+                   {"failed", h.failed},
+                   {"queued", h.queued},
+                   {"in_flight", h.in_flight},
+                   {"state", c->monitor ? state : "stored"},
+                   {"backoff_level", h.backoff_level},
+                   {"next_fetch_in_s", std::max(0.0, h.next_fetch_in_s)},
+                   {"crawl_delay_s", h.min_delay_s},
+                   {"last_status", h.last_status}});
+  }
+  return json{{"total", hosts.size()}, {"hosts", out}};
+}
+
+void ApiServer::Impl::StatusRoutes() {
+  server.Get("/api/crawls", [this](const httplib::Request&, httplib::Response& res) {
+    json out = json::array();
+    for (size_t i = 0; i < crawls.size(); ++i) {
+      out.push_back({{"crawl", i}, {"dir", crawls[i]->dir}, {"live", crawls[i]->monitor != nullptr}});
+    }
+    Reply(res, json{{"crawls", out}});
+  });
+
+  server.Get("/api/status", [this](const httplib::Request& req, httplib::Response& res) {
+    CrawlState* c = Crawl(req, res);
+    if (!c) return;
+    std::lock_guard<std::mutex> lock(c->mu);
+    json j = StatusJson(c, !req.has_param("series") || BoolParam(req, "series"));
+    json recent = json::array();
+    if (c->monitor) {
+      for (const RecentPage& p : c->monitor->Snapshot()->recent_relevant) {
+        recent.push_back(RecentJson(p));
+      }
+    } else {
+      for (const RecentPage& p : c->agg.recent) recent.push_back(RecentJson(p));
+    }
+    j["recent_relevant"] = recent;
+    Reply(res, j);
+  });
+
+  server.Get("/api/hosts", [this](const httplib::Request& req, httplib::Response& res) {
+    CrawlState* c = Crawl(req, res);
+    if (!c) return;
+    std::lock_guard<std::mutex> lock(c->mu);
+    const std::string sort = req.has_param("sort") ? req.get_param_value("sort") : "fetched";
+    static const std::set<std::string> kSorts = {"fetched", "failed", "queued", "backoff", "host"};
+    if (!kSorts.count(sort)) return Error(res, 400, "sort must be one of fetched, failed, queued, backoff, host");
+    Reply(res, HostsJson(c, sort, static_cast<size_t>(IntParam(req, "limit", 100, 1, 100000))));
+  });
+}
+
+}  // namespace topicrawl
