@@ -260,8 +260,8 @@ TEST_F(CrawlFlagsTest, ConnectToAndAllowPrivateKeepWorking) {
       << Log("allowed");
   EXPECT_EQ(Statuses("allowed")["ok"], 2) << Log("allowed");
   // --connect-to: a mapped name works without --allow-private.
-  ASSERT_EQ(Crawl("mapped", "http://site.test/", {"--connect-to", "site.test:80:127.0.0.1:" + port}),
-            0)
+  ASSERT_EQ(
+      Crawl("mapped", "http://site.test/", {"--connect-to", "site.test:80:127.0.0.1:" + port}), 0)
       << Log("mapped");
   auto mapped = Statuses("mapped");
   EXPECT_EQ(mapped["ok"], 2) << Log("mapped");
