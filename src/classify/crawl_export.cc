@@ -1,7 +1,5 @@
 #include "classify/crawl_export.h"
 
-#include <sqlite3.h>
-
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -14,75 +12,39 @@
 #include "fetch/charset.h"
 #include "nlohmann/json.hpp"
 #include "parse/html_parser.h"
-#include "store/warc_reader.h"
+#include "store/crawl_db_reader.h"
 
 namespace topicrawl {
 namespace {
 
-// Read-only view of crawl.db; closes on destruction.
-class CrawlDb {
- public:
-  ~CrawlDb() { sqlite3_close(db_); }
-  Status Open(const std::string& path) {
-    if (!std::filesystem::exists(path)) return Status::Error("no crawl database " + path);
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-      return Status::Error("cannot open " + path + ": " + sqlite3_errmsg(db_));
-    }
-    return Status::Ok();
-  }
-  // Runs `sql` and calls `row` for every result row.
-  Status Query(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-      return Status::Error(std::string("crawl.db: ") + sqlite3_errmsg(db_));
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return Status::Error(std::string("crawl.db: ") + sqlite3_errmsg(db_));
-    return Status::Ok();
-  }
-
- private:
-  sqlite3* db_ = nullptr;
-};
-
-std::string Col(sqlite3_stmt* st, int i) {
-  const auto* p = sqlite3_column_text(st, i);
-  return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(st, i))
-           : std::string();
-}
-
-Status ExportLinks(CrawlDb* db, const UrlPrefixLabeler& labeler,
+Status ExportLinks(CrawlDbReader* db, const UrlPrefixLabeler& labeler,
                    const LinkFeatureExtractor& features, const std::string& out_dir,
                    const ExportOptions& options, ExportSummary* sum) {
   std::vector<LinkExample> rows;
   std::unordered_set<std::string> seen;
   // Stored order: store schema 2's links view has each link's position on
   // its page (ord); schema 1 kept that order in rowid.
-  bool has_ord = false;
-  Status s = db->Query("SELECT 1 FROM pragma_table_info('links') WHERE name = 'ord'",
-                       [&](sqlite3_stmt*) { has_ord = true; });
-  if (!s.ok()) return s;
-  s = db->Query(
+  const bool has_ord = db->HasColumn("links", "ord");
+  Status s = db->Query(
       std::string("SELECT p.url, l.to_url, l.anchor, l.context FROM links l "
                   "JOIN pages p ON p.id = l.from_id ORDER BY ") +
           (has_ord ? "l.from_id, l.ord" : "l.rowid"),
-      [&](sqlite3_stmt* st) {
+      {}, [&](const DbRow& row) {
         ++sum->links_read;
         LinkExample r;
-        r.from_url = Col(st, 0);
-        r.to_url = Col(st, 1);
-        r.anchor = Col(st, 2);
-        r.context = Col(st, 3);
+        r.from_url = row.Text(0);
+        r.to_url = row.Text(1);
+        r.anchor = row.Text(2);
+        r.context = row.Text(3);
         if (options.dedup &&
             !seen.insert(r.to_url + '\x1f' + r.anchor + '\x1f' + r.context).second) {
           ++sum->duplicates;
-          return;
+          return true;
         }
         r.label = static_cast<int>(labeler.Label(r.to_url));
         r.tokens = features.Tokenize(r.anchor, r.context);
         rows.push_back(std::move(r));
+        return true;
       });
   if (!s.ok()) return s;
   std::vector<int> labels;
@@ -112,20 +74,12 @@ Status ExportLinks(CrawlDb* db, const UrlPrefixLabeler& labeler,
 // The decoded HTML body of the response record at `offset`, or an error.
 StatusOr<std::string> ReadPageBody(const std::string& crawl_dir, const std::string& warc_file,
                                    int64_t offset, const std::string& content_type) {
-  if (warc_file.find("..") != std::string::npos) {
-    return Status::Error("suspicious WARC file name " + warc_file);
-  }
-  auto rec = ReadWarcRecordAt(crawl_dir + "/" + warc_file, static_cast<uint64_t>(offset));
-  if (!rec.ok()) return rec.status();
-  if (rec->Header("WARC-Type") != "response") {
-    return Status::Error("record at offset is not a response");
-  }
-  std::string_view head, body;
-  if (!SplitHttpBlock(rec->block, &head, &body)) return Status::Error("no HTTP head");
-  return DecodeToUtf8(body, content_type).utf8;
+  auto body = ReadStoredResponseBody(crawl_dir, warc_file, offset);
+  if (!body.ok()) return body.status();
+  return DecodeToUtf8(*body, content_type).utf8;
 }
 
-Status ForEachPageIn(CrawlDb* db, const std::string& crawl_dir,
+Status ForEachPageIn(CrawlDbReader* db, const std::string& crawl_dir,
                      const std::function<void(const StoredPage&)>& visit,
                      int64_t* unreadable) {
   struct Row {
@@ -137,15 +91,13 @@ Status ForEachPageIn(CrawlDb* db, const std::string& crawl_dir,
   Status s = db->Query(
       "SELECT id, coalesce(nullif(final_url, ''), url), content_type, warc_file, "
       "warc_offset FROM pages WHERE status = 'ok' ORDER BY id",
-      [&](sqlite3_stmt* st) {
-        rows.push_back({sqlite3_column_int64(st, 0), Col(st, 1), Col(st, 2), Col(st, 3),
-                        sqlite3_column_int64(st, 4)});
+      {}, [&](const DbRow& row) {
+        rows.push_back({row.Int(0), row.Text(1), row.Text(2), row.Text(3), row.Int(4)});
+        return true;
       });
   if (!s.ok()) return s;
   for (const auto& r : rows) {
-    auto html = r.warc_file.empty()
-                    ? StatusOr<std::string>(Status::Error("no WARC record"))
-                    : ReadPageBody(crawl_dir, r.warc_file, r.offset, r.content_type);
+    auto html = ReadPageBody(crawl_dir, r.warc_file, r.offset, r.content_type);
     if (!html.ok()) {
       if (unreadable) ++*unreadable;
       continue;
@@ -162,9 +114,10 @@ Status ForEachPageIn(CrawlDb* db, const std::string& crawl_dir,
   return Status::Ok();
 }
 
-Status ExportPages(CrawlDb* db, const std::string& crawl_dir, const UrlPrefixLabeler& labeler,
-                   const LinkFeatureExtractor& features, const std::string& out_dir,
-                   const ExportOptions& options, ExportSummary* sum) {
+Status ExportPages(CrawlDbReader* db, const std::string& crawl_dir,
+                   const UrlPrefixLabeler& labeler, const LinkFeatureExtractor& features,
+                   const std::string& out_dir, const ExportOptions& options,
+                   ExportSummary* sum) {
   std::vector<PageExample> pages;
   Status s = ForEachPageIn(
       db, crawl_dir,
@@ -194,10 +147,9 @@ Status ExportPages(CrawlDb* db, const std::string& crawl_dir, const UrlPrefixLab
 Status ForEachStoredPage(const std::string& crawl_dir,
                          const std::function<void(const StoredPage&)>& visit,
                          int64_t* unreadable) {
-  CrawlDb db;
-  Status s = db.Open(crawl_dir + "/crawl.db");
-  if (!s.ok()) return s;
-  return ForEachPageIn(&db, crawl_dir, visit, unreadable);
+  auto db = CrawlDbReader::Open(crawl_dir);
+  if (!db.ok()) return db.status();
+  return ForEachPageIn(db->get(), crawl_dir, visit, unreadable);
 }
 
 StatusOr<ExportSummary> ExportLabelledData(const std::string& crawl_dir, const Topic& topic,
@@ -207,18 +159,17 @@ StatusOr<ExportSummary> ExportLabelledData(const std::string& crawl_dir, const T
   if (!labeler.ok()) return Status::Error(topic.source + ": " + labeler.status().message());
   auto features = LinkFeatureExtractor::Create(FeatureDictionary(topic));
   if (!features.ok()) return features.status();
-  CrawlDb db;
-  Status s = db.Open(crawl_dir + "/crawl.db");
-  if (!s.ok()) return s;
+  auto db = CrawlDbReader::Open(crawl_dir);
+  if (!db.ok()) return db.status();
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return Status::Error("cannot create " + out_dir + ": " + ec.message());
 
   ExportSummary sum;
-  s = ExportLinks(&db, *labeler, **features, out_dir, options, &sum);
+  Status s = ExportLinks(db->get(), *labeler, **features, out_dir, options, &sum);
   if (!s.ok()) return s;
   if (options.pages) {
-    s = ExportPages(&db, crawl_dir, *labeler, **features, out_dir, options, &sum);
+    s = ExportPages(db->get(), crawl_dir, *labeler, **features, out_dir, options, &sum);
     if (!s.ok()) return s;
   }
   nlohmann::json j;

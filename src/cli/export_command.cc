@@ -10,7 +10,7 @@
 
 #include "cli/commands.h"
 #include "nlohmann/json.hpp"
-#include "search/crawl_db_reader.h"
+#include "store/crawl_db_reader.h"
 #include "search/page_text.h"
 
 namespace topicrawl::cli {

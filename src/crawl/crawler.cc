@@ -26,6 +26,7 @@
 #include "crawl/store_writer.h"
 #include "crawl/strategy_state.h"
 #include "crawl/url_trap.h"
+#include "crawl/url_trap_restore.h"
 #include "fetch/charset.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
@@ -304,6 +305,8 @@ Status Crawler::Impl::SeedOrResume() {
     for (const RevisitRecord& r : revisits) {
       frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.priority});
     }
+    // The trap budget goes on where it stopped (crawl/url_trap_restore.h).
+    if (Status t = RestoreTrapCounts(store_.get(), &traps_, nullptr); !t.ok()) return t;
     return store_->AddEvent("resume", "round=" + std::to_string(round_.round()) +
                                           " revisits=" + std::to_string(revisits.size()) +
                                           " queued=" + std::to_string(frontier_->Queued()));

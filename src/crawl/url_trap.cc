@@ -149,4 +149,8 @@ std::string UrlTrapGuard::Check(std::string_view url) {
   return {};
 }
 
+void UrlTrapGuard::Admit(std::string_view url) {
+  if (options_.max_urls_per_pattern > 0) ++per_pattern_[UrlPattern(url)];
+}
+
 }  // namespace topicrawl

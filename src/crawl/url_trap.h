@@ -46,6 +46,11 @@ class UrlTrapGuard {
   // Empty when `url` may be fetched (and then counts it); otherwise the
   // reason, e.g. "url trap: more than 1000 URLs of pattern a.com/cal/#/#/".
   std::string Check(std::string_view url);
+  // Counts `url` towards its pattern's budget without checking it (a URL
+  // fetched before a resume; see crawl/url_trap_restore.h).
+  void Admit(std::string_view url);
+  // False when the pattern budget is off (Admit then does nothing).
+  bool counts_patterns() const { return options_.max_urls_per_pattern > 0; }
 
  private:
   UrlTrapOptions options_;

@@ -39,6 +39,21 @@ TEST(UrlTrapGuardTest, PatternBudgetRefusesTheRestWithAReason) {
   EXPECT_EQ(guard.Check("http://a.com/about.html"), "");
 }
 
+TEST(UrlTrapGuardTest, AdmittedUrlsSpendTheBudget) {
+  UrlTrapOptions o;
+  o.max_urls_per_pattern = 3;
+  UrlTrapGuard guard(o);
+  EXPECT_TRUE(guard.counts_patterns());
+  // Two URLs fetched before a resume, admitted without a check.
+  guard.Admit("http://a.com/cal/2024/1/");
+  guard.Admit("http://a.com/cal/2024/2/");
+  EXPECT_EQ(guard.Check("http://a.com/cal/2024/3/"), "");
+  EXPECT_NE(guard.Check("http://a.com/cal/2024/4/"), "");
+  o.max_urls_per_pattern = 0;
+  UrlTrapGuard off(o);
+  EXPECT_FALSE(off.counts_patterns());
+}
+
 TEST(UrlTrapGuardTest, ParamsSegmentsAndRepeats) {
   UrlTrapGuard guard(UrlTrapOptions{});
   EXPECT_NE(guard.Check("http://a.com/s?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11"), "");

@@ -1,7 +1,5 @@
 #include "hub/hub_collect.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -11,55 +9,19 @@
 
 #include "fetch/charset.h"
 #include "parse/html_parser.h"
-#include "store/warc_reader.h"
+#include "store/crawl_db_reader.h"
 #include "text/utf8_util.h"
 #include "url/url.h"
 
 namespace topicrawl::hub {
 namespace {
 
-class CrawlDb {
- public:
-  ~CrawlDb() { sqlite3_close(db_); }
-  Status Open(const std::string& path) {
-    if (!std::filesystem::exists(path)) return Status::Error("no crawl database " + path);
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-      return Status::Error("cannot open " + path + ": " + sqlite3_errmsg(db_));
-    }
-    return Status::Ok();
-  }
-  Status Query(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-      return Status::Error(std::string("crawl.db: ") + sqlite3_errmsg(db_));
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) row(st);
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) return Status::Error(std::string("crawl.db: ") + sqlite3_errmsg(db_));
-    return Status::Ok();
-  }
-
- private:
-  sqlite3* db_ = nullptr;
-};
-
-std::string Col(sqlite3_stmt* st, int i) {
-  const auto* p = sqlite3_column_text(st, i);
-  return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(st, i))
-           : std::string();
-}
-
+// The decoded HTML body of the response record at `offset`, or an error.
 StatusOr<std::string> ReadBody(const std::string& crawl_dir, const std::string& warc_file,
                                int64_t offset, const std::string& content_type) {
-  if (warc_file.empty() || warc_file.find("..") != std::string::npos) {
-    return Status::Error("no usable WARC file name");
-  }
-  auto rec = ReadWarcRecordAt(crawl_dir + "/" + warc_file, static_cast<uint64_t>(offset));
-  if (!rec.ok()) return rec.status();
-  std::string_view head, body;
-  if (!SplitHttpBlock(rec->block, &head, &body)) return Status::Error("no HTTP head");
-  return DecodeToUtf8(body, content_type).utf8;
+  auto body = ReadStoredResponseBody(crawl_dir, warc_file, offset);
+  if (!body.ok()) return body.status();
+  return DecodeToUtf8(*body, content_type).utf8;
 }
 
 bool IsPunct(char32_t c) {
@@ -141,31 +103,32 @@ StatusOr<std::vector<HubExample>> CollectHubsLabelled(const std::string& crawl_d
                                                       const CollectOptions& o,
                                                       const HubLabeler& label,
                                                       CollectSummary* summary) {
-  CrawlDb db;
-  if (Status s = db.Open(crawl_dir + "/crawl.db"); !s.ok()) return s;
+  auto db = CrawlDbReader::Open(crawl_dir);
+  if (!db.ok()) return db.status();
   struct Row {
     HubExample e;
     std::string effective, content_type, warc_file;
     int64_t offset = 0;
   };
   std::vector<Row> rows;
-  Status s = db.Query(
+  Status s = (*db)->Query(
       "SELECT url, coalesce(nullif(final_url, ''), url), coalesce(depth, 0), "
       "coalesce(anchor, ''), coalesce(size, -1), coalesce(content_type, ''), "
       "coalesce(warc_file, ''), coalesce(warc_offset, 0) FROM pages WHERE status = 'ok' "
       "ORDER BY id",
-      [&](sqlite3_stmt* st) {
+      {}, [&](const DbRow& row) {
         Row r;
-        r.e.url = Col(st, 0);
-        r.effective = Col(st, 1);
-        r.e.crawl_depth = sqlite3_column_int64(st, 2);
-        r.e.anchor = Col(st, 3);
-        r.e.page_size = sqlite3_column_int64(st, 4);
-        r.content_type = Col(st, 5);
-        r.warc_file = Col(st, 6);
-        r.offset = sqlite3_column_int64(st, 7);
+        r.e.url = row.Text(0);
+        r.effective = row.Text(1);
+        r.e.crawl_depth = row.Int(2);
+        r.e.anchor = row.Text(3);
+        r.e.page_size = row.Int(4);
+        r.content_type = row.Text(5);
+        r.warc_file = row.Text(6);
+        r.offset = row.Int(7);
         r.e.host = UrlHost(r.e.url);
         rows.push_back(std::move(r));
+        return true;
       });
   if (!s.ok()) return s;
 

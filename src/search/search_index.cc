@@ -9,7 +9,7 @@
 
 #include "nlohmann/json.hpp"
 #include "parse/html_text.h"
-#include "search/crawl_db_reader.h"
+#include "store/crawl_db_reader.h"
 #include "search/page_text.h"
 #include "url/url.h"
 

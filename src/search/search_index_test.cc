@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "gtest/gtest.h"
-#include "search/crawl_db_reader.h"
+#include "store/crawl_db_reader.h"
 #include "search/page_text.h"
 #include "search/search_test_util.h"
 

@@ -23,8 +23,8 @@
 #include "crawl/crawl_monitor.h"
 #include "eval/labels.h"
 #include "nlohmann/json.hpp"
-#include "search/crawl_db_reader.h"
 #include "search/search_index.h"
+#include "store/crawl_db_reader.h"
 #include "server/prometheus_text.h"
 #include "url/url.h"
 

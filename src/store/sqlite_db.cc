@@ -6,16 +6,45 @@
 namespace topicrawl {
 namespace {
 
+// The operation behind an extended SQLITE_IOERR_* code ("" when unnamed).
+const char* IoOperation(int rc) {
+  switch (rc) {
+    case SQLITE_IOERR_READ: return "read";
+    case SQLITE_IOERR_SHORT_READ: return "short read";
+    case SQLITE_IOERR_WRITE: return "write";
+    case SQLITE_IOERR_FSYNC: return "fsync";
+    case SQLITE_IOERR_DIR_FSYNC: return "directory fsync";
+    case SQLITE_IOERR_TRUNCATE: return "truncate";
+    case SQLITE_IOERR_FSTAT: return "fstat";
+    case SQLITE_IOERR_SHMSIZE: return "shared-memory resize";
+    case SQLITE_IOERR_SHMMAP: return "shared-memory map";
+    case SQLITE_IOERR_DELETE: return "delete";
+    case SQLITE_IOERR_CLOSE: return "close";
+    default: return "";
+  }
+}
+
 // sqlite3_errmsg plus the OS error behind an I/O failure: "disk I/O error"
 // alone does not say that the disk is full (ENOSPC) or a file too large.
+// sqlite3_system_errno() reads errno after SQLite's own clean-up calls and
+// is often 0 then; the main file's last errno and the failed operation
+// (from the extended code) fill in.
 std::string Message(sqlite3* db) {
   std::string msg = sqlite3_errmsg(db);
   int sys = sqlite3_system_errno(db);
   int rc = sqlite3_extended_errcode(db);
-  if (sys != 0 && ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL ||
-                   (rc & 0xff) == SQLITE_CANTOPEN)) {
-    msg += std::string(" (") + std::strerror(sys) + ")";
+  const int primary = rc & 0xff;
+  if (primary != SQLITE_IOERR && primary != SQLITE_FULL && primary != SQLITE_CANTOPEN) {
+    return msg;
   }
+  if (sys == 0 && primary == SQLITE_IOERR) {
+    int last = 0;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &last) == SQLITE_OK) sys = last;
+  }
+  std::string detail;
+  if (const char* op = IoOperation(rc); *op != '\0') detail = std::string(op) + " failed";
+  if (sys != 0) detail += (detail.empty() ? "" : ": ") + std::string(std::strerror(sys));
+  if (!detail.empty()) msg += " (" + detail + ")";
   return msg;
 }
 

@@ -145,7 +145,10 @@ Status ParseWarcRecord(std::string_view data, ParsedWarcRecord* out) {
     }
     out->headers.push_back({std::string(line.substr(0, colon)),
                             std::string(value)});
-    if (strncasecmp(line.data(), "Content-Length", 14) == 0 && colon == 14) {
+    // Length first: `line` is a view into the input, not NUL-terminated, so
+    // strncasecmp may only see the 14 bytes the name has (found by
+    // fuzz_warc: the check in the other order read past a short last line).
+    if (colon == 14 && strncasecmp(line.data(), "Content-Length", 14) == 0) {
       content_length = 0;
       if (value.empty()) return Status::Error("empty Content-Length");
       for (char c : value) {

@@ -2,19 +2,27 @@
 // stops with exit 1 and a clear message, the directory stays resumable, and
 // `--resume` after space is freed completes with nothing lost or doubled.
 //
-// The fault: the crawl runs as a child process under RLIMIT_FSIZE with
-// SIGXFSZ ignored, so every write past the limit fails with EFBIG -- the same
-// path through SQLite and the WARC writer as ENOSPC, without root or a
-// mounted filesystem. (A small tmpfs gives a real ENOSPC where mounting is
-// allowed; not automated here because CI may not run as root.)
+// Three ways to make the writes fail, all under the real binary:
+//  * RLIMIT_FSIZE with SIGXFSZ ignored: every write past the limit fails
+//    with EFBIG (no root, no mount);
+//  * the fail_writes LD_PRELOAD shim (tests/support/fail_writes.cc): after a
+//    byte budget, write()/pwrite() fail with ENOSPC or EIO -- the errno a
+//    full disk and a failing one give;
+//  * a real tmpfs of 1 MiB mounted for the test (ENOSPC from the kernel),
+//    grown with a remount to "free space" -- skipped, with the reason
+//    printed, where mounting is not permitted (no CAP_SYS_ADMIN); it never
+//    counts as a missing tool under TOPICRAWL_REQUIRE_TOOLS.
 #include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -39,14 +47,23 @@ struct ProcessRun {
   std::string output;  // stdout + stderr
 };
 
-// Runs the topicrawl binary; `fsize_limit` > 0 caps every file it writes.
+extern "C" char** environ;
+
+// Runs the topicrawl binary; `fsize_limit` > 0 caps every file it writes;
+// `env` entries ("NAME=value") are added to its environment.
 ProcessRun RunTopicrawl(const std::vector<std::string>& args, rlim_t fsize_limit,
-                 const std::string& log) {
+                        const std::string& log, std::vector<std::string> env = {}) {
   std::vector<std::string> all = {TOPICRAWL_BINARY};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The environment is built before fork(): the child only calls
+  // async-signal-safe functions.
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   pid_t pid = fork();
   if (pid == 0) {  // only async-signal-safe calls until exec
@@ -57,7 +74,7 @@ ProcessRun RunTopicrawl(const std::vector<std::string>& args, rlim_t fsize_limit
       rlimit lim{fsize_limit, fsize_limit};
       setrlimit(RLIMIT_FSIZE, &lim);
     }
-    execv(argv[0], argv.data());
+    execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
   close(fd);
@@ -98,7 +115,10 @@ class DiskFullTest : public ::testing::Test {
     server_.Set("/robots.txt", TextResponse("User-agent: *\nAllow: /\n"));
     std::ofstream(base_ + "/seeds.txt") << "http://site.test/\n";
   }
-  void TearDown() override { fs::remove_all(base_); }
+  void TearDown() override {
+    if (mounted_) umount2(mount_dir_.c_str(), MNT_DETACH);
+    fs::remove_all(base_);
+  }
 
   std::vector<std::string> CrawlArgs() {
     return {"crawl", "--seeds", base_ + "/seeds.txt", "--out", dir_, "--delay", "0",
@@ -123,54 +143,112 @@ class DiskFullTest : public ::testing::Test {
     return out;
   }
 
+  // The failed run: exit 1, a clear message naming the error (one of
+  // `expect`: the OS error, or SQLite's own words for it) and how to go on;
+  // some pages committed, not all. Returns the URLs stored before the
+  // failure.
+  std::map<std::string, int> CheckStopped(const ProcessRun& full,
+                                          const std::vector<std::string>& expect) {
+    EXPECT_EQ(full.exit_code, 1) << full.output;
+    EXPECT_NE(full.output.find("error: "), std::string::npos) << full.output;
+    bool named = false;
+    for (const auto& e : expect) named = named || full.output.find(e) != std::string::npos;
+    EXPECT_TRUE(named) << "the message names the error (\"" << expect[0] << "\"):\n"
+                       << full.output;
+    EXPECT_NE(full.output.find("--resume"), std::string::npos)
+        << "the message says how to go on:\n" << full.output;
+    int64_t ok_before = 0;
+    auto before = UrlCounts(&ok_before);
+    EXPECT_LT(ok_before, kPages + 1) << "the fault did not stop the crawl";
+    EXPECT_GT(ok_before, 0) << "no batch was committed before the failure";
+    std::printf("stopped after %lld ok pages; its last words:\n%s\n",
+                static_cast<long long>(ok_before),
+                full.output.substr(full.output.size() > 600 ? full.output.size() - 600 : 0)
+                    .c_str());
+    return before;
+  }
+
+  // Space freed: resume finishes the crawl; nothing lost, nothing doubled,
+  // and the WARC files hold exactly one response record per ok page (the
+  // torn tail of the failed write was cut on resume).
+  void CheckResumed(const std::map<std::string, int>& before) {
+    std::vector<std::string> resume = {"crawl", "--resume", dir_, "--connect-to",
+                                       "site.test:80:127.0.0.1:" + std::to_string(server_.port())};
+    ProcessRun again = RunTopicrawl(resume, 0, base_ + "/resume.log");
+    ASSERT_EQ(again.exit_code, 0) << again.output;
+    int64_t ok = 0;
+    auto after = UrlCounts(&ok);
+    EXPECT_EQ(ok, kPages + 1);
+    EXPECT_EQ(after.size(), static_cast<size_t>(kPages + 1));
+    for (const auto& [url, n] : after) EXPECT_EQ(n, 1) << "stored " << n << " times: " << url;
+    for (const auto& [url, n] : before) EXPECT_EQ(after.count(url), 1u) << "lost: " << url;
+
+    std::vector<std::string> warcs = {"warc"};
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+      if (e.path().string().find(".warc") != std::string::npos) warcs.push_back(e.path());
+    }
+    ASSERT_GT(warcs.size(), 1u);
+    ProcessRun list = RunTopicrawl(warcs, 0, base_ + "/warc.log");
+    EXPECT_EQ(list.exit_code, 0) << list.output;
+    std::istringstream lines(list.output);
+    int responses = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find(" response ") != std::string::npos) ++responses;
+    }
+    EXPECT_EQ(responses, kPages + 1) << list.output.substr(0, 2000);
+  }
+
+  // The fail_writes shim with `err` after 1 MiB, then --resume without it.
+  void RunWithInjectedErrno(int err, const std::string& sqlite_words) {
+    ProcessRun full = RunTopicrawl(
+        CrawlArgs(), 0, base_ + "/full.log",
+        {std::string("LD_PRELOAD=") + TOPICRAWL_FAIL_WRITES, "TOPICRAWL_FAIL_WRITES_AFTER=1048576",
+         "TOPICRAWL_FAIL_WRITES_ERRNO=" + std::to_string(err),
+         // Sanitizer builds: the shim is preloaded ahead of the runtime.
+         "ASAN_OPTIONS=verify_asan_link_order=0"});
+    auto before = CheckStopped(full, {std::strerror(err), sqlite_words});
+    CheckResumed(before);
+  }
+
   static constexpr int kPages = 120;
   TestHttpServer server_;
   std::string base_, dir_;
+  std::string mount_dir_;
+  bool mounted_ = false;
 };
 
+// EFBIG: every file the crawl writes is capped at 1 MiB.
 TEST_F(DiskFullTest, StopsWithExitOneAndResumesWithNothingLostOrDoubled) {
-  // 1 MiB: the seeds and some pages commit, then a WARC or database write
-  // fails.
   ProcessRun full = RunTopicrawl(CrawlArgs(), 1024 * 1024, base_ + "/full.log");
-  EXPECT_EQ(full.exit_code, 1) << full.output;
-  EXPECT_NE(full.output.find("error: "), std::string::npos) << full.output;
-  EXPECT_NE(full.output.find("--resume"), std::string::npos)
-      << "the message says how to go on:\n" << full.output;
-  int64_t ok_before = 0;
-  auto before = UrlCounts(&ok_before);
-  EXPECT_LT(ok_before, kPages + 1) << "the limit did not stop the crawl";
-  EXPECT_GT(ok_before, 0) << "no batch was committed before the failure";
-  std::printf("stopped after %lld ok pages; its last words:\n%s\n",
-              static_cast<long long>(ok_before),
-              full.output.substr(full.output.size() > 600 ? full.output.size() - 600 : 0).c_str());
+  auto before = CheckStopped(full, {std::strerror(EFBIG), "disk I/O error (write failed)"});
+  CheckResumed(before);
+}
 
-  // Space freed: resume finishes the crawl.
-  std::vector<std::string> resume = {"crawl", "--resume", dir_, "--connect-to",
-                                     "site.test:80:127.0.0.1:" + std::to_string(server_.port())};
-  ProcessRun again = RunTopicrawl(resume, 0, base_ + "/resume.log");
-  ASSERT_EQ(again.exit_code, 0) << again.output;
-  int64_t ok = 0;
-  auto after = UrlCounts(&ok);
-  EXPECT_EQ(ok, kPages + 1);
-  EXPECT_EQ(after.size(), static_cast<size_t>(kPages + 1));
-  for (const auto& [url, n] : after) EXPECT_EQ(n, 1) << "stored " << n << " times: " << url;
-  for (const auto& [url, n] : before) EXPECT_EQ(after.count(url), 1u) << "lost: " << url;
+TEST_F(DiskFullTest, NoSpaceLeftOnDeviceStopsCleanlyAndResumes) { 
+  RunWithInjectedErrno(ENOSPC, "database or disk is full");
+}
 
-  // The WARC files are valid and hold exactly one response record per ok
-  // page (the torn tail of the failed write was cut on resume).
-  std::vector<std::string> warcs = {"warc"};
-  for (const auto& e : fs::recursive_directory_iterator(dir_)) {
-    if (e.path().string().find(".warc") != std::string::npos) warcs.push_back(e.path());
+TEST_F(DiskFullTest, IoErrorStopsCleanlyAndResumes) { RunWithInjectedErrno(EIO, "disk I/O error"); }
+
+// A real full filesystem: a 1 MiB tmpfs, then a remount to 64 MiB.
+TEST_F(DiskFullTest, RealFullTmpfsStopsCleanlyAndResumesAfterGrowing) {
+  mount_dir_ = base_ + "/mnt";
+  fs::create_directories(mount_dir_);
+  if (mount("tmpfs", mount_dir_.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "size=1m") != 0) {
+    // Deliberately not TOPICRAWL_REQUIRE_TOOL: mounting needs a privilege
+    // (CAP_SYS_ADMIN), not a tool CI installs; the shim tests cover ENOSPC.
+    GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno)
+                 << "); ENOSPC is covered by the fail_writes shim test";
   }
-  ASSERT_GT(warcs.size(), 1u);
-  ProcessRun list = RunTopicrawl(warcs, 0, base_ + "/warc.log");
-  EXPECT_EQ(list.exit_code, 0) << list.output;
-  std::istringstream lines(list.output);
-  int responses = 0;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.find(" response ") != std::string::npos) ++responses;
-  }
-  EXPECT_EQ(responses, kPages + 1) << list.output.substr(0, 2000);
+  mounted_ = true;
+  dir_ = mount_dir_ + "/crawl";
+  ProcessRun full = RunTopicrawl(CrawlArgs(), 0, base_ + "/full.log");
+  auto before = CheckStopped(full, {std::strerror(ENOSPC), "database or disk is full"});
+  ASSERT_EQ(mount("tmpfs", mount_dir_.c_str(), "tmpfs", MS_REMOUNT | MS_NOSUID | MS_NODEV,
+                  "size=64m"),
+            0)
+      << std::strerror(errno);
+  CheckResumed(before);
 }
 
 }  // namespace

@@ -342,5 +342,35 @@ TEST_F(HostileCrawlTest, EachTrapEndsAsWhatItIs) {
             1);
 }
 
+// The pattern budget is per crawl directory, not per process: a crawl
+// stopped inside a calendar trap and resumed goes on counting where it
+// stopped (the counts are rebuilt from the stored pages) instead of granting
+// the trap a fresh budget on every --resume.
+TEST_F(HostileCrawlTest, TrapBudgetSurvivesResume) {
+  server_.Set("/robots.txt", TextResponse("User-agent: *\nAllow: /\n"));
+  server_.Set("/", HtmlResponse(Page("home", "<a href='/cal/2024/06/'>calendar</a>")));
+  server_.SetPrefix("/cal/", CalendarTrap("/cal/"));
+  CrawlConfig config = Config();
+  config.max_urls_per_pattern = 12;
+  config.max_pages = 9;  // stops inside the trap: home + 8 months
+  Crawl(config, "trap, first part");
+  auto months = [&] {
+    int64_t n = 0;
+    for (const auto& req : server_.Requests()) n += req.target.rfind("/cal/", 0) == 0;
+    return n;
+  };
+  EXPECT_EQ(months(), 8);
+  config.resume = true;
+  config.max_pages = 0;  // to the end: only the trap budget stops it
+  Crawl(config, "trap, resumed");
+  EXPECT_EQ(months(), 12) << "the resumed crawl granted the trap a fresh budget";
+  Db db(dir_);
+  EXPECT_GT(db.Int("SELECT count(*) FROM pages WHERE status = 'trap_refused' AND "
+                   "error LIKE '%more than 12 URLs of pattern site.test/cal/#/#/%'"),
+            0);
+  EXPECT_EQ(db.Int("SELECT count(*) FROM pages WHERE status = 'ok' AND url LIKE '%/cal/%'"), 12);
+  EXPECT_EQ(db.Int("SELECT count(*) FROM frontier WHERE state = 0"), 0);
+}
+
 }  // namespace
 }  // namespace topicrawl

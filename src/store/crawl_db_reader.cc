@@ -1,6 +1,8 @@
-#include "search/crawl_db_reader.h"
+#include "store/crawl_db_reader.h"
 
 #include <filesystem>
+
+#include "store/warc_reader.h"
 
 namespace topicrawl {
 
@@ -88,6 +90,23 @@ bool CrawlDbReader::HasColumn(const std::string& table, const std::string& colum
     return !found;
   });
   return found;
+}
+
+StatusOr<std::string> ReadStoredResponseBody(const std::string& crawl_dir,
+                                             const std::string& warc_file, int64_t offset) {
+  if (warc_file.empty()) return Status::Error("no WARC record");
+  // The name comes from the database: never let it leave the directory.
+  if (warc_file.find("..") != std::string::npos) {
+    return Status::Error("suspicious WARC file name " + warc_file);
+  }
+  auto rec = ReadWarcRecordAt(crawl_dir + "/" + warc_file, static_cast<uint64_t>(offset));
+  if (!rec.ok()) return rec.status();
+  if (rec->Header("WARC-Type") != "response") {
+    return Status::Error("record at offset is not a response");
+  }
+  std::string_view head, body;
+  if (!SplitHttpBlock(rec->block, &head, &body)) return Status::Error("no HTTP head");
+  return std::string(body);
 }
 
 }  // namespace topicrawl

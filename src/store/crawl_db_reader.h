@@ -1,9 +1,13 @@
-// CrawlDbReader: a read-only SQLite connection to DIR/crawl.db that lives
-// next to a running crawl (WAL mode: readers never block the writer and see
-// the last committed transaction). Used by the server, the search indexer
-// and export. Not thread-safe: one reader per thread.
-#ifndef TOPICRAWL_SEARCH_CRAWL_DB_READER_H_
-#define TOPICRAWL_SEARCH_CRAWL_DB_READER_H_
+// Read-only access to a crawl directory for every tool that is not the
+// crawler: CrawlDbReader, a read-only SQLite connection to DIR/crawl.db that
+// lives next to a running crawl (WAL mode: readers never block the writer
+// and see the last committed transaction), and ReadStoredResponseBody, the
+// HTTP body of a stored response. Used by the server, the search indexer,
+// export, the classify export (`topicrawl label`) and the hub collector
+// (`topicrawl hub`). The crawler writes through CrawlStore (crawl_store.h).
+// Not thread-safe: one reader per thread.
+#ifndef TOPICRAWL_STORE_CRAWL_DB_READER_H_
+#define TOPICRAWL_STORE_CRAWL_DB_READER_H_
 
 #include <sqlite3.h>
 
@@ -66,6 +70,14 @@ class CrawlDbReader {
   std::string dir_;
 };
 
+// The HTTP body (as stored: charset not decoded) of the WARC response
+// record at `offset` of `warc_file`, a path relative to `crawl_dir` as the
+// pages table stores it. Errors: an empty or escaping ("..") file name, an
+// unreadable record, a record that is not a response, a block without an
+// HTTP head.
+StatusOr<std::string> ReadStoredResponseBody(const std::string& crawl_dir,
+                                             const std::string& warc_file, int64_t offset);
+
 }  // namespace topicrawl
 
-#endif  // TOPICRAWL_SEARCH_CRAWL_DB_READER_H_
+#endif  // TOPICRAWL_STORE_CRAWL_DB_READER_H_
