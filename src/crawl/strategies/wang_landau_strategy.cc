@@ -242,7 +242,7 @@ class WangLandauStrategy : public TopicStrategy {
 
  protected:
   void SaveMore(StateWriter* w) const override {
-    w->Section("wang-landau", 1);
+    w->Section("wang-landau", 2);
     const WangLandauDensity::Raw dos = state_->density.raw();
     w->F64(dos.ln_f);
     w->I64(dos.refinements);
