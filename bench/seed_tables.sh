@@ -10,7 +10,8 @@
 #   DEV_ARGS / ZH_ARGS            crawl-args of the served webs (default: the
 #                                 files /work/webs/dev.args, /work/webs/zh.args,
 #                                 i.e. what `scripts/webs dev|zh` prints)
-#   RUNS=5  DEV_PAGES=15000  ZH_PAGES=3000  NB_PAGES=2000
+#   RUNS=5  DEV_PAGES=15000  ZH_PAGES=5000  NB_PAGES=2000
+#   (zh: the web has 8,709 pages, so DP 10k/15k do not exist there)
 #   EXTRA="..."                   extra crawl flags for every run
 # Finished runs are reused (compare's default), so an interrupted batch
 # resumes where it stopped. Measured times are wall times on a shared
@@ -23,7 +24,7 @@ OUT=${1:-runs/seed-tables}
 PARTS=${PARTS:-dev zh nb-dev nb-zh}
 RUNS=${RUNS:-5}
 DEV_PAGES=${DEV_PAGES:-15000}
-ZH_PAGES=${ZH_PAGES:-3000}
+ZH_PAGES=${ZH_PAGES:-5000}
 NB_PAGES=${NB_PAGES:-2000}
 EXTRA=${EXTRA:-}
 DEV_ARGS=${DEV_ARGS:-$(cat /work/webs/dev.args)}
@@ -33,13 +34,14 @@ mkdir -p "$OUT"
 log() { echo "== $(date +%H:%M:%S) $*" >&2; }
 
 compare() {  # compare NAME WEB_ARGS compare-flags...
-  local name=$1 web=$2
+  local name=$1 web=$2 extra=$EXTRA
   shift 2
+  case $name in nb-*) extra="--concurrency 16 --per-host 4${EXTRA:+ $EXTRA}" ;; esac  # seed-001 protocol
   log "compare $name"
   # shellcheck disable=SC2086  # web args and EXTRA are flag lists
   /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/$name.time" \
     "$BIN" compare "$@" $web --runs "$RUNS" --out "$OUT/$name" \
-    ${EXTRA:+--extra-crawl-args "$EXTRA"} > "$OUT/$name.log" 2>&1
+    ${extra:+--extra-crawl-args "$extra"} > "$OUT/$name.log" 2>&1
   log "done $name: $(cat "$OUT/$name.time")"
 }
 
@@ -71,7 +73,7 @@ for part in $PARTS; do
       compare zh-security "$ZH_ARGS" --strategies "$SEED000" \
         --seeds "$CORPUS/homes/zh-homes.tsv" --topic "$CORPUS/topics/zh-security.txt" \
         --labels "$CORPUS/labels/zh-security.tsv" --max-pages "$ZH_PAGES" \
-        --at 500,1000,2000,3000 ;;
+        --at 1000,2000,3000,5000 ;;
     nb-dev)
       nb_models dev dev-networking "$DEV_ARGS"
       compare nb-dev-networking "$DEV_ARGS" --strategies nb-link,best-first,bfs \

@@ -33,6 +33,12 @@ class StateWriter {
   void Str(std::string_view s);
   void F64s(const std::vector<double>& v);
   void Bools(const std::vector<bool>& v);
+  // LEB128 varint (1 byte below 128), and ZigZag for signed deltas.
+  void Var(uint64_t v);
+  void ZigZag(int64_t v) { Var((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  // `raw` compressed with zstd (level 3): u64 raw size, then Str(compressed).
+  // For bulky, repetitive parts of a state (URLs, anchors, edge lists).
+  void Packed(std::string_view raw);
 
   const std::string& data() const { return out_; }
   std::string Take() { return std::move(out_); }
@@ -59,6 +65,11 @@ class StateReader {
   bool Str(std::string* s, const char* what);
   bool F64s(std::vector<double>* v, const char* what);
   bool Bools(std::vector<bool>* v, const char* what);
+  bool Var(uint64_t* v, const char* what);  // false on > 10 bytes or overflow
+  bool ZigZag(int64_t* v, const char* what);
+  // Packed()'s bytes back. False on a damaged frame, a size other than the
+  // recorded one, or a recorded size above `max_raw` (allocation guard).
+  bool Packed(std::string* raw, const char* what, uint64_t max_raw = uint64_t{1} << 34);
   // A count of items that each take at least `min_item_bytes`: guards
   // against absurd allocations from a damaged count.
   bool Count(uint64_t* n, size_t min_item_bytes, const char* what);

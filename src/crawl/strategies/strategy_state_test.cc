@@ -430,6 +430,53 @@ TEST(StrategyContractTest, IdsFollowTheCrawlsDedupSetting) {
       << ReadFile(dir + "/wl_stats.tsv");
 }
 
+TEST(StateBlobTest, VarintsZigZagAndPackedPartsRoundTripAndRejectDamage) {
+  StateWriter w;
+  const std::vector<uint64_t> vars = {0, 1, 127, 128, 16383, 16384, uint64_t{1} << 35,
+                                      UINT64_MAX};
+  const std::vector<int64_t> zz = {0, -1, 1, -64, 64, INT64_MIN, INT64_MAX};
+  for (uint64_t v : vars) w.Var(v);
+  for (int64_t v : zz) w.ZigZag(v);
+  std::string raw;
+  for (int i = 0; i < 5000; ++i) raw += "http://h.test/docs/page" + std::to_string(i % 97);
+  w.Packed(raw);
+  w.Packed("");
+  EXPECT_LT(w.data().size(), raw.size() / 10) << "repetitive bytes compress";
+  StateReader r(w.data());
+  for (uint64_t v : vars) {
+    uint64_t got = 0;
+    ASSERT_TRUE(r.Var(&got, "var"));
+    EXPECT_EQ(got, v);
+  }
+  for (int64_t v : zz) {
+    int64_t got = 0;
+    ASSERT_TRUE(r.ZigZag(&got, "zz"));
+    EXPECT_EQ(got, v);
+  }
+  std::string back, empty = "x";
+  ASSERT_TRUE(r.Packed(&back, "packed"));
+  EXPECT_EQ(back, raw);
+  ASSERT_TRUE(r.Packed(&empty, "empty"));
+  EXPECT_EQ(empty, "");
+  EXPECT_TRUE(r.AtEnd());
+  // An 11-byte varint and a damaged zstd frame are errors naming the field
+  // (the file envelope checksums the whole payload; this is the frame check).
+  StateReader bad_var(std::string(11, '\xff'));
+  uint64_t v = 0;
+  EXPECT_FALSE(bad_var.Var(&v, "long"));
+  EXPECT_NE(bad_var.status().message().find("long"), std::string::npos);
+  StateWriter p;
+  p.Packed(raw);
+  std::string damaged = p.data();
+  damaged[16] ^= 0x40;  // the zstd frame magic (after u64 size, u64 length)
+  StateReader bad_frame(damaged);
+  EXPECT_FALSE(bad_frame.Packed(&back, "frame"));
+  EXPECT_NE(bad_frame.status().message().find("frame"), std::string::npos);
+  // A recorded size above the limit is refused before allocating.
+  StateReader limited(p.data());
+  EXPECT_FALSE(limited.Packed(&back, "limited", 100));
+}
+
 TEST(StateBlobTest, ReaderNamesTheSectionAndFieldAndNeverOverreads) {
   StateWriter w;
   w.Section("demo", 2);

@@ -35,12 +35,13 @@
 // and H of the visited energy bins; energy = bin centre), wl_stats.tsv
 // (counters) and df.tsv (TopicStrategy).
 //
-// Saved state (section "wang-landau" v1, after TopicStrategy's "topic"): the
+// Saved state (section "wang-landau" v2, after TopicStrategy's "topic"): the
 // walk (ln g, H, S, the current iteration, ln f, counters, X1's energy, the
 // RNG), the PageRank graph (URL ids in node order, then the crawled pages in
 // the order their outlinks were set, with their children, so parents and
 // hence the Gauss-Seidel sums come back in the same order), the PR values,
-// the update schedule, and the refill reserve.
+// the update schedule, and the refill reserve. v2 packs the edge lists and
+// the reserve with zstd (see EncodeGraph/EncodeReserve); v1 is still read.
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -241,7 +242,7 @@ class WangLandauStrategy : public TopicStrategy {
 
  protected:
   void SaveMore(StateWriter* w) const override {
-    w->Section("wang-landau", 1);
+    w->Section("wang-landau", 2);
     const WangLandauDensity::Raw dos = state_->density.raw();
     w->F64(dos.ln_f);
     w->I64(dos.refinements);
@@ -262,32 +263,18 @@ class WangLandauStrategy : public TopicStrategy {
     w->I64(tunnelled_.load());
     std::lock_guard<std::mutex> lock(graph_mu_);
     w->U64(graph_.NodeCount());
-    for (NodeId n = 0; n < graph_.NodeCount(); ++n) w->U64(graph_.UrlOf(n));
-    w->U64(outlinks_order_.size());
-    for (NodeId n : outlinks_order_) {
-      w->U32(n);
-      w->U64(graph_.OutDegree(n));
-      for (NodeId c : graph_.Children(n)) w->U32(c);
-    }
+    w->Packed(EncodeGraph());
     const auto pr = pagerank_.values();
     w->F64s(std::vector<double>(pr.begin(), pr.end()));
     w->I64(pages_);
     w->I64(pages_since_update_);
     w->I64(pagerank_updates_);
-    w->U64(reserve_.size());
-    for (const LinkCandidate& c : reserve_) {
-      w->Str(c.url);
-      w->U64(c.url_id);
-      w->U32(c.depth);
-      w->I64(c.parent_page_id);
-      w->Str(c.anchor);
-      w->F64(c.score);
-    }
+    w->Packed(EncodeReserve());
   }
 
   Status RestoreMore(StateReader* r) override {
     uint32_t version;
-    if (Status s = r->Section("wang-landau", 1, &version); !s.ok()) return s;
+    if (Status s = r->Section("wang-landau", 2, &version); !s.ok()) return s;
     WangLandauDensity::Raw dos;
     int64_t refinements = 0;
     if (!r->F64(&dos.ln_f, "ln_f") || !r->I64(&refinements, "refinements") ||
@@ -315,27 +302,17 @@ class WangLandauStrategy : public TopicStrategy {
     rng_in >> rng;
     if (!rng_in) return Status::Error("wang-landau: bad RNG state");
     LinkGraph graph;
-    for (uint64_t i = 0; i < nodes; ++i) {
-      uint64_t url_id;
-      if (!r->U64(&url_id, "graph node")) return r->status();
-      if (graph.AddNode(url_id) != i) return Status::Error("wang-landau: duplicate graph node");
+    std::vector<NodeId> order;
+    std::vector<std::vector<NodeId>> children;
+    if (version == 1) {
+      if (Status s = ReadGraphV1(r, nodes, &graph, &order, &children); !s.ok()) return s;
+    } else {
+      std::string packed;
+      if (!r->Packed(&packed, "graph")) return r->status();
+      StateReader g(packed);
+      if (Status s = ReadGraphV2(&g, nodes, &graph, &order, &children); !s.ok()) return s;
     }
-    uint64_t order_size = 0;
-    if (!r->Count(&order_size, 12, "crawled pages")) return r->status();
-    std::vector<NodeId> order(order_size);
-    std::vector<std::vector<NodeId>> children(order_size);
-    for (uint64_t i = 0; i < order_size; ++i) {
-      uint64_t degree;
-      if (!r->U32(&order[i], "page node") || !r->Count(&degree, 4, "outlinks")) {
-        return r->status();
-      }
-      if (order[i] >= nodes) return Status::Error("wang-landau: graph node out of range");
-      children[i].resize(degree);
-      for (NodeId& c : children[i]) {
-        if (!r->U32(&c, "outlink")) return r->status();
-        if (c >= nodes) return Status::Error("wang-landau: graph edge out of range");
-      }
-    }
+    const uint64_t order_size = order.size();
     // Replay SetOutlinks in the original order (a node set twice counts at
     // its last position, as LinkGraph re-appends it to its children's
     // parents).
@@ -346,21 +323,18 @@ class WangLandauStrategy : public TopicStrategy {
     }
     std::vector<double> pr;
     int64_t pages = 0, since = 0, updates = 0;
-    uint64_t reserve_size = 0;
     if (!r->F64s(&pr, "PageRank") || !r->I64(&pages, "pages") ||
-        !r->I64(&since, "pages since update") || !r->I64(&updates, "pagerank updates") ||
-        !r->Count(&reserve_size, 40, "reserve")) {
+        !r->I64(&since, "pages since update") || !r->I64(&updates, "pagerank updates")) {
       return r->status();
     }
     if (pr.size() > nodes) return Status::Error("wang-landau: more PageRank values than nodes");
-    std::vector<LinkCandidate> reserve(reserve_size);
-    for (LinkCandidate& c : reserve) {
-      if (!r->Str(&c.url, "reserve url") || !r->U64(&c.url_id, "reserve url_id") ||
-          !r->U32(&c.depth, "reserve depth") ||
-          !r->I64(&c.parent_page_id, "reserve parent") ||
-          !r->Str(&c.anchor, "reserve anchor") || !r->F64(&c.score, "reserve score")) {
-        return r->status();
-      }
+    std::vector<LinkCandidate> reserve;
+    if (version == 1) {
+      if (Status s = ReadReserveV1(r, &reserve); !s.ok()) return s;
+    } else {
+      std::string packed;
+      if (!r->Packed(&packed, "reserve")) return r->status();
+      if (Status s = DecodeReserve(packed, &reserve); !s.ok()) return s;
     }
     if (Status s = state_->density.SetRaw(std::move(dos)); !s.ok()) return s;
     state_->stats = st;
@@ -380,6 +354,219 @@ class WangLandauStrategy : public TopicStrategy {
   }
 
  private:
+  // ---- saved-state encoding ------------------------------------------------
+  // Version 2 (this build writes it; version 1 is still read) packs the two
+  // bulky parts with zstd: the graph's edge lists (children as ZigZag deltas
+  // of node ids, which are mostly small: a page's new targets get
+  // consecutive ids) and the refill reserve, column by column (runs of one
+  // parent page and depth; URLs front-coded against the previous URL;
+  // anchors; scores; url_id only where it is not Dedup(url)). A 15,000-page
+  // dev crawl's state went from ~100 MB (v1, fixed-width fields) to a few MB.
+
+  std::string EncodeGraph() const {  // REQUIRES: graph_mu_ held
+    StateWriter g;
+    for (NodeId n = 0; n < graph_.NodeCount(); ++n) g.U64(graph_.UrlOf(n));
+    g.Var(outlinks_order_.size());
+    for (NodeId n : outlinks_order_) {
+      g.Var(n);
+      g.Var(graph_.OutDegree(n));
+      int64_t prev = n;
+      for (NodeId c : graph_.Children(n)) {
+        g.ZigZag(static_cast<int64_t>(c) - prev);
+        prev = c;
+      }
+    }
+    return g.Take();
+  }
+
+  static Status ReadGraphV2(StateReader* g, uint64_t nodes, LinkGraph* graph,
+                            std::vector<NodeId>* order,
+                            std::vector<std::vector<NodeId>>* children) {
+    if (nodes > g->remaining() / 8) return Status::Error("wang-landau: graph truncated");
+    for (uint64_t i = 0; i < nodes; ++i) {
+      uint64_t url_id;
+      if (!g->U64(&url_id, "graph node")) return g->status();
+      if (graph->AddNode(url_id) != i) return Status::Error("wang-landau: duplicate graph node");
+    }
+    uint64_t order_size = 0;
+    if (!g->Var(&order_size, "crawled pages")) return g->status();
+    if (order_size > g->remaining() / 2) return Status::Error("wang-landau: graph truncated");
+    order->resize(order_size);
+    children->resize(order_size);
+    for (uint64_t i = 0; i < order_size; ++i) {
+      uint64_t node, degree;
+      if (!g->Var(&node, "page node") || !g->Var(&degree, "outlinks")) return g->status();
+      if (node >= nodes) return Status::Error("wang-landau: graph node out of range");
+      if (degree > g->remaining()) return Status::Error("wang-landau: graph truncated");
+      (*order)[i] = static_cast<NodeId>(node);
+      std::vector<NodeId>& kids = (*children)[i];
+      kids.resize(degree);
+      int64_t prev = static_cast<int64_t>(node);
+      for (NodeId& c : kids) {
+        int64_t d;
+        if (!g->ZigZag(&d, "outlink")) return g->status();
+        prev += d;
+        if (prev < 0 || static_cast<uint64_t>(prev) >= nodes) {
+          return Status::Error("wang-landau: graph edge out of range");
+        }
+        c = static_cast<NodeId>(prev);
+      }
+    }
+    if (!g->AtEnd()) return Status::Error("wang-landau: trailing bytes after the graph");
+    return Status::Ok();
+  }
+
+  static Status ReadGraphV1(StateReader* r, uint64_t nodes, LinkGraph* graph,
+                            std::vector<NodeId>* order,
+                            std::vector<std::vector<NodeId>>* children) {
+    for (uint64_t i = 0; i < nodes; ++i) {
+      uint64_t url_id;
+      if (!r->U64(&url_id, "graph node")) return r->status();
+      if (graph->AddNode(url_id) != i) return Status::Error("wang-landau: duplicate graph node");
+    }
+    uint64_t order_size = 0;
+    if (!r->Count(&order_size, 12, "crawled pages")) return r->status();
+    order->resize(order_size);
+    children->resize(order_size);
+    for (uint64_t i = 0; i < order_size; ++i) {
+      uint64_t degree;
+      if (!r->U32(&(*order)[i], "page node") || !r->Count(&degree, 4, "outlinks")) {
+        return r->status();
+      }
+      if ((*order)[i] >= nodes) return Status::Error("wang-landau: graph node out of range");
+      (*children)[i].resize(degree);
+      for (NodeId& c : (*children)[i]) {
+        if (!r->U32(&c, "outlink")) return r->status();
+        if (c >= nodes) return Status::Error("wang-landau: graph edge out of range");
+      }
+    }
+    return Status::Ok();
+  }
+
+  std::string EncodeReserve() const {
+    StateWriter runs, urls, anchors, scores, ids;
+    size_t i = 0;
+    uint64_t exceptions = 0;
+    int64_t prev_parent = 0;
+    std::string_view prev_url;
+    while (i < reserve_.size()) {
+      size_t j = i;
+      while (j < reserve_.size() && reserve_[j].parent_page_id == reserve_[i].parent_page_id &&
+             reserve_[j].depth == reserve_[i].depth) {
+        ++j;
+      }
+      runs.Var(j - i);
+      runs.ZigZag(reserve_[i].parent_page_id - prev_parent);
+      runs.Var(reserve_[i].depth);
+      prev_parent = reserve_[i].parent_page_id;
+      i = j;
+    }
+    size_t last_exception = 0;
+    for (size_t k = 0; k < reserve_.size(); ++k) {
+      const LinkCandidate& c = reserve_[k];
+      size_t common = 0;
+      const size_t limit = std::min(prev_url.size(), c.url.size());
+      while (common < limit && prev_url[common] == c.url[common]) ++common;
+      urls.Var(common);
+      urls.Str(std::string_view(c.url).substr(common));
+      prev_url = c.url;
+      anchors.Str(c.anchor);
+      scores.F64(c.score);
+      if (c.url_id != Dedup(c.url)) {
+        ids.Var(k - last_exception);
+        ids.U64(c.url_id);
+        last_exception = k;
+        ++exceptions;
+      }
+    }
+    StateWriter out;
+    out.Var(reserve_.size());
+    out.Str(runs.data());
+    out.Str(urls.data());
+    out.Str(anchors.data());
+    out.Str(scores.data());
+    out.Var(exceptions);
+    out.Str(ids.data());
+    return out.Take();
+  }
+
+  Status DecodeReserve(const std::string& packed, std::vector<LinkCandidate>* reserve) const {
+    StateReader in(packed);
+    uint64_t count = 0, exceptions = 0;
+    std::string runs_s, urls_s, anchors_s, scores_s, ids_s;
+    if (!in.Var(&count, "reserve size") || !in.Str(&runs_s, "reserve runs") ||
+        !in.Str(&urls_s, "reserve urls") || !in.Str(&anchors_s, "reserve anchors") ||
+        !in.Str(&scores_s, "reserve scores") || !in.Var(&exceptions, "reserve ids") ||
+        !in.Str(&ids_s, "reserve ids")) {
+      return in.status();
+    }
+    if (!in.AtEnd() || count > scores_s.size() / 8) {
+      return Status::Error("wang-landau: damaged reserve");
+    }
+    reserve->assign(count, LinkCandidate{});
+    StateReader runs(runs_s), urls(urls_s), anchors(anchors_s), scores(scores_s), ids(ids_s);
+    uint64_t k = 0;
+    int64_t parent = 0;
+    while (k < count) {
+      uint64_t n, depth;
+      int64_t d;
+      if (!runs.Var(&n, "reserve run") || !runs.ZigZag(&d, "reserve parent") ||
+          !runs.Var(&depth, "reserve depth")) {
+        return runs.status();
+      }
+      if (n == 0 || n > count - k || depth > UINT32_MAX) {
+        return Status::Error("wang-landau: damaged reserve runs");
+      }
+      parent += d;
+      for (uint64_t e = 0; e < n; ++e, ++k) {
+        (*reserve)[k].parent_page_id = parent;
+        (*reserve)[k].depth = static_cast<uint32_t>(depth);
+      }
+    }
+    std::string prev_url;
+    for (LinkCandidate& c : *reserve) {
+      uint64_t common;
+      std::string suffix;
+      if (!urls.Var(&common, "reserve url") || !urls.Str(&suffix, "reserve url") ||
+          !anchors.Str(&c.anchor, "reserve anchor") || !scores.F64(&c.score, "reserve score")) {
+        return !urls.status().ok() ? urls.status()
+               : !anchors.status().ok() ? anchors.status()
+                                        : scores.status();
+      }
+      if (common > prev_url.size()) return Status::Error("wang-landau: damaged reserve url");
+      c.url = prev_url.substr(0, common) + suffix;
+      c.url_id = Dedup(c.url);
+      prev_url = c.url;
+    }
+    uint64_t at = 0;
+    for (uint64_t e = 0; e < exceptions; ++e) {
+      uint64_t delta, id;
+      if (!ids.Var(&delta, "reserve id") || !ids.U64(&id, "reserve id")) return ids.status();
+      at += delta;
+      if (at >= count) return Status::Error("wang-landau: damaged reserve ids");
+      (*reserve)[at].url_id = id;
+    }
+    if (!runs.AtEnd() || !urls.AtEnd() || !anchors.AtEnd() || !scores.AtEnd() || !ids.AtEnd()) {
+      return Status::Error("wang-landau: trailing bytes in the reserve");
+    }
+    return Status::Ok();
+  }
+
+  static Status ReadReserveV1(StateReader* r, std::vector<LinkCandidate>* reserve) {
+    uint64_t reserve_size = 0;
+    if (!r->Count(&reserve_size, 40, "reserve")) return r->status();
+    reserve->resize(reserve_size);
+    for (LinkCandidate& c : *reserve) {
+      if (!r->Str(&c.url, "reserve url") || !r->U64(&c.url_id, "reserve url_id") ||
+          !r->U32(&c.depth, "reserve depth") ||
+          !r->I64(&c.parent_page_id, "reserve parent") ||
+          !r->Str(&c.anchor, "reserve anchor") || !r->F64(&c.score, "reserve score")) {
+        return r->status();
+      }
+    }
+    return Status::Ok();
+  }
+
   void KeepInReserve(const CrawlTask& task, PageId id, const ParsedPage& page,
                      const PageAssessment& assessment) {
     if (!params_.refill_when_empty || page.nofollow) return;
