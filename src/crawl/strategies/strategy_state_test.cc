@@ -461,7 +461,9 @@ TEST(StateBlobTest, VarintsZigZagAndPackedPartsRoundTripAndRejectDamage) {
   EXPECT_TRUE(r.AtEnd());
   // An 11-byte varint and a damaged zstd frame are errors naming the field
   // (the file envelope checksums the whole payload; this is the frame check).
-  StateReader bad_var(std::string(11, '\xff'));
+  // (StateReader views its bytes: they must outlive it.)
+  const std::string long_varint(11, '\xff');
+  StateReader bad_var(long_varint);
   uint64_t v = 0;
   EXPECT_FALSE(bad_var.Var(&v, "long"));
   EXPECT_NE(bad_var.status().message().find("long"), std::string::npos);
