@@ -452,7 +452,9 @@ TEST_F(RecrawlIntegrationTest, HubsPolicyRevisitsTheSectionsAndFindsTheirNewPage
   EXPECT_EQ(r1["/docs/a/"], "trivially_changed");
   for (const auto& [path, state] : r1) {
     const bool content = path.find(".html") != std::string::npos;
-    if (content) EXPECT_EQ(path, "/docs/a/p7.html") << "content page revisited";
+    if (content) {
+      EXPECT_EQ(path, "/docs/a/p7.html") << "content page revisited";
+    }
   }
   EXPECT_LE(r1.size(), 6u);  // sections, home (seed) and the new page; full: 23
 }

@@ -70,13 +70,15 @@ SvmGridOptions SmallGrid(uint64_t seed) {
   return g;
 }
 
-std::vector<double> Features(const KnownUrl& u) {
+hub::UrlObservation Observe(const KnownUrl& u) {
   hub::UrlObservation o;
   o.url = u.url;
   o.anchor = u.anchor;
   o.crawl_depth = u.depth;
-  return hub::HubFeatures(o, kSet);
+  return o;
 }
+
+std::vector<double> Features(const KnownUrl& u) { return hub::HubFeatures(Observe(u), kSet); }
 
 class HubsRoundPolicy : public RoundPolicy {
  public:
@@ -89,10 +91,13 @@ class HubsRoundPolicy : public RoundPolicy {
       if (Status s = FirstModel(history); !s.ok()) return s;
     }
     int64_t scored = 0, predicted = 0;
+    // One feature buffer for every page: this loop scores the whole crawl.
+    std::vector<double> x(hub::HubFeatureNames(kSet).size());
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
       if (u.page_id == 0 || u.gone()) return true;
       ++scored;
-      const double p = model_->Probability(Features(u));
+      hub::HubFeaturesInto(Observe(u), kSet, x.data());
+      const double p = model_->Probability(x);
       if (p >= kHubThreshold) ++predicted;
       if (p >= kHubThreshold || request.budget >= 0) plan->revisits.push_back({u.url_id, p});
       return true;
