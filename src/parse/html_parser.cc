@@ -12,6 +12,7 @@
 
 #include "parse/depth_limiter.h"
 #include "parse/html_text.h"
+#include "parse/link_context.h"
 #include "url/url.h"
 
 namespace topicrawl {
@@ -167,32 +168,6 @@ bool IsHeading(myhtml_tag_id_t t) {
          t == MyHTML_TAG_H4 || t == MyHTML_TAG_H5 || t == MyHTML_TAG_H6;
 }
 
-// The part of the DOM that the seed-004 context needs, copied during the walk
-// into a flat array: elements that were descended into (visible content),
-// link elements, and non-blank visible text nodes. Hidden subtrees and
-// whitespace-only text are left out: they hold no context text, and text
-// nodes are leaves, so tree distances between the remaining nodes are
-// unchanged. Walking this array is several times faster than following
-// myhtml's pointers through its API, and skips the blank text nodes.
-struct CompactNode {
-  int32_t parent = -1;
-  int32_t first_child = -1;
-  int32_t last_child = -1;
-  int32_t prev = -1;
-  int32_t next = -1;
-  int32_t piece = -1;  // index into the visible text pieces, -1: element
-};
-
-// A link found during the walk, before contexts are attached.
-struct LinkRecord {
-  Outlink link;
-  myhtml_tree_node_t* node = nullptr;  // the element (null for meta/canonical)
-  int32_t cnode = -1;                  // its CompactNode
-  size_t text_begin = 0;               // anchor range in the text stream
-  size_t text_end = 0;
-  bool has_position = false;           // false: no textual position (meta)
-};
-
 // Per-thread buffers reused across pages: allocating them afresh for every
 // page made the kernel zero new pages for ~20% of the parse time.
 struct Scratch {
@@ -201,8 +176,7 @@ struct Scratch {
   std::vector<WordSpan> words;
   std::vector<LinkRecord> links;
   std::vector<CompactNode> cnodes;
-  std::vector<std::pair<size_t, size_t>> dom_taken;
-  std::vector<std::pair<int32_t, int>> dom_stack;
+  DomContextScratch dom;
 
   void Reset() {
     stream.Clear();
@@ -268,7 +242,6 @@ class Extractor {
   bool OutOfTime();
   void AttachTextContexts();
   void AttachDomContexts();
-  std::string DomContext(int32_t a) const;
   // Appends a CompactNode under the innermost open element; returns its index.
   int32_t AddCompactNode(int32_t piece);
 
@@ -611,190 +584,23 @@ void Extractor::Leave(myhtml_tree_node_t* node) {
   if (IsBlock(tag)) FlushBlock();
 }
 
-// Seed 001 (§3.3): "for a window of fixed size before and after the link, if
-// other links occur in it, take the anchor text of one link before and one
-// after as the context; otherwise take a stretch of nearby text".
+// The contexts themselves are parse/link_context.cc's: the walk only
+// recorded what they need.
 void Extractor::AttachTextContexts() {
-  const std::string& text = stream_.str();
-  if (options_.context_window_words <= 0) return;
-  std::vector<WordSpan>& words = scratch_.words;
-  SplitWords(text, &words);
-  const size_t window = static_cast<size_t>(std::max(0, options_.context_window_words));
-  // First word starting at/after `offset`. Links come in document order, so
-  // the offsets asked for mostly grow: walk a cursor forward from the last
-  // answer and binary-search only when an offset goes backwards.
-  size_t cursor = 0;
-  size_t cursor_offset = 0;
-  auto word_at = [&](size_t offset) {
-    if (offset < cursor_offset) {
-      cursor = static_cast<size_t>(
-          std::lower_bound(words.begin(), words.end(), offset,
-                           [](const WordSpan& w, size_t off) { return w.begin < off; }) -
-          words.begin());
-    } else {
-      while (cursor < words.size() && words[cursor].begin < offset) ++cursor;
-    }
-    cursor_offset = offset;
-    return cursor;
-  };
-  // Word ranges of the links that have words (candidates for neighbours).
-  struct Span {
-    size_t first, last;  // [first, last) word indices
-    size_t link;
-  };
-  std::vector<Span> spans;
-  std::vector<std::pair<size_t, size_t>> link_words(links_.size());
-  for (size_t i = 0; i < links_.size(); ++i) {
-    if (!links_[i].has_position) continue;
-    size_t first = word_at(links_[i].text_begin);
-    size_t last = word_at(links_[i].text_end);
-    link_words[i] = {first, last};
-    if (last > first) spans.push_back({first, last, i});
-  }
-  auto anchor_of = [&](const Span& s) {
-    const LinkRecord& r = links_[s.link];
-    return TrimSpaces(
-        std::string_view(text).substr(r.text_begin, r.text_end - r.text_begin));
-  };
-  auto words_text = [&](size_t a, size_t b) -> std::string_view {  // [a, b)
-    if (a >= b) return {};
-    return std::string_view(text).substr(words[a].begin, words[b - 1].end - words[a].begin);
-  };
-  for (size_t i = 0; i < links_.size(); ++i) {
-    if (!links_[i].has_position) continue;
-    if ((i & 255) == 255 && OutOfTime()) return;
-    auto [first, last] = link_words[i];
-    size_t lo = first > window ? first - window : 0;
-    size_t hi = std::min(words.size(), last + window);
-    // Nearest other link ending before `first` / starting at or after `last`.
-    auto it = std::lower_bound(spans.begin(), spans.end(), first,
-                               [](const Span& s, size_t f) { return s.first < f; });
-    const Span* before = nullptr;
-    const Span* after = nullptr;
-    for (auto b = it; b != spans.begin();) {
-      --b;
-      if (b->link != i && b->last <= first) {
-        before = &*b;
-        break;
-      }
-    }
-    for (auto a = it; a != spans.end(); ++a) {
-      if (a->link != i && a->first >= last) {
-        after = &*a;
-        break;
-      }
-    }
-    if (before != nullptr && before->last <= lo) before = nullptr;
-    if (after != nullptr && after->first >= hi) after = nullptr;
-    std::string context;
-    if (before != nullptr || after != nullptr) {
-      if (before != nullptr) context = anchor_of(*before);
-      if (after != nullptr) {
-        if (!context.empty()) context.push_back(' ');
-        context += anchor_of(*after);
-      }
-    } else {
-      context = words_text(lo, first);
-      std::string_view right = words_text(last, hi);
-      if (!context.empty() && !right.empty()) context.push_back(' ');
-      context += right;
-    }
-    links_[i].link.context = std::string(Utf8Prefix(context, options_.max_context_bytes));
-  }
-}
-
-// Seed 004 (§3.2.1): "the text of all DOM tree nodes whose distance to link
-// u is at most delta". Tree distance counts edges, and the text of an element
-// is its text content (all descendant text): with a strict text-node reading
-// a link in a typical <li><a><code><span> list would get no context at all.
-// The ancestors within delta are such nodes, so the context is the text of
-// the delta-th ancestor's subtree without the link's own (anchor) text,
-// taken nearest first under the byte cap: for each ancestor level
-// k = 1..delta, the subtrees of the siblings of the path node, alternating
-// outwards (previous, next, previous, ...). Output is in document order.
-std::string Extractor::DomContext(int32_t a) const {
-  const int delta = options_.dom_delta;
-  const size_t cap = options_.max_context_bytes;
-  // Bounds the cost on link lists with thousands of siblings.
-  constexpr size_t kMaxVisits = 256;
-  auto& taken = scratch_.dom_taken;  // (piece index, bytes)
-  auto& stack = scratch_.dom_stack;
-  taken.clear();
-  size_t bytes = 0;
-  size_t visits = 0;
-  const CompactNode* nodes = cnodes_.data();
-  auto visit_subtree = [&](int32_t root) {
-    stack.clear();
-    stack.emplace_back(root, 0);
-    while (!stack.empty() && bytes < cap && visits < kMaxVisits) {
-      auto [n, d] = stack.back();
-      stack.pop_back();
-      ++visits;
-      if (int32_t piece = nodes[n].piece; piece >= 0) {
-        const auto& [b, e] = pieces_[piece];
-        size_t len = e - b;
-        if (bytes + len > cap) {
-          // Whole pieces only, so the output has no cut words in the middle;
-          // a first piece longer than the cap is cut at a space.
-          if (taken.empty()) {
-            std::string_view head = Utf8Prefix(
-                std::string_view(stream_.str()).substr(b, e - b), cap);
-            size_t space = head.rfind(' ');
-            len = space != std::string_view::npos && space > 0 ? space : head.size();
-            taken.emplace_back(piece, len);
-          }
-          bytes = cap;
-          break;
-        }
-        taken.emplace_back(piece, len);
-        bytes += len + 1;
-        continue;
-      }
-      // Push children last-to-first so they pop in document order.
-      for (int32_t c = nodes[n].last_child; c >= 0; c = nodes[c].prev) {
-        stack.emplace_back(c, d + 1);
-      }
-    }
-  };
-  int32_t path = a;
-  for (int k = 1; k <= delta && bytes < cap && visits < kMaxVisits; ++k) {
-    int32_t parent = nodes[path].parent;
-    if (parent < 0) break;
-    int32_t prev = nodes[path].prev;
-    int32_t next = nodes[path].next;
-    while ((prev >= 0 || next >= 0) && bytes < cap && visits < kMaxVisits) {
-      if (prev >= 0) {
-        visit_subtree(prev);
-        prev = nodes[prev].prev;
-      }
-      if (next >= 0 && bytes < cap) {
-        visit_subtree(next);
-        next = nodes[next].next;
-      }
-    }
-    path = parent;
-  }
-  std::sort(taken.begin(), taken.end());
-  std::string out;
-  out.reserve(std::min(bytes, cap) + taken.size());
-  const std::string& text = stream_.str();
-  for (const auto& [piece, len] : taken) {
-    const auto& [b, e] = pieces_[piece];
-    std::string_view s = Utf8Prefix(std::string_view(text).substr(b, e - b), len);
-    if (s.empty()) continue;
-    if (!out.empty()) out.push_back(' ');
-    out += s;
-  }
-  return out;
+  ::topicrawl::AttachTextContexts(stream_.str(), options_.context_window_words,
+                                  options_.max_context_bytes, [this] { return OutOfTime(); },
+                                  &scratch_.words, &links_);
 }
 
 void Extractor::AttachDomContexts() {
   if (!dom_) return;
+  const VisibleText visible{stream_.str(), &pieces_};
   for (size_t i = 0; i < links_.size(); ++i) {
     LinkRecord& r = links_[i];
     if (r.cnode < 0) continue;
     if ((i & 255) == 255 && OutOfTime()) return;
-    r.link.dom_context = DomContext(r.cnode);
+    r.link.dom_context = DomContext(cnodes_, visible, r.cnode, options_.dom_delta,
+                                    options_.max_context_bytes, &scratch_.dom);
   }
 }
 
