@@ -45,12 +45,14 @@ compare() {  # compare NAME WEB_ARGS compare-flags...
   local name=$1 web=$2 extra=$EXTRA
   shift 2
   case $name in nb-*) extra="--concurrency 16 --per-host 4${EXTRA:+ $EXTRA}" ;; esac  # seed-001 protocol
-  log "compare $name"
+  # Side-by-side batches (STRATEGIES) keep their own log and time files.
+  local tag=$name${STRATEGIES:+-${STRATEGIES//,/+}}
+  log "compare $tag"
   # shellcheck disable=SC2086  # web args and EXTRA are flag lists
-  /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/$name.time" \
+  /usr/bin/time -f "%e s wall, %U s user, %S s sys" -o "$OUT/$tag.time" \
     "$BIN" compare "$@" $web --runs "$RUNS" --out "$OUT/$name" \
-    ${extra:+--extra-crawl-args "$extra"} > "$OUT/$name.log" 2>&1
-  log "done $name: $(cat "$OUT/$name.time")"
+    ${extra:+--extra-crawl-args "$extra"} > "$OUT/$tag.log" 2>&1
+  log "done $tag: $(cat "$OUT/$tag.time")"
   cpu_table "$OUT/$name"
 }
 
