@@ -20,8 +20,11 @@
 #                                 side, then one run with all five makes the
 #                                 table from the finished runs)
 # Finished runs are reused (compare's default), so an interrupted batch
-# resumes where it stopped. Measured times are wall times on a shared
-# machine: compare them only within one batch.
+# resumes where it stopped. compare's times are wall times on a shared
+# machine: compare them only within one batch; OUT/NAME/cpu.tsv has each
+# run's CPU seconds, which depend far less on the machine's load.
+# Run it under `nice -n 10` on a shared machine; finished crawls can be
+# deleted once their table is written (keep OUT/NAME/table.* and cpu.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${TOPICRAWL:-build/topicrawl}
