@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -50,14 +51,19 @@ std::map<std::string, std::string> SiteUrls() {
   return urls;
 }
 
-TestResponse SitePage(const RecordedRequest& req, int delay_ms) {
+// `crawl_delay` (seconds, "" for none): every host's robots.txt asks for it.
+TestResponse SitePage(const RecordedRequest& req, int delay_ms, const std::string& crawl_delay) {
   std::string host = req.Header("Host");
   if (size_t colon = host.find(':'); colon != std::string::npos) host.resize(colon);
   int h = -1;
   for (int i = 0; i < kHosts; ++i) {
     if (host == HostName(i)) h = i;
   }
-  if (h < 0 || req.target == "/robots.txt") return testing::ErrorResponse(404);
+  if (h < 0) return testing::ErrorResponse(404);
+  if (req.target == "/robots.txt") {
+    if (crawl_delay.empty()) return testing::ErrorResponse(404);
+    return testing::TextResponse("User-agent: *\nCrawl-delay: " + crawl_delay + "\n");
+  }
   std::string path = req.target;
   std::string links;
   auto link = [&links](const std::string& url) { links += "<a href='" + url + "'>x</a> "; };
@@ -105,7 +111,7 @@ class ClusterIntegrationTest : public ::testing::Test {
     Status s = redis_.Start();
     ASSERT_TRUE(s.ok()) << s.message();
     ASSERT_TRUE(server_.Start().ok());
-    server_.SetPrefix("/", [this](const RecordedRequest& req) { return SitePage(req, page_delay_ms_); });
+    server_.SetPrefix("/", [this](const RecordedRequest& req) { return SitePage(req, page_delay_ms_, crawl_delay_); });
     char tmpl[] = "/tmp/topicrawl-cluster-it-XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
@@ -191,6 +197,7 @@ class ClusterIntegrationTest : public ::testing::Test {
   RedisTestServer redis_;
   TestHttpServer server_;
   int page_delay_ms_ = 5;
+  std::string crawl_delay_;  // robots.txt Crawl-delay of every host ("": none)
   std::string dir_;
   std::string seeds_;
   std::set<pid_t> running_;
@@ -277,6 +284,48 @@ TEST_F(ClusterIntegrationTest, PolitenessHoldsAcrossWorkers) {
   EXPECT_GE(pairs, kHosts * kPagesPerHost);
   // Every worker did some of the work.
   for (const char* w : {"w1", "w2", "w3"}) EXPECT_GT(Pages(dir_ + "/" + w).size(), 0u) << w;
+}
+
+TEST_F(ClusterIntegrationTest, CrawlDelayAndBackOffMoveWithTheShard) {
+  // robots.txt asks for 0.6 s between requests (the crawl's own delay is
+  // 0.05 s). A worker learns it from robots.txt; when a shard moves to a
+  // joining worker, the host's Crawl-delay and next allowed request move with
+  // it, so the new owner's first page request waits for it too. Without the
+  // hand-over the new owner fetches robots.txt and then a page ~0.1 s after
+  // the old owner's last one.
+  crawl_delay_ = "0.6";
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> flags = CrawlFlags("0.05");
+  flags.erase(std::find(flags.begin(), flags.end(), "--no-robots"));
+  pid_t w1 = Worker("w1", flags);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  pid_t w2 = Worker("w2", {});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  pid_t w3 = Worker("w3", {});
+  EXPECT_EQ(Wait(w1, 60), 0) << Log("w1");
+  EXPECT_EQ(Wait(w2, 60), 0) << Log("w2");
+  EXPECT_EQ(Wait(w3, 60), 0) << Log("w3");
+  std::map<std::string, std::vector<std::chrono::steady_clock::time_point>> by_host;
+  for (const RecordedRequest& r : server_.Requests()) {
+    // robots.txt itself is fetched before the delay is known (also by one
+    // process); the pages are what Crawl-delay spaces.
+    if (r.at < start || r.target == "/robots.txt") continue;
+    by_host[r.Header("Host")].push_back(r.at);
+  }
+  EXPECT_EQ(by_host.size(), static_cast<size_t>(kHosts));
+  int pairs = 0;
+  for (auto& [host, times] : by_host) {
+    std::sort(times.begin(), times.end());
+    for (size_t i = 1; i < times.size(); ++i) {
+      const auto gap = std::chrono::duration_cast<std::chrono::milliseconds>(times[i] - times[i - 1]);
+      EXPECT_GE(gap.count(), 500) << host << " request " << i;
+      ++pairs;
+    }
+  }
+  EXPECT_GE(pairs, kHosts * kPagesPerHost);
+  // Shards did move: the later workers fetched pages of hosts the first
+  // one had started.
+  for (const char* w : {"w2", "w3"}) EXPECT_GT(Pages(dir_ + "/" + w).size(), 0u) << w;
 }
 
 TEST_F(ClusterIntegrationTest, KillNineOfAWorkerLosesNothing) {
