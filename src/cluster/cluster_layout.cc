@@ -245,17 +245,21 @@ local function acquire(keys, args)
   return {got, hosts}
 end
 
--- ARGV: worker, shard... After a lapsed heartbeat: returns the shards the
--- worker no longer holds (taken by another worker meanwhile) and stops
--- taking from them.
+-- ARGV: worker, k, shard x k (taking), shard... (yielded). After a lapsed
+-- heartbeat: another worker's heartbeat may have dropped own:<worker>
+-- meanwhile, so the shards still held and not yielded are put back there;
+-- returns the shards the worker no longer holds (taken by another worker).
 local function verify(keys, args)
   local p = pfx(keys)
   local w = args[1]
+  local k = tonumber(args[2])
   local lost = {}
-  for i = 2, #args do
+  for i = 3, #args do
     if redis.call('GET', p .. 'lease:' .. args[i]) ~= w then
       redis.call('SREM', p .. 'own:' .. w, args[i])
       lost[#lost + 1] = args[i]
+    elseif i <= k + 2 then
+      redis.call('SADD', p .. 'own:' .. w, args[i])
     end
   end
   return lost

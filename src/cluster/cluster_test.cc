@@ -319,6 +319,26 @@ TEST_F(ClusterRedisTest, HostPolitenessMovesWithTheShardAndRenewalIsOneCommand) 
               250.0);
 }
 
+TEST_F(ClusterRedisTest, AWorkerWhoseLivenessLapsedKeepsServingTheShardsItStillHolds) {
+  auto a = Worker("a", 2000);
+  ASSERT_TRUE(a && a->Start().ok());
+  for (int i = 0; i < 3; ++i) a->Route(Link("http://lapse.test/" + std::to_string(i)));
+  ASSERT_TRUE(a->FlushRoutes().ok());
+  ASSERT_TRUE(admin_->Command({"SET", "tc:{t}:seeded", "1"}).ok());
+  // A stall past lease_ms: the liveness key expired and another worker's
+  // heartbeat dropped own:a; nobody took the leases yet.
+  ASSERT_TRUE(admin_->Command({"DEL", "tc:{t}:w:a", "tc:{t}:own:a"}).ok());
+  std::this_thread::sleep_for(milliseconds(700));  // a's next round
+  auto own = admin_->Command({"SCARD", "tc:{t}:own:a"});
+  ASSERT_TRUE(own.ok());
+  EXPECT_EQ(own->AsInt(), static_cast<int64_t>(kClusterShards));
+  EXPECT_EQ(a->OwnedShards(), kClusterShards);
+  std::vector<LinkCandidate> taken;
+  std::vector<UrlId> commit;
+  ASSERT_TRUE(a->Tick(10, &taken, &commit).ok());
+  EXPECT_EQ(taken.size(), 3u);  // without own:a restored: 0, forever
+}
+
 TEST_F(ClusterRedisTest, FirstWorkerRegistersLaterOnesAreComparedAndStopWorks) {
   ClusterMeta m;
   m.config_toml = "strategy = \"bfs\"\n";

@@ -226,8 +226,12 @@ Status ClusterWorker::LeaseRound() {
   // Our liveness lapsed (a stall longer than lease_ms): other workers may
   // have taken shards meanwhile. Forget those.
   if (beat->elements[1].AsInt() == 1 && !owned.empty()) {
-    std::vector<std::string> args = {"FCALL", "tc_verify", "1", pending_key_, options_.worker_id};
-    for (uint32_t s : owned) args.push_back(std::to_string(s));
+    std::vector<std::string> args = {"FCALL", "tc_verify", "1", pending_key_, options_.worker_id,
+                                     std::to_string(owned.size() - yielded.size())};
+    for (uint32_t s : owned) {
+      if (!yielded.count(s)) args.push_back(std::to_string(s));
+    }
+    for (uint32_t s : yielded) args.push_back(std::to_string(s));
     auto lost = r.Command(args);
     if (!lost.ok()) return lost.status();
     if (!lost->elements.empty()) {

@@ -1,8 +1,11 @@
 // Scale-out (issue 16): real `topicrawl crawl --cluster` worker processes
 // against a real redis-server (both on 127.0.0.1, free ports) crawling a
 // 12-host test site. (a) 3 workers store the same set as one process,
-// (b) no host is contacted closer than the delay across workers, (c) kill -9
-// of a worker mid-crawl loses nothing, (d) a conflicting worker is refused.
+// (b) no host is contacted closer than the delay across workers, also the
+// robots.txt Crawl-delay across a shard hand-over, (c) kill -9 of a worker
+// mid-crawl loses nothing, (d) a conflicting worker is refused. Also: eval,
+// search and export read the workers' directories as the merged crawl, and
+// recrawl refuses a worker's directory.
 #include <fcntl.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -194,6 +197,48 @@ class ClusterIntegrationTest : public ::testing::Test {
     return std::system(cmd.c_str());
   }
 
+  // `topicrawl ARGS`: exit code; stdout in *out, stderr in *err.
+  int Run(const std::string& args, std::string* out = nullptr, std::string* err = nullptr) {
+    const std::string o = dir_ + "/run.out", e = dir_ + "/run.err";
+    const int rc = std::system(
+        (std::string(TOPICRAWL_BINARY) + " " + args + " > " + o + " 2> " + e).c_str());
+    auto read = [](const std::string& path) {
+      std::ifstream in(path);
+      return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    if (out) *out = read(o);
+    if (err) *err = read(e);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
+  // stdout of a command that must succeed.
+  std::string Output(const std::string& args) {
+    std::string out, err;
+    EXPECT_EQ(Run(args, &out, &err), 0) << args << ": " << err;
+    return out;
+  }
+
+  // eval, search and export given the workers' directories print what they
+  // print for `topicrawl merge`'s directory (dir_/merged, made before).
+  void ExpectWorkersReadAsTheMergedCrawl(const std::vector<std::string>& names) {
+    std::string dirs;
+    for (const auto& n : names) dirs += " " + dir_ + "/" + n;
+    const std::string merged = " " + dir_ + "/merged";
+    const std::string eval = Output("eval" + dirs + " --json");
+    EXPECT_NE(eval.find("\"dp\""), std::string::npos) << eval;
+    EXPECT_EQ(eval, Output("eval" + merged + " --json"));
+    const std::string exported = Output("export" + dirs + " --fields id,url,status,title,text");
+    EXPECT_EQ(exported, Output("export" + merged + " --fields id,url,status,title,text"));
+    int ok_pages = 0;
+    for (const auto& [url, status] : SiteUrls()) ok_pages += status == "ok";
+    EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), ok_pages);  // one per URL
+    Output("index" + merged);
+    // The first line ends with the query time.
+    auto hits = [](std::string s) { return s.substr(0, s.find(',')) + s.substr(s.find('\n')); };
+    const std::string found = Output("search" + dirs + " test --limit 1000");
+    EXPECT_NE(found.find("h0.test/p1"), std::string::npos) << found;
+    EXPECT_EQ(hits(found), hits(Output("search" + merged + " test --limit 1000")));
+  }
+
   RedisTestServer redis_;
   TestHttpServer server_;
   int page_delay_ms_ = 5;
@@ -249,6 +294,19 @@ TEST_F(ClusterIntegrationTest, ThreeWorkersStoreTheSameSetAsOneProcess) {
   for (const auto& [url, fate] : expected) ok_pages += fate.first == "ok";
   EXPECT_EQ(lines, ok_pages);
   EXPECT_EQ(with_text, ok_pages);
+  ExpectWorkersReadAsTheMergedCrawl({"w1", "w2", "w3"});
+
+  // Rounds: refused on a worker's directory and with --cluster, saying what
+  // to do; the merged crawl runs them in one process.
+  std::string err;
+  EXPECT_EQ(Run("recrawl " + dir_ + "/w2", nullptr, &err), 2);
+  EXPECT_NE(err.find("one worker's part of a clustered crawl"), std::string::npos) << err;
+  EXPECT_NE(err.find("topicrawl merge OUT DIR..."), std::string::npos) << err;
+  EXPECT_EQ(Run("recrawl " + dir_ + "/merged --cluster " + redis_.url(), nullptr, &err), 2);
+  EXPECT_NE(err.find("do not run in cluster mode"), std::string::npos) << err;
+  const int before = server_.TotalRequests();
+  EXPECT_EQ(Run("recrawl " + dir_ + "/merged --policy full", nullptr, &err), 0) << err;
+  EXPECT_GE(server_.TotalRequests() - before, ok_pages);  // every known page revisited
 }
 
 TEST_F(ClusterIntegrationTest, PolitenessHoldsAcrossWorkers) {
@@ -356,6 +414,9 @@ TEST_F(ClusterIntegrationTest, KillNineOfAWorkerLosesNothing) {
     EXPECT_EQ(it->second.first, status) << url;
     EXPECT_EQ(it->second.second, 1) << url;
   }
+  // Pages stored by both the killed worker and the one that re-fetched
+  // them count once when the directories are read as one crawl.
+  ExpectWorkersReadAsTheMergedCrawl({"w1", "w2", "w3"});
 }
 
 TEST_F(ClusterIntegrationTest, AConflictingWorkerIsRefused) {
