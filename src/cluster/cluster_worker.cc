@@ -212,7 +212,15 @@ Status ClusterWorker::LeaseRound() {
   }
   // One call renews the liveness key, and with it every lease we hold.
   auto beat = r.Command(hb);
-  if (!beat.ok()) return beat.status();
+  if (!beat.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 6; i + 3 < hb.size(); i += 4) {  // sent again next round
+      auto shard = hosts_.find(static_cast<uint32_t>(std::stoul(hb[i])));
+      if (shard == hosts_.end()) continue;
+      if (auto h = shard->second.find(hb[i + 1]); h != shard->second.end()) h->second.dirty = true;
+    }
+    return beat.status();
+  }
   if (beat->elements.size() != 2) return Status::Error("tc_heartbeat: unexpected reply");
   std::vector<std::string> workers;
   for (const auto& e : beat->elements[0].elements) workers.push_back(e.str);

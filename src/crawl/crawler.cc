@@ -1061,7 +1061,9 @@ void Crawler::Impl::ClusterTick(bool force) {
   }
   // Politeness of hosts of shards taken over, before their URLs arrive.
   for (const HostPoliteness& p : cluster_->TakeArrivedHosts()) {
-    auto host = frontier_->InternHost("http://" + p.host_key + "/");
+    // A URL with that host key ("h:80" only comes from https).
+    const bool https = p.host_key.size() > 3 && p.host_key.ends_with(":80");
+    auto host = frontier_->InternHost((https ? "https://" : "http://") + p.host_key + "/");
     if (!host) continue;
     if (p.crawl_delay_s > 0) frontier_->SetHostMinDelay(*host, p.crawl_delay_s);
     HostHealth h;
