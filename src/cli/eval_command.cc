@@ -1,11 +1,14 @@
-// `topicrawl eval DIR`: the metrics of one crawl directory (eval/metrics.h),
+// `topicrawl eval DIR...`: the metrics of one crawl (eval/metrics.h),
 // optionally against ground-truth labels, plus Wang-Landau diagnostics when
-// the crawl left wl_steps.tsv / wl_dos.tsv.
+// the crawl left wl_steps.tsv / wl_dos.tsv. Several directories (a clustered
+// crawl's workers) are one crawl, read as `topicrawl merge` joins them
+// (cluster/crawl_view.h).
 #include <iostream>
 #include <optional>
 #include <string>
 
 #include "cli/commands.h"
+#include "cluster/crawl_view.h"
 #include "eval/crawl_reader.h"
 #include "crawl/crawl_config.h"
 #include "eval/experiment_report.h"
@@ -21,7 +24,8 @@ namespace topicrawl::cli {
 namespace {
 
 struct EvalFlags {
-  std::string dir;
+  std::vector<std::string> dirs;
+  std::string dir;  // the one crawl directory read (CrawlView)
   std::string labels;
   std::string reachable;
   std::optional<double> beta;
@@ -190,10 +194,13 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<EvalFlags>();
   auto* cmd = app.add_subcommand(
       "eval",
-      "Metrics of one crawl directory: DP, LP, Accuracy, ARDP/SDDP, ARLP/SDLP (seed 000 "
+      "Metrics of one crawl (one directory, or a clustered crawl's worker directories): DP, LP, Accuracy, ARDP/SDDP, ARLP/SDLP (seed 000 "
       "eq. 8-12) at checkpoints; with --labels also true harvest, recall, average "
       "harvest/recall@N and pages to 50/90 % recall.");
-  cmd->add_option("dir", flags->dir, "Crawl directory (holds crawl.db)")->required();
+  cmd->add_option("dir", flags->dirs,
+                  "Crawl directory (holds crawl.db); several: the workers of a clustered crawl, "
+                  "read as one crawl (one row per URL, as `topicrawl merge`)")
+      ->required();
   cmd->add_option("--labels", flags->labels,
                   "Label file url<TAB>relevant<TAB>reason (corpus/labels/*.tsv)");
   cmd->add_option("--reachable", flags->reachable,
@@ -215,7 +222,16 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--scope-hosts", flags->scope_hosts,
                 "With --truth-dir: count only truth URLs on hosts the crawl stored pages of");
   cmd->add_option("--plot-dos", flags->plot_dos, "Write WL ln g(E) as SVG (needs wl_dos.tsv)");
-  cmd->callback([flags, exit_code] { *exit_code = RunEval(*flags); });
+  cmd->callback([flags, exit_code] {
+    auto view = CrawlView::Open(flags->dirs);
+    if (!view.ok()) {
+      std::cerr << "eval: " << view.status().message() << '\n';
+      *exit_code = kExitFailure;
+      return;
+    }
+    flags->dir = (*view)->dir();
+    *exit_code = RunEval(*flags);
+  });
 }
 
 }  // namespace topicrawl::cli

@@ -1,5 +1,6 @@
-// topicrawl export DIR --format jsonl: one JSON object per stored page and
-// line, for other tools. Streaming: rows are read from crawl.db one at a
+// topicrawl export DIR... --format jsonl: one JSON object per stored page and
+// line, for other tools. Several directories (a clustered crawl's workers)
+// are one crawl, read as `topicrawl merge` joins them (cluster/crawl_view.h). Streaming: rows are read from crawl.db one at a
 // time and each page's text is read back from its WARC record and written
 // before the next, so memory does not grow with the crawl (10^6 pages).
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cluster/crawl_view.h"
 #include "nlohmann/json.hpp"
 #include "store/crawl_db_reader.h"
 #include "search/page_text.h"
@@ -22,7 +24,8 @@ const char* const kAllFields[] = {"id",         "url",         "final_url", "fet
                                   "parent_url"};
 
 struct ExportFlags {
-  std::string dir;
+  std::vector<std::string> dirs;
+  std::string dir;  // the one crawl directory read (CrawlView)
   std::string format = "jsonl";
   bool relevant_only = false;
   bool all_statuses = false;
@@ -144,7 +147,10 @@ void AddExportCommand(CLI::App& app, int* exit_code) {
   auto* cmd = app.add_subcommand(
       "export", "Write a crawl's pages as JSON lines (url, final_url, fetched_at, status, "
                 "title, text, relevance, link_score, explanation, depth, parent_url)");
-  cmd->add_option("DIR", flags->dir, "Crawl directory")->required();
+  cmd->add_option("DIR", flags->dirs,
+                  "Crawl directory; several: the workers of a clustered crawl, read as one "
+                  "crawl (one row per URL, as `topicrawl merge`)")
+      ->required();
   cmd->add_option("--format", flags->format, "Output format (jsonl)")->default_str("jsonl");
   cmd->add_flag("--relevant-only", flags->relevant_only,
                 "Only pages with relevance >= beta (the crawl's, or --beta)");
@@ -153,7 +159,16 @@ void AddExportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--fields", flags->fields, "Comma-separated fields (default: all)");
   cmd->add_option("--beta", flags->beta, "Relevance threshold for --relevant-only");
   cmd->add_option("--out", flags->out, "Output file (default: stdout)");
-  cmd->callback([flags, exit_code] { *exit_code = RunExport(*flags); });
+  cmd->callback([flags, exit_code] {
+    auto view = CrawlView::Open(flags->dirs);
+    if (!view.ok()) {
+      std::cerr << "error: " << view.status().message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    flags->dir = (*view)->dir();
+    *exit_code = RunExport(*flags);
+  });
 }
 
 }  // namespace topicrawl::cli

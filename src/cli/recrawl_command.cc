@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/crawl_runner.h"
 #include "cli/serve_flags.h"
+#include "cluster/crawl_view.h"
 #include "crawl/crawl_config.h"
 #include "crawl/rounds/round_runner.h"
 
@@ -25,7 +26,17 @@ struct RecrawlFlags {
   std::string budget;  // "N" or "P%"
   std::string model;
   bool resume = false;
+  std::string cluster;  // refused (docs/scale-out.md "Rounds")
 };
+
+// Rounds are not run in cluster mode (docs/scale-out.md "Rounds"): a round
+// plans its revisits from the whole crawl's pages and fetch history, which
+// are spread over the workers' directories, and it would need the cluster's
+// seen-set to admit URLs already crawled again.
+constexpr const char* kClusterRoundsHelp =
+    "rounds (recrawl) do not run in cluster mode: a round plans its revisits from the whole "
+    "crawl's pages and history, spread over the workers' directories. Merge the workers' "
+    "directories (`topicrawl merge OUT DIR...`) and run `topicrawl recrawl OUT` in one process";
 
 // "120" -> 120 revisits; "30%" -> 0.30 of the known pages.
 bool ParseBudget(const std::string& text, RecrawlOptions* options) {
@@ -44,6 +55,15 @@ bool ParseBudget(const std::string& text, RecrawlOptions* options) {
 
 int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
   const std::string& dir = flags->dir;
+  if (!flags->cluster.empty()) {
+    std::cerr << "error: --cluster: " << kClusterRoundsHelp << "\n";
+    return kExitUsage;
+  }
+  if (IsClusterWorkerDirectory(dir)) {
+    std::cerr << "error: " << dir << " is one worker's part of a clustered crawl; "
+              << kClusterRoundsHelp << "\n";
+    return kExitUsage;
+  }
   CrawlConfig config;
   Status loaded = LoadCrawlConfigToml(dir + "/config.toml", &config);
   if (!loaded.ok()) {
@@ -128,6 +148,9 @@ void AddRecrawlCommand(CLI::App& app, int* exit_code) {
                   "default: trained on the crawl's own link graph)");
   cmd->add_flag("--resume", flags->resume,
                 "Continue the current round (after an interruption) instead of planning one");
+  cmd->add_option("--cluster", flags->cluster,
+                  "Not supported: rounds run in one process over a merged crawl (refused with "
+                  "what to do)");
   AddEngineFlags(cmd, &flags->config);
   AddServeFlags(cmd);  // --serve / --index: dashboard and API during the round
   cmd->callback([cmd, flags, exit_code] { *exit_code = RunRecrawl(cmd, flags.get()); });

@@ -1,14 +1,21 @@
-// topicrawl search DIR QUERY: full-text search (BM25) over a crawl's index.
+// topicrawl search DIR... QUERY: full-text search (BM25) over a crawl's index.
+// Several directories (a clustered crawl's workers) are one crawl, read as
+// `topicrawl merge` joins them (cluster/crawl_view.h); that merged view has
+// no index yet, so one is built for the call (a temporary one: for many
+// queries, `topicrawl merge OUT DIR...` and `topicrawl index OUT` once).
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cluster/crawl_view.h"
 #include "search/search_index.h"
 
 namespace topicrawl::cli {
 namespace {
 
 struct SearchFlags {
+  std::vector<std::string> args;  // DIR... then the query words
   std::string dir;
   std::vector<std::string> words;
   bool relevant = false;
@@ -28,7 +35,36 @@ std::string Highlight(const std::string& s) {
   return out;
 }
 
-int RunSearch(const SearchFlags& f) {
+int RunSearch(SearchFlags& f) {
+  // The leading arguments that hold a crawl are its directories.
+  std::vector<std::string> dirs;
+  size_t i = 0;
+  for (; i < f.args.size(); ++i) {
+    std::error_code ec;
+    if (!std::filesystem::exists(f.args[i] + "/crawl.db", ec)) break;
+    dirs.push_back(f.args[i]);
+  }
+  f.words.assign(f.args.begin() + static_cast<std::ptrdiff_t>(i), f.args.end());
+  if (dirs.empty() || f.words.empty()) {
+    std::cerr << "error: usage: search DIR... QUERY (" << (dirs.empty() ? "'" + f.args[0] +
+                 "' is not a crawl directory" : std::string("no query words")) << ")\n";
+    return kExitUsage;
+  }
+  auto view = CrawlView::Open(dirs);
+  if (!view.ok()) {
+    std::cerr << "error: " << view.status().message() << "\n";
+    return kExitFailure;
+  }
+  f.dir = (*view)->dir();
+  if ((*view)->merged()) {
+    auto built = IndexNewPages(f.dir, IndexOptions{});
+    if (!built.ok()) {
+      std::cerr << "error: indexing the merged view: " << built.status().message() << "\n";
+      return kExitFailure;
+    }
+    std::fprintf(stderr, "indexed the %zu directories' %lld pages as one crawl\n", dirs.size(),
+                 static_cast<long long>(built->indexed));
+  }
   auto index = SearchIndex::Open(f.dir);
   if (!index.ok()) {
     std::cerr << "error: " << index.status().message() << "\n";
@@ -61,9 +97,13 @@ int RunSearch(const SearchFlags& f) {
 void AddSearchCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<SearchFlags>();
   auto* cmd = app.add_subcommand(
-      "search", "Full-text search over a crawl (needs `topicrawl index DIR` or crawl --index)");
-  cmd->add_option("DIR", flags->dir, "Crawl directory")->required();
-  cmd->add_option("QUERY", flags->words, "Query words (English or Chinese)")->required();
+      "search", "Full-text search over a crawl (needs `topicrawl index DIR` or crawl --index; "
+                "several directories are indexed for the call)");
+  cmd->add_option("DIR... QUERY", flags->args,
+                  "Crawl directory, or several (a clustered crawl's workers, read as one crawl: "
+                  "one row per URL, as `topicrawl merge`; indexed for the call), then the query "
+                  "words (English or Chinese)")
+      ->required();
   cmd->add_flag("--relevant", flags->relevant, "Only pages judged relevant");
   cmd->add_option("--host", flags->host, "Only pages of this host[:port]");
   cmd->add_option("--round", flags->round, "Only pages of this incremental round");

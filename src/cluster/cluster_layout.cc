@@ -159,12 +159,36 @@ local function done(keys, args)
           redis.call('EXISTS', p .. 'stop')}
 end
 
--- ARGV: worker, ttl_ms. Registers the worker as live, forgets dead ones;
--- returns the live workers.
+-- Redis server time in ms: hand-over deadlines are stored in the server's
+-- clock, so the workers' clocks never need to agree.
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Stores host politeness records, 4 ARGV from `from` on: (shard, host,
+-- wait_ms, record). pol:<shard> maps host -> "not_before_ms record".
+local function store_hosts(p, args, from)
+  if #args < from then return end
+  local now = now_ms()
+  for i = from, #args, 4 do
+    redis.call('HSET', p .. 'pol:' .. args[i], args[i + 1],
+               string.format('%.0f', now + tonumber(args[i + 2])) .. ' ' .. args[i + 3])
+  end
+end
+
+-- ARGV: worker, ttl_ms, then host records (see store_hosts). Keeps the
+-- worker live for ttl_ms: this one SET also keeps every shard lease of the
+-- worker valid (a lease is valid while its holder's w: key exists), so
+-- renewing costs one command per round whatever the number of shards.
+-- Forgets dead workers. Returns {live workers, lapsed}: lapsed = 1 when the
+-- w: key had expired (the worker stalled past ttl_ms; its leases may have
+-- been taken: it must check them with tc_verify).
 local function heartbeat(keys, args)
   local p = pfx(keys)
-  redis.call('SET', p .. 'w:' .. args[1], '1', 'PX', args[2])
+  local prev = redis.call('SET', p .. 'w:' .. args[1], '1', 'PX', args[2], 'GET')
   redis.call('SADD', p .. 'workers', args[1])
+  store_hosts(p, args, 3)
   local live = {}
   for _, m in ipairs(redis.call('SMEMBERS', p .. 'workers')) do
     if redis.call('EXISTS', p .. 'w:' .. m) == 1 then
@@ -174,47 +198,68 @@ local function heartbeat(keys, args)
       redis.call('DEL', p .. 'own:' .. m)
     end
   end
-  return live
+  local lapsed = 0
+  if not prev then lapsed = 1 end
+  return {live, lapsed}
 end
 
--- ARGV: worker, ttl_ms, shard... Takes the free leases (SET NX PX); a new
--- owner first requeues what the previous owner had in flight. Returns the
--- shards now held.
+-- ARGV: worker, shard... Takes the free leases: a lease is free when its
+-- key is gone (never taken, or a release's hold ran out) or its holder's
+-- liveness key w:<holder> expired (a dead or stalled worker). A new owner
+-- first requeues what the previous owner had in flight. Returns {shards
+-- now held, host records of the shards taken over: (shard, host, wait_ms,
+-- record)...}.
 local function acquire(keys, args)
   local p = pfx(keys)
   local w = args[1]
   local got = {}
-  for i = 3, #args do
+  local hosts = {}
+  local now = nil
+  for i = 2, #args do
     local s = args[i]
     local lk = p .. 'lease:' .. s
-    local mine = redis.call('GET', lk) == w
-    if mine then
-      redis.call('PEXPIRE', lk, args[2])
-    elseif redis.call('SET', lk, w, 'NX', 'PX', args[2]) then
+    local holder = redis.call('GET', lk)
+    local mine = holder == w
+    if not mine and (not holder or (holder ~= '-' and
+                                    redis.call('EXISTS', p .. 'w:' .. holder) == 0)) then
+      redis.call('SET', lk, w)
       requeue(p, s)
       mine = true
+      local pol = redis.call('HGETALL', p .. 'pol:' .. s)
+      if #pol > 0 and not now then now = now_ms() end
+      for j = 1, #pol, 2 do
+        local sp = string.find(pol[j + 1], ' ', 1, true)
+        local wait = tonumber(string.sub(pol[j + 1], 1, sp - 1)) - now
+        if wait < 0 then wait = 0 end
+        hosts[#hosts + 1] = s
+        hosts[#hosts + 1] = pol[j]
+        hosts[#hosts + 1] = string.format('%.0f', wait)
+        hosts[#hosts + 1] = string.sub(pol[j + 1], sp + 1)
+      end
     end
     if mine then
       redis.call('SADD', p .. 'own:' .. w, s)
       got[#got + 1] = s
     end
   end
-  return got
+  return {got, hosts}
 end
 
--- ARGV: worker, ttl_ms, shard... Extends the worker's leases; returns the
--- shards it no longer holds (expired and taken by another worker).
-local function renew(keys, args)
+-- ARGV: worker, k, shard x k (taking), shard... (yielded). After a lapsed
+-- heartbeat: another worker's heartbeat may have dropped own:<worker>
+-- meanwhile, so the shards still held and not yielded are put back there;
+-- returns the shards the worker no longer holds (taken by another worker).
+local function verify(keys, args)
   local p = pfx(keys)
   local w = args[1]
+  local k = tonumber(args[2])
   local lost = {}
   for i = 3, #args do
-    local lk = p .. 'lease:' .. args[i]
-    if redis.call('GET', lk) == w then
-      redis.call('PEXPIRE', lk, args[2])
-    else
+    if redis.call('GET', p .. 'lease:' .. args[i]) ~= w then
       redis.call('SREM', p .. 'own:' .. w, args[i])
       lost[#lost + 1] = args[i]
+    elseif i <= k + 2 then
+      redis.call('SADD', p .. 'own:' .. w, args[i])
     end
   end
   return lost
@@ -228,15 +273,19 @@ local function yield(keys, args)
   return #args - 1
 end
 
--- ARGV: worker, hold_ms, shard... Gives the leases up (compare-and-set):
+-- ARGV: worker, hold_ms, n, shard x n, then host records (see store_hosts).
+-- Stores the records (the hosts' crawl delay, back-off and next allowed
+-- request, for the next owner), then gives the leases up (compare-and-set):
 -- the lease stays blocked hold_ms more (the politeness delay), so the next
 -- owner's first request to a host comes at least that long after ours.
 local function release(keys, args)
   local p = pfx(keys)
   local w = args[1]
   local hold = tonumber(args[2])
+  local last = 3 + tonumber(args[3])
+  store_hosts(p, args, last + 1)
   local n = 0
-  for i = 3, #args do
+  for i = 4, last do
     local lk = p .. 'lease:' .. args[i]
     if redis.call('GET', lk) == w then
       if hold > 0 then
@@ -264,7 +313,7 @@ redis.register_function('tc_take', take)
 redis.register_function('tc_done', done)
 redis.register_function('tc_heartbeat', heartbeat)
 redis.register_function('tc_acquire', acquire)
-redis.register_function('tc_renew', renew)
+redis.register_function('tc_verify', verify)
 redis.register_function('tc_yield', yield)
 redis.register_function('tc_release', release)
 redis.register_function('tc_leave', leave)

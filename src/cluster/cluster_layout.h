@@ -48,7 +48,7 @@ std::string SeenMember(uint64_t url_id);
 std::string RendezvousOwner(uint32_t shard, const std::vector<std::string>& workers);
 
 // The Redis Function library (Lua, FUNCTION LOAD REPLACE): handoff, take,
-// done, heartbeat, acquire, renew, yield, release, status.
+// done, heartbeat, acquire, verify, yield, release, leave.
 const std::string& ClusterFunctionLibrary();
 
 }  // namespace topicrawl

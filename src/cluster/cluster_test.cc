@@ -206,10 +206,13 @@ TEST_F(ClusterRedisTest, WorkersSplitShardsAndTakeOverADeadWorkersInFlightUrls) 
   a->Route(Link(url + "2"));
   ASSERT_TRUE(a->FlushRoutes().ok());
   ASSERT_TRUE(admin_->Command({"SET", "tc:{t}:seeded", "1"}).ok());
-  auto got = admin_->Command({"FCALL", "tc_acquire", "1", "tc:{t}:pending", "dead", "400",
+  // Its liveness key (the heartbeat) keeps its lease valid for 400 ms more.
+  ASSERT_TRUE(admin_->Command({"SET", "tc:{t}:w:dead", "1", "PX", "400"}).ok());
+  auto got = admin_->Command({"FCALL", "tc_acquire", "1", "tc:{t}:pending", "dead",
                               std::to_string(shard)});
   ASSERT_TRUE(got.ok()) << got.status().message();
-  ASSERT_EQ(got->elements.size(), 1u);
+  ASSERT_EQ(got->elements.size(), 2u);
+  ASSERT_EQ(got->elements[0].elements.size(), 1u);
   auto took = admin_->Command({"FCALL", "tc_take", "1", "tc:{t}:pending", "dead", "10", "0", "0"});
   ASSERT_TRUE(took.ok());
   EXPECT_EQ(took->elements.size(), 6u);
@@ -249,6 +252,91 @@ TEST_F(ClusterRedisTest, WorkersSplitShardsAndTakeOverADeadWorkersInFlightUrls) 
     std::this_thread::sleep_for(milliseconds(50));
   }
   EXPECT_EQ(a->OwnedShards(), kClusterShards);
+}
+
+TEST_F(ClusterRedisTest, HostPolitenessMovesWithTheShardAndRenewalIsOneCommand) {
+  auto a = Worker("a", 2000);
+  ASSERT_TRUE(a && a->Start().ok());
+  ASSERT_EQ(a->OwnedShards(), kClusterShards);
+  // A host of a shard the rendezvous gives to "b" once it joins.
+  std::string key;
+  for (int i = 0; key.empty(); ++i) {
+    std::string k = "slow" + std::to_string(i) + ".test";
+    if (RendezvousOwner(ShardOfHostKey(k), {"a", "b"}) == "b") key = k;
+  }
+  const int64_t now = std::chrono::duration_cast<milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch()).count();
+  HostPoliteness slow;
+  slow.host_key = key;
+  slow.crawl_delay_s = 2.5;
+  slow.not_before_unix_ms = now + 3000;
+  slow.backoff_level = 2;
+  slow.consecutive_failures = 3;
+  a->HostState(slow);
+  HostPoliteness plain;  // nothing to hand over: never written
+  plain.host_key = "plain.test";
+  plain.not_before_unix_ms = now + 50;
+  a->HostState(plain);
+  // Renewal: with all 1,024 leases held, a lease round costs a handful of
+  // commands (heartbeat), not two per shard.
+  const uint64_t before = a->stats().redis_commands;
+  std::this_thread::sleep_for(milliseconds(1100));  // two rounds of 500 ms
+  const uint64_t rounds = a->stats().redis_commands - before;
+  EXPECT_GE(rounds, 2u);
+  EXPECT_LE(rounds, 3u);  // one FCALL a round
+  // ... and the slow host's record went out with the heartbeat.
+  auto stored = admin_->Command({"HGET", "tc:{t}:pol:" + std::to_string(ShardOfHostKey(key)), key});
+  ASSERT_TRUE(stored.ok());
+  EXPECT_NE(stored->str.find(" 2500 2 3 0"), std::string::npos) << stored->str;
+  auto plain_stored = admin_->Command(
+      {"HGET", "tc:{t}:pol:" + std::to_string(ShardOfHostKey("plain.test")), "plain.test"});
+  ASSERT_TRUE(plain_stored.ok());
+  EXPECT_TRUE(plain_stored->nil());
+  // The leases never expired meanwhile (the liveness key renews them).
+  EXPECT_EQ(a->OwnedShards(), kClusterShards);
+
+  auto b = Worker("b", 2000);
+  ASSERT_TRUE(b && b->Start().ok());
+  std::vector<HostPoliteness> arrived;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::vector<LinkCandidate> t;
+    std::vector<UrlId> c;
+    ASSERT_TRUE(a->Tick(0, &t, &c).ok());
+    ASSERT_TRUE(b->Tick(0, &t, &c).ok());
+    for (auto& h : b->TakeArrivedHosts()) arrived.push_back(h);
+    if (a->OwnedShards() + b->OwnedShards() == kClusterShards && !arrived.empty()) break;
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  ASSERT_EQ(arrived.size(), 1u);
+  EXPECT_EQ(arrived[0].host_key, key);
+  EXPECT_DOUBLE_EQ(arrived[0].crawl_delay_s, 2.5);
+  EXPECT_EQ(arrived[0].backoff_level, 2);
+  EXPECT_EQ(arrived[0].consecutive_failures, 3u);
+  EXPECT_FALSE(arrived[0].failed);
+  // The next allowed request is kept (Redis time; same machine here).
+  EXPECT_NEAR(static_cast<double>(arrived[0].not_before_unix_ms), static_cast<double>(now + 3000),
+              250.0);
+}
+
+TEST_F(ClusterRedisTest, AWorkerWhoseLivenessLapsedKeepsServingTheShardsItStillHolds) {
+  auto a = Worker("a", 2000);
+  ASSERT_TRUE(a && a->Start().ok());
+  for (int i = 0; i < 3; ++i) a->Route(Link("http://lapse.test/" + std::to_string(i)));
+  ASSERT_TRUE(a->FlushRoutes().ok());
+  ASSERT_TRUE(admin_->Command({"SET", "tc:{t}:seeded", "1"}).ok());
+  // A stall past lease_ms: the liveness key expired and another worker's
+  // heartbeat dropped own:a; nobody took the leases yet.
+  ASSERT_TRUE(admin_->Command({"DEL", "tc:{t}:w:a", "tc:{t}:own:a"}).ok());
+  std::this_thread::sleep_for(milliseconds(700));  // a's next round
+  auto own = admin_->Command({"SCARD", "tc:{t}:own:a"});
+  ASSERT_TRUE(own.ok());
+  EXPECT_EQ(own->AsInt(), static_cast<int64_t>(kClusterShards));
+  EXPECT_EQ(a->OwnedShards(), kClusterShards);
+  std::vector<LinkCandidate> taken;
+  std::vector<UrlId> commit;
+  ASSERT_TRUE(a->Tick(10, &taken, &commit).ok());
+  EXPECT_EQ(taken.size(), 3u);  // without own:a restored: 0, forever
 }
 
 TEST_F(ClusterRedisTest, FirstWorkerRegistersLaterOnesAreComparedAndStopWorks) {

@@ -93,12 +93,15 @@ void ClusterWorker::Leave() {
   wake_.notify_all();
   if (lease_thread_.joinable()) lease_thread_.join();
   std::vector<std::string> args = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id,
-                                   std::to_string(options_.hold_ms)};
+                                   std::to_string(options_.hold_ms), "0"};
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (uint32_t s : owned_) args.push_back(std::to_string(s));
+    args[6] = std::to_string(owned_.size());
+    CollectHosts(nullptr, &args);  // the next owners' politeness
     owned_.clear();
     yielded_.clear();
+    hosts_.clear();
   }
   if (lease_conn_) {
     (void)lease_conn_->Command(args);
@@ -107,8 +110,9 @@ void ClusterWorker::Leave() {
 }
 
 void ClusterWorker::LeaseLoop() {
-  // Renewal needs lease_ms / 4; rebalancing after a join wants less: a
-  // joining worker waits ~2 rounds for its shards (yield+drain, acquire).
+  // Liveness (and with it every lease) needs a heartbeat within lease_ms;
+  // rebalancing after a join wants rounds shorter than that: a joining
+  // worker waits ~2 rounds for its shards (yield+drain, acquire).
   const auto period = std::chrono::milliseconds(std::clamp(options_.lease_ms / 4, 100, 500));
   std::unique_lock<std::mutex> lock(wake_mu_);
   while (!leaving_) {
@@ -121,13 +125,105 @@ void ClusterWorker::LeaseLoop() {
   }
 }
 
+namespace {
+
+// "crawl_delay_ms backoff_level consecutive_failures failed": what a next
+// owner needs of a host besides the time of its next allowed request.
+std::string HostRecordText(const HostPoliteness& h) {
+  return std::to_string(static_cast<int64_t>(h.crawl_delay_s * 1000 + 0.5)) + " " +
+         std::to_string(h.backoff_level) + " " + std::to_string(h.consecutive_failures) + " " +
+         (h.failed ? "1" : "0");
+}
+const std::string& TrivialRecordText() {
+  static const std::string kText = HostRecordText(HostPoliteness{});
+  return kText;
+}
+
+int64_t UnixMillisNow() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+void ClusterWorker::HostState(const HostPoliteness& state) {
+  const uint32_t shard = ShardOfHostKey(state.host_key);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& hosts = hosts_[shard];
+  auto it = hosts.find(state.host_key);
+  if (it == hosts.end()) {
+    // Nothing to hand over and nothing stored to correct: not kept (most
+    // hosts), so memory grows only with hosts that have a delay or failures.
+    if (state.Trivial()) return;
+    it = hosts.emplace(state.host_key, HostRecord{}).first;
+  }
+  HostRecord& r = it->second;
+  r.state = state;
+  const std::string text = HostRecordText(state);
+  // A host with its own delay or a back-off also moves its next allowed
+  // request; a plain one only needs the global delay (the release hold).
+  r.dirty = text != r.sent_text || (!state.Trivial() && state.not_before_unix_ms != r.sent_not_before);
+}
+
+std::vector<HostPoliteness> ClusterWorker::TakeArrivedHosts() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<HostPoliteness> out;
+  out.swap(arrived_);
+  return out;
+}
+
+void ClusterWorker::CollectHosts(const std::set<uint32_t>* only, std::vector<std::string>* args) {
+  const int64_t now = UnixMillisNow();
+  for (auto& [shard, hosts] : hosts_) {
+    if (only && !only->count(shard)) continue;
+    for (auto it = hosts.begin(); it != hosts.end();) {
+      HostRecord& r = it->second;
+      if (r.dirty) {
+        r.sent_text = HostRecordText(r.state);
+        r.sent_not_before = r.state.not_before_unix_ms;
+        r.dirty = false;
+        args->push_back(std::to_string(shard));
+        args->push_back(it->first);
+        args->push_back(std::to_string(std::max<int64_t>(0, r.state.not_before_unix_ms - now)));
+        args->push_back(r.sent_text);
+      }
+      // Trivial and stored as trivial: forgotten.
+      if (r.state.Trivial() && r.sent_text == TrivialRecordText()) {
+        it = hosts.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+}
+
 Status ClusterWorker::LeaseRound() {
   RedisClient& r = *lease_conn_;
   const std::string ttl = std::to_string(options_.lease_ms);
-  auto live = r.Command({"FCALL", "tc_heartbeat", "1", pending_key_, options_.worker_id, ttl});
-  if (!live.ok()) return live.status();
+  std::vector<std::string> hb = {"FCALL", "tc_heartbeat", "1", pending_key_, options_.worker_id,
+                                 ttl};
+  std::set<uint32_t> owned, yielded;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    CollectHosts(nullptr, &hb);
+    owned = owned_;
+    yielded = yielded_;
+  }
+  // One call renews the liveness key, and with it every lease we hold.
+  auto beat = r.Command(hb);
+  if (!beat.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 6; i + 3 < hb.size(); i += 4) {  // sent again next round
+      auto shard = hosts_.find(static_cast<uint32_t>(std::stoul(hb[i])));
+      if (shard == hosts_.end()) continue;
+      if (auto h = shard->second.find(hb[i + 1]); h != shard->second.end()) h->second.dirty = true;
+    }
+    return beat.status();
+  }
+  if (beat->elements.size() != 2) return Status::Error("tc_heartbeat: unexpected reply");
   std::vector<std::string> workers;
-  for (const auto& e : live->elements) workers.push_back(e.str);
+  for (const auto& e : beat->elements[0].elements) workers.push_back(e.str);
   if (std::find(workers.begin(), workers.end(), options_.worker_id) == workers.end()) {
     workers.push_back(options_.worker_id);
   }
@@ -135,17 +231,15 @@ Status ClusterWorker::LeaseRound() {
   for (uint32_t s = 0; s < kClusterShards; ++s) {
     if (RendezvousOwner(s, workers) == options_.worker_id) desired.insert(s);
   }
-  std::set<uint32_t> owned, yielded;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    owned = owned_;
-    yielded = yielded_;
-  }
-  // Renew what we hold; forget what expired and went elsewhere.
-  if (!owned.empty()) {
-    std::vector<std::string> args = {"FCALL", "tc_renew", "1", pending_key_, options_.worker_id,
-                                     ttl};
-    for (uint32_t s : owned) args.push_back(std::to_string(s));
+  // Our liveness lapsed (a stall longer than lease_ms): other workers may
+  // have taken shards meanwhile. Forget those.
+  if (beat->elements[1].AsInt() == 1 && !owned.empty()) {
+    std::vector<std::string> args = {"FCALL", "tc_verify", "1", pending_key_, options_.worker_id,
+                                     std::to_string(owned.size() - yielded.size())};
+    for (uint32_t s : owned) {
+      if (!yielded.count(s)) args.push_back(std::to_string(s));
+    }
+    for (uint32_t s : yielded) args.push_back(std::to_string(s));
     auto lost = r.Command(args);
     if (!lost.ok()) return lost.status();
     if (!lost->elements.empty()) {
@@ -154,6 +248,7 @@ Status ClusterWorker::LeaseRound() {
         const uint32_t s = static_cast<uint32_t>(e.AsInt());
         owned_.erase(s);
         yielded_.erase(s);
+        hosts_.erase(s);
         owned.erase(s);
         yielded.erase(s);
       }
@@ -172,39 +267,77 @@ Status ClusterWorker::LeaseRound() {
     std::lock_guard<std::mutex> lock(mu_);
     for (size_t i = 5; i < yield.size(); ++i) yielded_.insert(std::stoul(yield[i]));
   }
-  // ...and release them once nothing of theirs is left here.
+  // ...and release them once nothing of theirs is left here, with their
+  // hosts' politeness state for the next owner.
   {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<std::string> rel = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id,
-                                    std::to_string(options_.hold_ms)};
+                                    std::to_string(options_.hold_ms), "0"};
+    std::set<uint32_t> going;
     for (uint32_t s : yielded_) {
-      if (!desired.count(s) && local_per_shard_[s] == 0) rel.push_back(std::to_string(s));
+      if (!desired.count(s) && local_per_shard_[s] == 0) {
+        rel.push_back(std::to_string(s));
+        going.insert(s);
+      }
     }
-    if (rel.size() > 6) {
+    if (!going.empty()) {
+      rel[6] = std::to_string(going.size());
+      CollectHosts(&going, &rel);
       auto x = r.Command(rel);
-      if (!x.ok()) return x.status();
-      for (size_t i = 6; i < rel.size(); ++i) {
-        const uint32_t s = static_cast<uint32_t>(std::stoul(rel[i]));
+      if (!x.ok()) {
+        for (uint32_t s : going) {  // send them again next round
+          for (auto& [host, rec] : hosts_[s]) rec.dirty = true;
+        }
+        return x.status();
+      }
+      for (uint32_t s : going) {
         yielded_.erase(s);
         owned_.erase(s);
         local_per_shard_.erase(s);
+        hosts_.erase(s);
       }
     }
   }
   // Take the free leases of our shards (and keep yielded ones we won back).
-  std::vector<std::string> acq = {"FCALL", "tc_acquire", "1", pending_key_, options_.worker_id,
-                                  ttl};
+  // mu_ is held over the call: a take (crawl thread) of a shard just taken
+  // over comes after its hosts' states are in arrived_.
+  std::vector<std::string> acq = {"FCALL", "tc_acquire", "1", pending_key_, options_.worker_id};
   for (uint32_t s : desired) {
     if (!owned.count(s) || yielded.count(s)) acq.push_back(std::to_string(s));
   }
-  if (acq.size() > 6) {
+  if (acq.size() > 5) {
+    std::lock_guard<std::mutex> lock(mu_);
     auto got = r.Command(acq);
     if (!got.ok()) return got.status();
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& e : got->elements) {
+    if (got->elements.size() != 2) return Status::Error("tc_acquire: unexpected reply");
+    for (const auto& e : got->elements[0].elements) {
       const uint32_t s = static_cast<uint32_t>(e.AsInt());
       owned_.insert(s);
       yielded_.erase(s);
+    }
+    const auto& h = got->elements[1].elements;
+    const int64_t now = UnixMillisNow();
+    for (size_t i = 0; i + 3 < h.size(); i += 4) {
+      HostPoliteness p;
+      p.host_key = h[i + 1].str;
+      p.not_before_unix_ms = now + h[i + 2].AsInt();
+      long long delay_ms = 0;
+      int level = 0, failed = 0;
+      unsigned cons = 0;
+      if (std::sscanf(h[i + 3].str.c_str(), "%lld %d %u %d", &delay_ms, &level, &cons, &failed) != 4) {
+        continue;
+      }
+      p.crawl_delay_s = static_cast<double>(delay_ms) / 1000.0;
+      p.backoff_level = level;
+      p.consecutive_failures = cons;
+      p.failed = failed != 0;
+      // What Redis holds for the host now: not sent again unless it changes.
+      HostRecord rec;
+      rec.state = p;
+      rec.sent_text = h[i + 3].str;
+      rec.sent_not_before = p.not_before_unix_ms;
+      hosts_[static_cast<uint32_t>(h[i].AsInt())][p.host_key] = rec;
+      arrived_.push_back(std::move(p));
     }
   }
   return Status::Ok();

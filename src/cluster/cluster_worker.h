@@ -2,8 +2,14 @@
 // the crawler calls (crawl/cluster_role.h) over Redis (docs/scale-out.md).
 //
 // Two Redis connections: the crawl thread's (hand-off, take, done: Tick)
-// and the lease thread's (heartbeat, rendezvous, acquire / renew / yield /
-// release of shard leases every min(lease_ms / 4, 500 ms)).
+// and the lease thread's (heartbeat, rendezvous, acquire / yield / release
+// of shard leases every min(lease_ms / 4, 500 ms)). A shard lease is valid
+// while its holder's liveness key lives, so the heartbeat (one SET PX per
+// round) renews all of a worker's leases at once.
+//
+// Politeness moves with a shard: hosts with their own delay or a back-off
+// are written to Redis with the heartbeat when they change and with the
+// release; the next owner gets them from its acquire (TakeArrivedHosts).
 //
 // Rebalancing is a hand-over, never a overlap: a shard the rendezvous
 // assigns elsewhere is first yielded (no more takes), and its lease is
@@ -75,6 +81,8 @@ class ClusterWorker : public ClusterRole {
   void Committed(std::vector<UrlId> ids) override;
   bool Over() const override;
   bool StopRequested() const override { return stop_; }
+  void HostState(const HostPoliteness& state) override;
+  std::vector<HostPoliteness> TakeArrivedHosts() override;
   Status FinalFlush() override;
 
   // Sends routed links now (seed registration).
@@ -87,6 +95,10 @@ class ClusterWorker : public ClusterRole {
   void LeaseLoop();
   Status LeaseRound();
   Status SendDone();
+  // Appends (shard, host, wait_ms, record) of every changed host (of the
+  // `only` shards when given) to a Function's ARGV and marks them sent.
+  // REQUIRES: mu_ held.
+  void CollectHosts(const std::set<uint32_t>* only, std::vector<std::string>* args);
 
   struct InFlight {
     uint32_t shard = 0;
@@ -117,6 +129,16 @@ class ClusterWorker : public ClusterRole {
   std::set<uint32_t> owned_;                         // leases held
   std::set<uint32_t> yielded_;                       // held, draining
   std::vector<UrlId> committed_;                     // from the writer thread
+  // Politeness of hosts with their own delay or failures, per held shard:
+  // the latest state and what Redis holds (pol:<shard>).
+  struct HostRecord {
+    HostPoliteness state;
+    std::string sent_text = "0 0 0 0";  // trivial: nothing stored
+    int64_t sent_not_before = 0;
+    bool dirty = false;
+  };
+  std::map<uint32_t, std::unordered_map<std::string, HostRecord>> hosts_;
+  std::vector<HostPoliteness> arrived_;  // taken over, for the crawler
 
   std::mutex wake_mu_;
   std::condition_variable wake_;

@@ -1,9 +1,12 @@
 #include "cluster/crawl_merge.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "store/crawl_store.h"
 #include "store/sqlite_db.h"
+#include "store/warc_writer.h"
 
 namespace topicrawl {
 namespace {
@@ -19,9 +22,32 @@ std::string Quote(const std::string& s) {
   return out + "'";
 }
 
+// Round bookkeeping (crawl/rounds): round_started_at.N is the earliest of
+// the inputs', round_finished.N the latest, kept only when every input has
+// it.
+std::string RoundMetaSql(size_t inputs) {
+  std::string all;
+  for (size_t k = 0; k < inputs; ++k) {
+    all += std::string(k ? " UNION ALL " : "") + "SELECT key, value FROM s" + std::to_string(k) +
+           ".meta WHERE substr(key, 1, 17) = 'round_started_at.' OR "
+           "substr(key, 1, 15) = 'round_finished.'";
+  }
+  return "INSERT OR REPLACE INTO meta(key, value) SELECT key, CASE WHEN substr(key, 1, 17) = "
+         "'round_started_at.' THEN min(CAST(value AS INTEGER)) ELSE max(CAST(value AS INTEGER)) "
+         "END FROM (" + all + ") GROUP BY key HAVING count(*) = " + std::to_string(inputs) + ";";
+}
+
+// "%05u", as in the store's WARC names.
+std::string Seq5(uint32_t seq) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%05u", seq);
+  return buf;
+}
+
 }  // namespace
 
-StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::string>& inputs) {
+StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::string>& inputs,
+                                 const MergeOptions& options) {
   if (inputs.empty()) return Status::Error("merge: no input directories");
   for (const auto& in : inputs) {
     if (!fs::exists(in + "/crawl.db")) return Status::Error("merge: no crawl in '" + in + "'");
@@ -39,10 +65,12 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
   if (!opened.ok()) return opened.status();
   SqliteDb& db = **opened;
   MergeStats stats;
+  uint32_t warc_seq = 0;
   Status s = db.Exec(
       "CREATE TEMP TABLE cand(src INTEGER, id INTEGER, url TEXT, ok INTEGER, at INTEGER);"
       "CREATE TEMP TABLE idmap(src INTEGER, old INTEGER, new INTEGER, "
-      "PRIMARY KEY(src, old));");
+      "PRIMARY KEY(src, old));"
+      "CREATE TEMP TABLE warcmap(src INTEGER, old TEXT, new TEXT, PRIMARY KEY(src, old));");
   if (!s.ok()) return s;
   for (size_t k = 0; k < inputs.size(); ++k) {
     const std::string src = std::to_string(k);
@@ -50,12 +78,34 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
                 "INSERT INTO cand SELECT " + src + ", id, url, status = 'ok', fetched_at FROM s" +
                 src + ".pages;");
     if (!s.ok()) return s;
-    // WARC files: referenced under a per-input name.
+    // WARC files: referenced under new names that keep the store's pattern
+    // (topicrawl-<time>-<seq>, seq numbered across all inputs), so the
+    // merged directory can be resumed (recrawl) like any crawl.
     fs::create_directories(out + "/warc");
     std::error_code ec;
+    std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(inputs[k] + "/warc", ec)) {
-      if (!e.is_regular_file()) continue;
-      const fs::path target = fs::path(out) / "warc" / ("d" + src + "-" + e.path().filename().string());
+      uint32_t seq = 0;
+      if (e.is_regular_file() && ParseWarcFileName(e.path().filename().string(), &seq)) {
+        files.push_back(e.path());
+      }
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      const std::string name = file.filename().string();  // topicrawl-<14 digits>-<seq>
+      const std::string renamed = name.substr(0, 25) +
+                                  Seq5(++warc_seq) + ".warc.gz";
+      s = db.Exec("INSERT INTO warcmap VALUES(" + src + ", " + Quote(name) + ", " +
+                  Quote(renamed) + ");");
+      if (!s.ok()) return s;
+      const fs::path target = fs::path(out) / "warc" / renamed;
+      const fs::directory_entry e(file);
+      if (options.symlink_warc) {
+        fs::create_symlink(fs::absolute(e.path()), target, ec);
+        if (ec) return Status::Error("merge: cannot link " + e.path().string() + ": " + ec.message());
+        ++stats.warc_files;
+        continue;
+      }
       fs::create_hard_link(e.path(), target, ec);
       if (ec) {
         ec.clear();
@@ -64,8 +114,9 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
       }
       ++stats.warc_files;
     }
-    s = db.Exec("INSERT OR REPLACE INTO warc_files(name, length, created_at) SELECT 'd" + src +
-                "-' || name, length, created_at FROM s" + src + ".warc_files;");
+    s = db.Exec("INSERT OR REPLACE INTO warc_files(name, length, created_at) SELECT m.new, "
+                "w.length, w.created_at FROM s" + src + ".warc_files w JOIN warcmap m ON m.src = " +
+                src + " AND m.old = w.name;");
     if (!s.ok()) return s;
   }
   // The winner of each URL: ok first, then the latest fetch, then input order.
@@ -85,7 +136,8 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
         "(SELECT new FROM idmap WHERE src = " + src + " AND old = p.parent_id), p.anchor, "
         "p.content_hash, p.size, p.relevance, p.link_score, p.title, p.error, p.explanation, "
         "CASE WHEN p.warc_file IS NULL OR p.warc_file = '' THEN p.warc_file ELSE "
-        "'warc/d" + src + "-' || substr(p.warc_file, 6) END, p.warc_offset, p.warc_length, "
+        "(SELECT 'warc/' || new FROM warcmap WHERE src = " + src + " AND old = "
+        "substr(p.warc_file, 6)) END, p.warc_offset, p.warc_length, "
         "p.round, (SELECT new FROM idmap WHERE src = " + src + " AND old = p.near_dup_of) "
         "FROM " + sp + ".pages p JOIN idmap m ON m.src = " + src + " AND m.old = p.id;"
         "INSERT INTO page_links SELECT m.new, l.links FROM " + sp + ".page_links l "
@@ -102,6 +154,10 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
   s = db.Exec("UPDATE frontier SET state = 1 WHERE url IN (SELECT url FROM pages);"
               "INSERT OR REPLACE INTO meta(key, value) SELECT key, value FROM s0.meta "
               "WHERE key IN ('strategy', 'rng_seed', 'beta', 'started_at');"
+              // A round is finished in the merged crawl when every worker
+              // finished it (a killed one did not: `recrawl OUT --resume`
+              // continues it in one process).
+              + RoundMetaSql(inputs.size()) +
               "INSERT OR REPLACE INTO meta(key, value) VALUES('merged_from', " +
               Quote(std::to_string(inputs.size()) + " crawl directories") + ");"
               "COMMIT;");

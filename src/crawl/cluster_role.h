@@ -11,18 +11,39 @@
 // the crawler posts Tick's `to_commit` ids to the store writer, which
 // commits and then calls Committed() (at-least-once across kill -9).
 //
+// Politeness moves with a shard: the crawler reports each host's state
+// (Crawl-delay floor, back-off, next allowed request) with every stored
+// fate (HostState); when another worker takes the shard over, it gets those
+// states (TakeArrivedHosts) and applies them before fetching from the host.
+//
 // Thread-safety: Committed() is called on the store writer thread; every
 // other method on the crawl thread.
 #ifndef TOPICRAWL_CRAWL_CLUSTER_ROLE_H_
 #define TOPICRAWL_CRAWL_CLUSTER_ROLE_H_
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/status.h"
 #include "frontier/frontier.h"
 
 namespace topicrawl {
+
+// The politeness state of one host, as it moves to a shard's next owner.
+struct HostPoliteness {
+  std::string host_key;            // frontier/host_key.h
+  double crawl_delay_s = 0;        // the host's own delay floor (Crawl-delay)
+  int64_t not_before_unix_ms = 0;  // no request to the host before this
+  int backoff_level = 0;           // host-wide back-off step (frontier.h)
+  uint32_t consecutive_failures = 0;
+  bool failed = false;             // given up (failure budget)
+  // Nothing a next owner needs beyond the global delay.
+  bool Trivial() const {
+    return crawl_delay_s <= 0 && backoff_level == 0 && consecutive_failures == 0 && !failed;
+  }
+};
 
 class ClusterRole {
  public:
@@ -45,6 +66,12 @@ class ClusterRole {
   virtual bool Over() const = 0;
   // Over() because of a stop request (`topicrawl cluster stop`).
   virtual bool StopRequested() const = 0;
+  // The state of the host of a URL whose fate was just reported
+  // (Finished), after the frontier applied the outcome.
+  virtual void HostState(const HostPoliteness& state) = 0;
+  // States of hosts of shards this worker took over since the last call;
+  // the crawler applies them before it adds the URLs of the same Tick.
+  virtual std::vector<HostPoliteness> TakeArrivedHosts() = 0;
   // At the end of Run(), after the store closed (committed): sends what is
   // left.
   virtual Status FinalFlush() = 0;

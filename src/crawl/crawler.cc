@@ -133,6 +133,7 @@ class Crawler::Impl {
   PageRecord TransferRecord(FetchResult& f);
   std::string WaitingReason();
   void ClusterTick(bool force);  // cluster mode: hand-off, release, take
+  void ReportHostToCluster(UrlId url_id, bool ok, const std::string& url);
   static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
     UrlTrapOptions o;
     o.max_urls_per_pattern = static_cast<uint32_t>(c.max_urls_per_pattern);
@@ -789,9 +790,10 @@ Status Crawler::Impl::AddPageRecord(PageRecord rec) {
   }
   const UrlId url_id = rec.url_id;
   const bool ok = rec.status == FetchStatus::kOk;
+  std::string url = cluster_ ? rec.url : std::string();
   writer_->AddPage(std::move(rec));
   ++next_page_id_;
-  if (cluster_) cluster_->Finished(url_id, ok);
+  if (cluster_) ReportHostToCluster(url_id, ok, url);
   return Status::Ok();
 }
 
@@ -1057,6 +1059,22 @@ void Crawler::Impl::ClusterTick(bool force) {
   if (Status s = cluster_->Tick(want, &taken, &to_commit); !s.ok()) {
     std::fprintf(stderr, "warning: cluster: %s (retrying)\n", s.message().c_str());
   }
+  // Politeness of hosts of shards taken over, before their URLs arrive.
+  for (const HostPoliteness& p : cluster_->TakeArrivedHosts()) {
+    // A URL with that host key ("h:80" only comes from https).
+    const bool https = p.host_key.size() > 3 && p.host_key.ends_with(":80");
+    auto host = frontier_->InternHost((https ? "https://" : "http://") + p.host_key + "/");
+    if (!host) continue;
+    if (p.crawl_delay_s > 0) frontier_->SetHostMinDelay(*host, p.crawl_delay_s);
+    HostHealth h;
+    h.backoff_level = p.backoff_level;
+    h.consecutive_failures = p.consecutive_failures;
+    h.failed = p.failed;
+    h.last_failure = "reported by the host's previous worker";
+    h.next_start = now + std::chrono::milliseconds(std::max<int64_t>(
+                             0, p.not_before_unix_ms - clock_->UnixMillis()));
+    frontier_->AdoptHostHealth(*host, h);
+  }
   for (LinkCandidate& c : taken) {
     const UrlId id = c.url_id;
     // Known here already (a redirect target, a re-queued URL): released.
@@ -1067,6 +1085,26 @@ void Crawler::Impl::ClusterTick(bool force) {
       if (store->Flush().ok()) role->Committed(std::move(ids));
     });
   }
+}
+
+// The fate and the host's politeness state after the frontier applied the
+// outcome: the cluster hands the state over with the host's shard.
+void Crawler::Impl::ReportHostToCluster(UrlId url_id, bool ok, const std::string& url) {
+  cluster_->Finished(url_id, ok);
+  auto host = frontier_->InternHost(url);
+  if (!host) return;
+  const Frontier::HostInfo info = frontier_->GetHostInfo(*host);
+  const HostHealth health = frontier_->Health(*host);
+  HostPoliteness p;
+  p.host_key = frontier_->HostKey(*host);
+  p.crawl_delay_s = info.min_delay_s;
+  p.not_before_unix_ms =
+      clock_->UnixMillis() +
+      std::chrono::duration_cast<std::chrono::milliseconds>(info.next_start - clock_->Now()).count();
+  p.backoff_level = health.backoff_level;
+  p.consecutive_failures = health.consecutive_failures;
+  p.failed = health.failed;
+  cluster_->HostState(p);
 }
 
 Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)

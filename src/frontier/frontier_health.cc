@@ -181,6 +181,21 @@ HostHealth Frontier::Health(HostId host) const {
                     h.failed, h.next_start, h.last_failure};
 }
 
+void Frontier::AdoptHostHealth(HostId h, const HostHealth& health) {
+  if (h >= hosts_.size()) return;
+  Host& host = hosts_[h];
+  host.consecutive_failures = std::max(host.consecutive_failures, health.consecutive_failures);
+  host.total_failures = std::max(host.total_failures, health.total_failures);
+  host.backoff_level = std::max(host.backoff_level, health.backoff_level);
+  if (host.last_failure.empty()) host.last_failure = health.last_failure;
+  host.next_start = std::max(host.next_start, health.next_start);
+  if (health.failed) {
+    AbandonHost(h);  // refreshes
+  } else {
+    Refresh(h);
+  }
+}
+
 WaitReport Frontier::Waiting() const {
   WaitReport r;
   const TimePoint now = clock_->Now();

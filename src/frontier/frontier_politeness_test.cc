@@ -475,5 +475,51 @@ TEST_F(FrontierPolitenessTest, WakeupIsTheEarliestHost) {
   EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
 }
 
+// Cluster hand-over (docs/scale-out.md): the state another process had for
+// a host holds here too.
+class FrontierAdoptTest : public FrontierPolitenessTest {};
+
+TEST_F(FrontierAdoptTest, AdoptedHealthHoldsTheHostAndEscalatesFromItsLevel) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  o.retry_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  const HostId a = *f->InternHost("http://a.com/");
+  HostHealth h;
+  h.backoff_level = 2;
+  h.consecutive_failures = 4;
+  h.next_start = clock_.Now() + Seconds(3);
+  f->AdoptHostHealth(a, h);
+  EXPECT_FALSE(f->Next());
+  EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 3.0);
+  Advance(3);
+  auto t = f->Next();
+  ASSERT_TRUE(t);
+  // The next host signal is step 3 (4 s), not a fresh step 1.
+  f->Complete(*t, HostFeedback{FetchStatus::kHttpError, 503, -1});
+  EXPECT_EQ(f->Health(a).backoff_level, 3);
+  EXPECT_EQ(f->Health(a).consecutive_failures, 5u);
+  // Adopting never lowers what this frontier has.
+  h.next_start = clock_.Now();
+  h.backoff_level = 1;
+  f->AdoptHostHealth(a, h);
+  EXPECT_EQ(f->Health(a).backoff_level, 3);
+}
+
+TEST_F(FrontierAdoptTest, AHostGivenUpElsewhereIsGivenUpHere) {
+  FrontierOptions o;
+  o.min_delay_s = 0;
+  auto f = Make(o);
+  f->Add(Link("http://a.com/1", 0.9));
+  f->Add(Link("http://a.com/2", 0.8));
+  HostHealth h;
+  h.failed = true;
+  h.consecutive_failures = 6;
+  f->AdoptHostHealth(*f->InternHost("http://a.com/"), h);
+  EXPECT_FALSE(f->Next());
+  EXPECT_EQ(f->TakeAbandoned().size(), 2u);  // recorded as host_failed by the crawler
+}
+
 }  // namespace
 }  // namespace topicrawl
