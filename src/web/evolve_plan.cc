@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <unordered_map>
 
 namespace topicrawl::web {
 namespace {
@@ -15,7 +16,10 @@ uint64_t SplitMix(uint64_t x) {
 }
 
 // Purposes of the draws (the `c` of PlanHash for page draws).
-enum Purpose : uint64_t { kHideOrder = 1, kGoneOrder = 2, kGoneCode = 3, kVolatile = 4, kEdit = 5 };
+enum Purpose : uint64_t {
+  kHideOrder = 1, kGoneOrder = 2, kGoneCode = 3, kVolatile = 4, kEdit = 5, kSectionOrder = 6,
+  kSectionOffset = 7, kRate = 8
+};
 
 // Indices sorted by a seeded hash: a shuffle that depends only on the seed
 // and the page index.
@@ -45,6 +49,40 @@ double PlanRandom(uint64_t seed, uint64_t a, uint64_t b, uint64_t c) {
   return static_cast<double>(PlanHash(seed, a, b, c) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+double PlanGamma(double shape, uint64_t seed, uint64_t page, uint64_t purpose) {
+  // Draw t of this variate uses the hash inputs (seed, page, 1000 + 4t + j,
+  // purpose): independent of every other draw of the plan.
+  auto uniform = [&](uint64_t t, uint64_t j) { return PlanRandom(seed, page, 1000 + 4 * t + j, purpose); };
+  const double a = shape < 1 ? shape + 1 : shape;
+  const double d = a - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  double g = d;  // fallback after 64 rejections (practically never: acceptance > 95 %)
+  for (uint64_t t = 0; t < 64; ++t) {
+    const double u1 = 1.0 - uniform(t, 0), u2 = uniform(t, 1);
+    const double x = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    const double v0 = 1.0 + c * x;
+    if (v0 <= 0) continue;
+    const double v = v0 * v0 * v0;
+    const double u = 1.0 - uniform(t, 2);
+    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) {
+      g = d * v;
+      break;
+    }
+  }
+  if (shape < 1) g *= std::pow(1.0 - uniform(0, 3), 1.0 / shape);
+  return g;
+}
+
+const char* EvolveModelName(EvolveModel model) {
+  return model == EvolveModel::kNews ? "news" : "legacy";
+}
+
+bool ParseEvolveModel(const std::string& name, EvolveModel* model) {
+  if (name == "news") *model = EvolveModel::kNews;
+  else if (name == "legacy") *model = EvolveModel::kLegacy;
+  else return false;
+  return true;
+}
+
 Status EvolveOptions::Validate() const {
   if (rounds < 1 || rounds > 1000) return Status::Error("--rounds must be in 1..1000");
   auto rate = [](double r, const char* name) -> Status {
@@ -57,6 +95,8 @@ Status EvolveOptions::Validate() const {
     if (Status s = rate(r, name); !s.ok()) return s;
   }
   if (volatile_share <= 0 || volatile_share >= 1) return Status::Error("volatile share must be in (0, 1)");
+  if (!(rate_shape >= 0.01 && rate_shape <= 100)) return Status::Error("--rate-shape must be in [0.01, 100]");
+  if (Status s = rate(index_change_share, "--index-change-share"); !s.ok()) return s;
   double hidden = HiddenAtStart();
   if (!(hidden >= 0 && hidden <= 0.9)) {
     return Status::Error("--hidden-at-start (default new-rate x rounds) must be in [0, 0.9]; got " +
@@ -123,22 +163,70 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
       if (t < n && t != i) ++in_degree[t];
     }
   }
+  // log(u^(1/w)) = log(u) / w; u in (0, 1].
+  auto leaf_key = [&](uint32_t i) {
+    return std::log(1.0 - PlanRandom(options.seed, i, 0, kHideOrder)) * std::max<uint32_t>(1, in_degree[i]);
+  };
+  auto by_key_desc = [](const std::pair<double, uint32_t>& a, const std::pair<double, uint32_t>& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  };
   std::vector<std::pair<double, uint32_t>> keyed;
   keyed.reserve(leaves.size());
-  for (uint32_t i : leaves) {
-    // log(u^(1/w)) = log(u) * in_degree; u in (0, 1].
-    double u = 1.0 - PlanRandom(options.seed, i, 0, kHideOrder);
-    keyed.emplace_back(std::log(u) * std::max<uint32_t>(1, in_degree[i]), i);
-  }
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
-  std::vector<uint32_t> hide_order;
-  hide_order.reserve(keyed.size());
-  for (const auto& [key, i] : keyed) hide_order.push_back(i);
+  for (uint32_t i : leaves) keyed.emplace_back(leaf_key(i), i);
+  std::sort(keyed.begin(), keyed.end(), by_key_desc);
   const size_t per_round = RoundCount(options.new_rate, n);
   const size_t want_hidden = options.hidden_at_start < 0 ? per_round * static_cast<size_t>(options.rounds)
                                                          : RoundCount(options.hidden_at_start, n);
+  std::vector<uint32_t> hide_order;
+  hide_order.reserve(keyed.size());
+  if (options.model == EvolveModel::kLegacy) {
+    for (const auto& [key, i] : keyed) hide_order.push_back(i);
+  } else {
+    // Sections: the BFS parents of leaves, drawn with weight = sum of their
+    // leaves' 1/in-degree; each gives up to kSectionPagesPerRound x rounds of
+    // its leaves (in the leaves' own order) in a first pass, more only when
+    // the sections run short. Its j-th leaf wants round
+    // 1 + (j + offset) mod rounds, so a section gains links every round.
+    std::unordered_map<uint32_t, std::vector<uint32_t>> children;  // in leaf-key order
+    std::unordered_map<uint32_t, double> weight;
+    for (const auto& [key, i] : keyed) {
+      children[plan.bfs_parent[i]].push_back(i);
+      weight[plan.bfs_parent[i]] += 1.0 / std::max<uint32_t>(1, in_degree[i]);
+    }
+    std::vector<std::pair<double, uint32_t>> sections;
+    for (const auto& [p, w] : weight) {
+      sections.emplace_back(std::log(1.0 - PlanRandom(options.seed, p, 0, kSectionOrder)) / w, p);
+    }
+    std::sort(sections.begin(), sections.end(), by_key_desc);
+    struct Taken { int want_round; size_t order; uint32_t page; };
+    std::vector<Taken> taken;
+    const size_t cap = static_cast<size_t>(kSectionPagesPerRound) * static_cast<size_t>(options.rounds);
+    for (int pass = 0; pass < 2 && taken.size() < want_hidden; ++pass) {
+      for (const auto& [key, p] : sections) {
+        const std::vector<uint32_t>& kids = children[p];
+        const size_t offset = PlanHash(options.seed, p, 0, kSectionOffset) % static_cast<size_t>(options.rounds);
+        const size_t from = pass == 0 ? 0 : std::min(cap, kids.size());
+        const size_t to = pass == 0 ? std::min(cap, kids.size()) : kids.size();
+        for (size_t j = from; j < to && taken.size() < want_hidden; ++j) {
+          int want = 1 + static_cast<int>((j + offset) % static_cast<size_t>(options.rounds));
+          taken.push_back({want, taken.size(), kids[j]});
+          plan.pages[kids[j]].section = p;
+        }
+        if (taken.size() >= want_hidden) break;
+      }
+    }
+    std::sort(taken.begin(), taken.end(), [](const Taken& a, const Taken& b) {
+      return a.want_round != b.want_round ? a.want_round < b.want_round : a.order < b.order;
+    });
+    std::vector<char> is_taken(n, 0);
+    for (const Taken& t : taken) {
+      hide_order.push_back(t.page);
+      is_taken[t.page] = 1;
+    }
+    for (const auto& [key, i] : keyed) {
+      if (!is_taken[i]) hide_order.push_back(i);  // the gone pool below
+    }
+  }
   const size_t hidden = std::min(hide_order.size(), want_hidden);
   for (size_t k = 0; k < hidden; ++k) {
     PagePlan& page = plan.pages[hide_order[k]];
@@ -166,17 +254,55 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
     present = present + plan.published[round] - plan.gone[round];
   }
 
-  // Edits.
-  const double vs = options.volatile_share, vcs = options.volatile_change_share;
-  const double p_hot = std::min(1.0, options.change_rate * vcs / vs);
-  const double p_cold = std::min(1.0, options.change_rate * (1 - vcs) / (1 - vs));
+  // Edits: one change probability per page, drawn once.
+  if (options.model == EvolveModel::kLegacy) {
+    const double vs = options.volatile_share, vcs = options.volatile_change_share;
+    const double p_hot = std::min(1.0, options.change_rate * vcs / vs);
+    const double p_cold = std::min(1.0, options.change_rate * (1 - vcs) / (1 - vs));
+    for (uint32_t i : reachable) {
+      PagePlan& page = plan.pages[i];
+      page.is_volatile = PlanRandom(options.seed, i, 0, kVolatile) < vs;
+      page.change_p = page.is_volatile ? p_hot : p_cold;
+    }
+  } else {
+    size_t index_pages = 0;
+    for (uint32_t i : reachable) {
+      plan.pages[i].is_volatile = is_root[i] || has_child[i];
+      index_pages += plan.pages[i].is_volatile ? 1 : 0;
+    }
+    const size_t leaf_pages = reachable.size() - index_pages;
+    // Mean change probability of each class, then its gamma scale:
+    // E[1 - exp(-theta G)] = 1 - (1 + theta)^(-shape) for G ~ Gamma(shape, 1).
+    // A class can take at most a mean of kMaxMean (a class of few pages:
+    // the rest of its edits go to the other class).
+    constexpr double kMaxMean = 0.95;
+    const double total = options.change_rate * static_cast<double>(reachable.size());
+    double index_mean = 0, leaf_mean = 0;
+    if (index_pages > 0) {
+      double share = leaf_pages == 0 ? 1.0 : options.index_change_share;
+      index_mean = std::min(kMaxMean, total * share / static_cast<double>(index_pages));
+    }
+    if (leaf_pages > 0) {
+      leaf_mean = std::min(kMaxMean, (total - index_mean * static_cast<double>(index_pages)) /
+                                         static_cast<double>(leaf_pages));
+      leaf_mean = std::max(0.0, leaf_mean);
+    }
+    // E[1 - exp(-theta G)] = 1 - (1 + theta)^(-shape) for G ~ Gamma(shape, 1).
+    auto theta_for = [&](double mean) { return std::pow(1.0 - mean, -1.0 / options.rate_shape) - 1.0; };
+    const double theta_index = theta_for(index_mean);
+    const double theta_leaf = theta_for(leaf_mean);
+    for (uint32_t i : reachable) {
+      PagePlan& page = plan.pages[i];
+      const double lambda = (page.is_volatile ? theta_index : theta_leaf) *
+                            PlanGamma(options.rate_shape, options.seed, i, kRate);
+      page.change_p = 1.0 - std::exp(-lambda);
+    }
+  }
   for (uint32_t i : reachable) {
     PagePlan& page = plan.pages[i];
-    page.is_volatile = PlanRandom(options.seed, i, 0, kVolatile) < vs;
-    const double p = page.is_volatile ? p_hot : p_cold;
     for (int round = 1; round <= options.rounds; ++round) {
       if (!page.Present(round - 1) || !page.Present(round)) continue;
-      if (PlanRandom(options.seed, i, static_cast<uint64_t>(round), kEdit) < p) {
+      if (PlanRandom(options.seed, i, static_cast<uint64_t>(round), kEdit) < page.change_p) {
         page.edit_rounds.push_back(round);
         ++plan.edited[round];
       }
