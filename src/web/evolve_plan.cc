@@ -174,9 +174,9 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
   keyed.reserve(leaves.size());
   for (uint32_t i : leaves) keyed.emplace_back(leaf_key(i), i);
   std::sort(keyed.begin(), keyed.end(), by_key_desc);
-  const size_t per_round = RoundCount(options.new_rate, n);
+  const size_t per_round = RoundCount(options.new_rate, graph.RateBase());
   const size_t want_hidden = options.hidden_at_start < 0 ? per_round * static_cast<size_t>(options.rounds)
-                                                         : RoundCount(options.hidden_at_start, n);
+                                                         : RoundCount(options.hidden_at_start, graph.RateBase());
   std::vector<uint32_t> hide_order;
   hide_order.reserve(keyed.size());
   if (options.model == EvolveModel::kLegacy) {
@@ -241,7 +241,7 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
   for (size_t k = hidden; k < hide_order.size(); ++k) gone_pool.push_back(hide_order[k]);
   gone_pool = SeededOrder(std::move(gone_pool), options.seed, kGoneOrder);
   size_t next_gone = 0;
-  size_t present = n - hidden;
+  size_t present = graph.RateBase() - std::min(graph.RateBase(), hidden);
   for (int round = 1; round <= options.rounds; ++round) {
     size_t want = RoundCount(options.gone_rate, present);
     for (size_t k = 0; k < want && next_gone < gone_pool.size(); ++k) {

@@ -88,7 +88,11 @@ struct EvolveOptions {
 struct PageGraph {
   std::vector<std::vector<uint32_t>> links;
   std::vector<uint32_t> roots;
+  // The page count the rates refer to (0: size()); `web evolve --hosts`
+  // gives the pages of its hosts.
+  size_t rate_base = 0;
   size_t size() const { return links.size(); }
+  size_t RateBase() const { return rate_base == 0 ? size() : rate_base; }
 };
 
 constexpr int kNever = 1 << 30;

@@ -116,6 +116,7 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
   for (uint32_t i = 0; i < n; ++i) index.emplace(base.urls[i], i);
 
   std::vector<char> included(n, 1);
+  size_t rate_base = 0;
   if (!o.hosts.empty()) {
     std::set<std::string> hosts(o.hosts.begin(), o.hosts.end());
     size_t kept = 0;
@@ -123,6 +124,7 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
       included[i] = hosts.count(base.hosts[i]) != 0;
       kept += included[i];
     }
+    rate_base = kept;
     if (kept == 0) return Status::Error("--hosts: none of the given hosts is a host of " + base.dir);
   }
   PageGraph graph;
@@ -167,6 +169,7 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
     }
     if (graph.roots.empty()) graph.roots.push_back(0);
   }
+  graph.rate_base = rate_base;
   StatusOr<EvolvePlan> plan_or = PlanEvolution(graph, o.evolve);
   if (!plan_or.ok()) return plan_or.status();
   const EvolvePlan& plan = *plan_or;

@@ -124,15 +124,21 @@ TEST(AdaptivePolicy, RevisitsFrequentChangersAndRelevantPagesFirst) {
   EXPECT_EQ(plan.revisits[0].url_id, 200u);
   EXPECT_EQ(plan.revisits[1].url_id, 202u);
   EXPECT_EQ(plan.revisits[3].url_id, 201u);  // X = 0: only the prior is left
-  // Hand values. 200: n = 2, X = 2 -> r = log 5 per access, span 2 rounds
-  // over 2 accesses -> log 5 per round, blended with one prior observation:
-  // lambda = (0.3 + 2 log 5) / 3; elapsed 1 round; w = 1 + 0.5.
-  const double l200 = (0.3 + 2 * std::log(5.0)) / 3;
+  EXPECT_EQ(h.url_streams, 1) << "the history is streamed once";
+  // Hand values. The learned prior (all pages have 0 outlinks: one group):
+  // pooled n = 4 revisits, X = 2, span 4 rounds -> I = 1,
+  // prior = -log((4 - 2 + 0.5) / (4 + 0.5)) = log(4.5 / 2.5) per round (the
+  // group's own pool equals the pooled one, so shrinking changes nothing).
+  const double prior = std::log(4.5 / 2.5);
+  // 200: n = 2, X = 2 -> r = log 5 per access, span 2 rounds over 2
+  // accesses -> log 5 per round, blended with one prior observation:
+  // lambda = (prior + 2 log 5) / 3; elapsed 1 round; w = 1 + 0.5.
+  const double l200 = (prior + 2 * std::log(5.0)) / 3;
   EXPECT_NEAR(plan.revisits[0].priority, (1 - std::exp(-l200)) * 1.5, 1e-12);
-  // 201: X = 0 -> r = 0, lambda = 0.3 / 3.
-  EXPECT_NEAR(plan.revisits[3].priority, (1 - std::exp(-0.1)) * 1.5, 1e-12);
-  // 202: no revisit yet -> prior 0.3; w = 1.9.
-  EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-0.3)) * 1.9, 1e-12);
+  // 201: X = 0 -> r = 0, lambda = prior / 3.
+  EXPECT_NEAR(plan.revisits[3].priority, (1 - std::exp(-prior / 3)) * 1.5, 1e-12);
+  // 202: no revisit yet -> the prior; w = 1.9.
+  EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-prior)) * 1.9, 1e-12);
   EXPECT_EQ(plan.seeds, h.seeds);
   RoundPlan cut;
   req.budget = 2;
@@ -159,12 +165,53 @@ TEST(AdaptivePolicy, PagesWithManyLinksGainLinksToNewPagesMoreOften) {
   EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-0.3)) * 1.5, 1e-12);
   // With a given rho; the estimator blends in once a page has history.
   // The leaf, last fetched in round 0: two rounds elapsed, no outlinks.
-  EXPECT_NEAR(AdaptiveRevisitValue(h.urls.at(1), 2, 0.5), (1 - std::exp(-0.6)) * 1.5, 1e-12);
+  EXPECT_NEAR(AdaptiveRevisitValue(h.urls.at(1), 2, 0.3), (1 - std::exp(-0.6)) * 1.5, 1e-12);
   KnownUrl revisited = h.urls.at(2);
   revisited.fetches = 2;  // one unchanged revisit: r = 0
   revisited.last_round = 1;
-  // lambda = (1 * (0.3 + 0.5 * 100) + 1 * 0) / 2
-  EXPECT_NEAR(AdaptiveRevisitValue(revisited, 2, 0.5), (1 - std::exp(-50.3 / 2)) * 1.5, 1e-12);
+  // lambda = (1 * 50.3 + 1 * 0) / 2
+  EXPECT_NEAR(AdaptiveRevisitValue(revisited, 2, 50.3), (1 - std::exp(-50.3 / 2)) * 1.5, 1e-12);
+}
+
+TEST(AdaptivePolicy, PagesWithoutHistoryGetThePriorLearnedForTheirOutDegree) {
+  // Round 2 is planned. Ten pages with ~100 outlinks were revisited in round
+  // 1 and all changed; ten with 2 outlinks were revisited and none changed.
+  // Two pages without a revisit: the one with 120 outlinks (same group as
+  // the changers, 64..127) comes first, whatever the link counts alone say.
+  FakeRoundHistory h;
+  h.summary.round = 1;
+  h.summary.new_pages = 0;
+  for (UrlId i = 0; i < 10; ++i) {
+    KnownUrl& hot = h.Add(10 + i, "http://a/hot" + std::to_string(i));
+    hot.out_links = 100;
+    hot.fetches = 2;
+    hot.trivial_changes = 1;
+    KnownUrl& cold = h.Add(30 + i, "http://a/cold" + std::to_string(i));
+    cold.out_links = 2;
+    cold.fetches = 2;
+  }
+  h.Add(50, "http://a/index-no-history").out_links = 120;
+  h.Add(51, "http://a/leaf-no-history").out_links = 3;
+  h.urls[50].last_round = h.urls[51].last_round = 0;
+  for (auto& [id, u] : h.urls) u.relevance = 0.0;
+  auto p = MakeRoundPolicy("adaptive", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({2, -1, 0}, h, &plan).ok());
+  auto priority = [&](UrlId id) {
+    for (const Revisit& r : plan.revisits) {
+      if (r.url_id == id) return r.priority;
+    }
+    return -1.0;
+  };
+  // Pooled: n = 20, X = 10, span 20 -> r = log(20.5 / 10.5). Group 64..127:
+  // n = 10, X = 10 -> log 21; group 2..3: X = 0 -> 0. Shrunk with 20
+  // pseudo-revisits of the pooled rate; last fetched in round 0: 2 rounds.
+  const double pooled = std::log(20.5 / 10.5);
+  const double hot = (20 * pooled + 10 * std::log(21.0)) / 30, cold = (20 * pooled) / 30;
+  EXPECT_NEAR(priority(50), 1 - std::exp(-2 * hot), 1e-9);
+  EXPECT_NEAR(priority(51), 1 - std::exp(-2 * cold), 1e-9);
+  EXPECT_GT(priority(50), priority(51));
 }
 
 TEST(NutchPolicy, IntervalsShrinkOnChangeGrowOtherwiseAndSurviveSaveRestore) {
