@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <unordered_map>
 
 namespace topicrawl::web {
@@ -182,35 +183,60 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
   if (options.model == EvolveModel::kLegacy) {
     for (const auto& [key, i] : keyed) hide_order.push_back(i);
   } else {
-    // Sections: the BFS parents of leaves, drawn with weight = sum of their
-    // leaves' 1/in-degree; each gives up to kSectionPagesPerRound x rounds of
-    // its leaves (in the leaves' own order) in a first pass, more only when
-    // the sections run short. Its j-th leaf wants round
-    // 1 + (j + offset) mod rounds, so a section gains links every round.
-    std::unordered_map<uint32_t, std::vector<uint32_t>> children;  // in leaf-key order
-    std::unordered_map<uint32_t, double> weight;
-    for (const auto& [key, i] : keyed) {
-      children[plan.bfs_parent[i]].push_back(i);
-      weight[plan.bfs_parent[i]] += 1.0 / std::max<uint32_t>(1, in_degree[i]);
+    // Sections: leaves grouped by the set of reachable pages that link to
+    // them (the articles a section page and its neighbours list); every leaf
+    // of a section has the same linkers, so a section publishing a page in
+    // every round makes the same pages hubs in every round. Sections are
+    // drawn with weight min(leaves, cap) / linkers^2 (many articles on few
+    // list pages, as the 1/in-degree of the leaves above); each gives up to
+    // cap = kSectionPagesPerRound x rounds of its leaves (in the leaves' own
+    // order) in a first pass, more only when the sections run short. Its
+    // j-th leaf wants round 1 + (j + offset) mod rounds.
+    std::vector<std::vector<uint32_t>> linkers(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!plan.pages[i].reachable) continue;
+      for (uint32_t t : graph.links[i]) {
+        if (t < n && t != i && (linkers[t].empty() || linkers[t].back() != i)) linkers[t].push_back(i);
+      }
     }
+    const size_t cap = static_cast<size_t>(kSectionPagesPerRound) * static_cast<size_t>(options.rounds);
+    std::map<std::vector<uint32_t>, uint32_t> section_of;  // linker set -> section id
+    std::vector<std::vector<uint32_t>> children;          // per section, in leaf-key order
+    std::vector<size_t> section_linkers;
+    for (const auto& [key, i] : keyed) {
+      auto [it, fresh] = section_of.emplace(linkers[i], static_cast<uint32_t>(children.size()));
+      if (fresh) {
+        children.emplace_back();
+        section_linkers.push_back(std::max<size_t>(1, linkers[i].size()));
+      }
+      children[it->second].push_back(i);
+    }
+    std::vector<std::vector<uint32_t>>().swap(linkers);
     std::vector<std::pair<double, uint32_t>> sections;
-    for (const auto& [p, w] : weight) {
-      sections.emplace_back(std::log(1.0 - PlanRandom(options.seed, p, 0, kSectionOrder)) / w, p);
+    for (uint32_t sec = 0; sec < children.size(); ++sec) {
+      // Keyed by the section's first leaf: independent of the numbering.
+      const double l = static_cast<double>(section_linkers[sec]);
+      const double w = static_cast<double>(std::min(cap, children[sec].size())) / (l * l);
+      sections.emplace_back(std::log(1.0 - PlanRandom(options.seed, children[sec][0], 0, kSectionOrder)) / w, sec);
     }
     std::sort(sections.begin(), sections.end(), by_key_desc);
     struct Taken { int want_round; size_t order; uint32_t page; };
     std::vector<Taken> taken;
-    const size_t cap = static_cast<size_t>(kSectionPagesPerRound) * static_cast<size_t>(options.rounds);
+    // Pass 0: sections with at least `rounds` leaves (they gain links in
+    // every round), up to cap leaves each; pass 1: every section's remaining
+    // leaves, when those run short.
+    std::vector<size_t> used(children.size(), 0);
+    const size_t rounds = static_cast<size_t>(options.rounds);
     for (int pass = 0; pass < 2 && taken.size() < want_hidden; ++pass) {
-      for (const auto& [key, p] : sections) {
-        const std::vector<uint32_t>& kids = children[p];
-        const size_t offset = PlanHash(options.seed, p, 0, kSectionOffset) % static_cast<size_t>(options.rounds);
-        const size_t from = pass == 0 ? 0 : std::min(cap, kids.size());
+      for (const auto& [key, sec] : sections) {
+        const std::vector<uint32_t>& kids = children[sec];
+        if (pass == 0 && kids.size() < rounds) continue;
+        const size_t offset = PlanHash(options.seed, kids[0], 0, kSectionOffset) % rounds;
         const size_t to = pass == 0 ? std::min(cap, kids.size()) : kids.size();
-        for (size_t j = from; j < to && taken.size() < want_hidden; ++j) {
-          int want = 1 + static_cast<int>((j + offset) % static_cast<size_t>(options.rounds));
+        for (size_t& j = used[sec]; j < to && taken.size() < want_hidden; ++j) {
+          int want = 1 + static_cast<int>((j + offset) % rounds);
           taken.push_back({want, taken.size(), kids[j]});
-          plan.pages[kids[j]].section = p;
+          plan.pages[kids[j]].section = sec;
         }
         if (taken.size() >= want_hidden) break;
       }

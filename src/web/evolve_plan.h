@@ -16,13 +16,14 @@
 //    round(new_rate x pages) of them are published per round, until none
 //    are left. Default: round(new_rate x pages) x rounds hidden, so the pool
 //    lasts exactly until the last round. Which leaves:
-//      kNews: new articles appear under a stable set of *sections*: BFS
-//        parents drawn with weight = sum of 1/in-degree of their leaf
-//        children, each contributing up to kSectionPagesPerRound x rounds
-//        of its leaves (drawn with weight 1/in-degree), published round-robin
-//        so that a section gains links in every round: the hubs of new pages
-//        are (mostly) the same pages every round, as a news site's front and
-//        section pages.
+//      kNews: new articles appear under a stable set of *sections*: a
+//        section is the set of leaves linked from exactly the same pages
+//        (a list page and its neighbours); sections are drawn with weight
+//        min(leaves, cap) / linkers^2, each contributing up to
+//        cap = kSectionPagesPerRound x rounds of its leaves, published
+//        round-robin so that a section gains links in every round: the hubs
+//        of new pages are the same pages every round, as a news site's
+//        front and section pages.
 //      kLegacy: any leaf, weight 1/in-degree, in one seeded order (the hubs
 //        are different pages every round).
 //  * Gone pages are other BFS leaves (never hidden ones): per round
@@ -105,7 +106,7 @@ struct PagePlan {
   bool reachable = false;  // from the roots in the base web
   bool is_volatile = false;  // kNews: an index page (has BFS children); kLegacy: drawn
   double change_p = 0;       // probability of an edit per round (drawn once)
-  uint32_t section = UINT32_MAX;  // kNews: the section a hidden page is published under
+  uint32_t section = UINT32_MAX;  // kNews: the section (id) a hidden page is published under
 
   bool Present(int round) const { return publish_round <= round && round < gone_round; }
   bool EditedIn(int round) const;

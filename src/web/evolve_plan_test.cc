@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "web/html_links.h"
@@ -163,12 +164,16 @@ TEST(EvolvePlanTest, NewsModelChangesAreSkewedPersistentAndHubsStable) {
   // The same draws every time: the probability is the page's, not the round's.
   auto again_plan = PlanEvolution(g, o);
   for (size_t i = 0; i < n; ++i) ASSERT_EQ(again_plan->pages[i].change_p, plan->pages[i].change_p);
-  // Hubs: the BFS parents of the pages published in round k are the same
-  // sections in every round.
+  // Hubs: the pages linking to the pages published in round k are the same
+  // pages in every round; pages of one section share their linkers.
+  std::vector<std::set<uint32_t>> linkers(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t t : g.links[i]) linkers[t].insert(i);
+  }
   auto parents = [&](const EvolvePlan& pl, int k) {
     std::set<uint32_t> s;
     for (uint32_t i = 0; i < n; ++i) {
-      if (pl.pages[i].publish_round == k) s.insert(pl.bfs_parent[i]);
+      if (pl.pages[i].publish_round == k) s.insert(linkers[i].begin(), linkers[i].end());
     }
     return s;
   };
@@ -178,9 +183,14 @@ TEST(EvolvePlanTest, NewsModelChangesAreSkewedPersistentAndHubsStable) {
     return static_cast<double>(both) / static_cast<double>(std::max(a.size(), b.size()));
   };
   for (int k = 1; k < 4; ++k) EXPECT_GT(overlap(parents(*plan, k), parents(*plan, k + 1)), 0.8) << k;
+  std::map<uint32_t, std::set<uint32_t>> section_linkers;
   for (uint32_t i = 0; i < n; ++i) {
-    if (plan->pages[i].publish_round > 0) {
-      EXPECT_EQ(plan->pages[i].section, plan->bfs_parent[i]);
+    const PagePlan& page = plan->pages[i];
+    if (page.publish_round == 0) continue;
+    ASSERT_NE(page.section, UINT32_MAX);
+    auto [it, fresh] = section_linkers.emplace(page.section, linkers[i]);
+    if (!fresh) {
+      EXPECT_EQ(it->second, linkers[i]) << i;
     }
   }
   // The legacy model scatters them: new pages hang off other sections each round.
