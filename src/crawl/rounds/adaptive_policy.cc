@@ -17,15 +17,16 @@
 //     lambda_i = (kPriorWeight * prior_i + n * r / I) / (kPriorWeight + n)
 // Pages without revisit history (n = 0: round 1, or newly found pages) get
 // the prior rate. The prior is learned from the crawl's own history
-// (empirical Bayes): pages are grouped by out-degree (log2 buckets; index
-// pages, which link to many pages, change more often than articles on real
-// sites, and gain the links to new pages), and each group's prior is the
-// same estimator applied to the pooled revisits of its pages,
-//     prior_b = r(sum n, sum X) / (sum span / sum n),
-// shrunk towards the pooled rate of all pages with kBucketWeight
+// (empirical Bayes): pages are grouped by depth (0..7+) and by whether their
+// last fetch admitted new URLs (index pages near the home change more often
+// than deep articles on real sites, and list the new pages), and each
+// group's prior is the same estimator applied to the pooled revisits of its
+// pages,
+//     prior_g = r(sum n, sum X) / (sum span / sum n),
+// shrunk towards the pooled rate of all pages with kGroupWeight
 // pseudo-revisits. Before any revisit has been made (planning round 1)
 // there is no evidence, and the prior is
-//     prior_i = kPriorRate + rho * d_i
+//     prior_i = kPriorRate + rho * d_i  (x (1 + kHubBonus) with new URLs)
 // kPriorRate for edits of the page's own text, plus the rate at which it
 // gains a link to a page new in the round: with rho = the share of the
 // known pages that were new last round (kPriorNewShare before any round gave
@@ -35,7 +36,8 @@
 // Value of revisiting page i in round K, last fetched in round k_i:
 //     P_i = 1 - exp(-lambda_i * (K - k_i))    (Poisson: changed since then)
 //     V_i = P_i * w_i,  w_i = 1 + R_i         (R_i: relevance, 1 without topic)
-//           * (1 + kHubBonus) when its last fetch yielded new URLs
+//           * (1 + kHubBonus) when its last revisit yielded new URLs (a hub
+//           of the last round's new pages is likely one of the next round's)
 // The relevance weight at most doubles a value: the change probability
 // decides, relevance breaks near-ties. The budget keeps the highest V_i.
 // The round starts from the original seeds (new pages linked from them).
@@ -56,17 +58,8 @@ constexpr double kPriorRate = 0.3;    // changes per round before any evidence
 constexpr double kPriorWeight = 1.0;  // ... worth this many revisits
 constexpr double kHubBonus = 1.0;     // last fetch found new URLs
 constexpr double kPriorNewShare = 0.01;  // new pages per known page and round, before evidence
-constexpr double kBucketWeight = 20;  // pseudo-revisits pulling a group's prior to the pooled one
-constexpr int kBuckets = 16;          // out-degree groups: 0, 1, 2-3, 4-7, ..., >= 2^14
-
-int Bucket(uint32_t out_links) {
-  int b = 0;
-  while (out_links != 0 && b < kBuckets - 1) {
-    out_links >>= 1;
-    ++b;
-  }
-  return b;
-}
+constexpr double kGroupWeight = 20;  // pseudo-revisits pulling a group's prior to the pooled one
+constexpr int kGroups = 16;          // depth 0..7+ x (last fetch admitted new URLs)
 
 // Pooled revisits of a group of pages.
 struct Pool {
@@ -84,6 +77,8 @@ struct Pool {
 struct Candidate {
   UrlId url_id;
   double weight;       // (1 + R) x hub bonus
+  uint16_t group;      // prior group
+  bool new_links;      // the last fetch admitted new URLs
   uint32_t out_links;
   uint32_t n;          // revisits
   uint32_t x;          // revisits that found a change (trivial ones included)
@@ -94,11 +89,13 @@ struct Candidate {
 Candidate MakeCandidate(const KnownUrl& u) {
   Candidate c;
   c.url_id = u.url_id;
+  c.n = u.fetches > 0 ? u.fetches - 1 : 0;
+  c.new_links = u.new_links_last > 0;
+  c.group = static_cast<uint16_t>(std::min<uint32_t>(u.depth, kGroups / 2 - 1) * 2 + (c.new_links ? 1 : 0));
   double w = 1.0 + u.relevance.value_or(1.0);
-  if (u.new_links_last > 0) w *= 1.0 + kHubBonus;
+  if (c.new_links && c.n > 0) w *= 1.0 + kHubBonus;
   c.weight = w;
   c.out_links = u.out_links;
-  c.n = u.fetches > 0 ? u.fetches - 1 : 0;
   c.x = std::min(c.n, u.changes + u.trivial_changes);
   c.span = std::max(1, u.last_round - u.first_round);
   c.last_round = u.last_round;
@@ -111,26 +108,27 @@ class Priors {
  public:
   void Add(const Candidate& c) {
     if (c.n == 0) return;
-    buckets_[Bucket(c.out_links)].Add(c.n, c.x, c.span);
+    groups_[c.group].Add(c.n, c.x, c.span);
     all_.Add(c.n, c.x, c.span);
   }
   void Finish(double rho) {
     rho_ = rho;
     learned_ = all_.n > 0;
     const double pooled = all_.Rate();
-    for (int b = 0; b < kBuckets; ++b) {
-      const Pool& p = buckets_[b];
-      rate_[b] = (kBucketWeight * pooled + p.n * p.Rate()) / (kBucketWeight + p.n);
+    for (int g = 0; g < kGroups; ++g) {
+      const Pool& p = groups_[g];
+      rate_[g] = (kGroupWeight * pooled + p.n * p.Rate()) / (kGroupWeight + p.n);
     }
   }
-  double For(uint32_t out_links) const {
-    return learned_ ? rate_[Bucket(out_links)] : kPriorRate + rho_ * out_links;
+  double For(const Candidate& c) const {
+    if (learned_) return rate_[c.group];
+    return kPriorRate + rho_ * c.out_links;
   }
   bool learned() const { return learned_; }
 
  private:
-  Pool buckets_[kBuckets], all_;
-  double rate_[kBuckets] = {};
+  Pool groups_[kGroups], all_;
+  double rate_[kGroups] = {};
   double rho_ = kPriorNewShare;
   bool learned_ = false;
 };
@@ -170,7 +168,11 @@ class AdaptiveRoundPolicy : public RoundPolicy {
     plan->revisits.reserve(candidates.size());
     for (const Candidate& c : candidates) {
       with_history += c.n > 0;
-      plan->revisits.push_back({c.url_id, ValueOf(c, request.round, priors.For(c.out_links))});
+      double v = ValueOf(c, request.round, priors.For(c));
+      // No evidence yet: a page whose first fetch found new URLs is an index
+      // page (the learned priors take this over from round 2 on).
+      if (!priors.learned() && c.n == 0 && c.new_links) v *= 1.0 + kHubBonus;
+      plan->revisits.push_back({c.url_id, v});
     }
     candidates.clear();
     candidates.shrink_to_fit();
@@ -178,7 +180,7 @@ class AdaptiveRoundPolicy : public RoundPolicy {
     plan->seeds = history.OriginalSeeds();
     plan->note = "adaptive: " + std::to_string(plan->revisits.size()) + " revisits, " +
                  std::to_string(with_history) + " pages with change history, " +
-                 (priors.learned() ? std::string("priors learned per out-degree group")
+                 (priors.learned() ? std::string("priors learned per depth and new-URL group")
                                    : "link-gain rate " + std::to_string(rho) + " per outlink");
     return Status::Ok();
   }

@@ -173,45 +173,58 @@ TEST(AdaptivePolicy, PagesWithManyLinksGainLinksToNewPagesMoreOften) {
   EXPECT_NEAR(AdaptiveRevisitValue(revisited, 2, 50.3), (1 - std::exp(-50.3 / 2)) * 1.5, 1e-12);
 }
 
-TEST(AdaptivePolicy, PagesWithoutHistoryGetThePriorLearnedForTheirOutDegree) {
-  // Round 2 is planned. Ten pages with ~100 outlinks were revisited in round
-  // 1 and all changed; ten with 2 outlinks were revisited and none changed.
-  // Two pages without a revisit: the one with 120 outlinks (same group as
-  // the changers, 64..127) comes first, whatever the link counts alone say.
+TEST(AdaptivePolicy, PagesWithoutHistoryGetThePriorLearnedForTheirGroup) {
+  // Round 2 is planned. Ten pages at depth 1 were revisited in round 1 and
+  // all changed; ten at depth 3 were revisited and none changed. Two pages
+  // without a revisit: the one at depth 1 comes first, although the other
+  // has more outlinks.
   FakeRoundHistory h;
   h.summary.round = 1;
   h.summary.new_pages = 0;
   for (UrlId i = 0; i < 10; ++i) {
     KnownUrl& hot = h.Add(10 + i, "http://a/hot" + std::to_string(i));
-    hot.out_links = 100;
+    hot.depth = 1;
+    hot.out_links = 10;
     hot.fetches = 2;
     hot.trivial_changes = 1;
     KnownUrl& cold = h.Add(30 + i, "http://a/cold" + std::to_string(i));
-    cold.out_links = 2;
+    cold.depth = 3;
+    cold.out_links = 10;
     cold.fetches = 2;
   }
-  h.Add(50, "http://a/index-no-history").out_links = 120;
-  h.Add(51, "http://a/leaf-no-history").out_links = 3;
+  KnownUrl& shallow = h.Add(50, "http://a/shallow-no-history");
+  shallow.depth = 1;
+  shallow.out_links = 5;
+  KnownUrl& deep = h.Add(51, "http://a/deep-no-history");
+  deep.depth = 3;
+  deep.out_links = 500;
+  deep.new_links_last = 3;  // a first fetch that found new URLs: another group, no bonus
   h.urls[50].last_round = h.urls[51].last_round = 0;
   for (auto& [id, u] : h.urls) u.relevance = 0.0;
   auto p = MakeRoundPolicy("adaptive", {});
   ASSERT_TRUE(p.ok());
   RoundPlan plan;
   ASSERT_TRUE((*p)->Plan({2, -1, 0}, h, &plan).ok());
+  EXPECT_EQ(h.url_streams, 1);
   auto priority = [&](UrlId id) {
     for (const Revisit& r : plan.revisits) {
       if (r.url_id == id) return r.priority;
     }
     return -1.0;
   };
-  // Pooled: n = 20, X = 10, span 20 -> r = log(20.5 / 10.5). Group 64..127:
-  // n = 10, X = 10 -> log 21; group 2..3: X = 0 -> 0. Shrunk with 20
-  // pseudo-revisits of the pooled rate; last fetched in round 0: 2 rounds.
+  // Pooled: n = 20, X = 10, span 20 -> r = log(20.5 / 10.5). Group depth 1:
+  // n = 10, X = 10 -> log 21; the deep page's group (depth 3, new URLs) has
+  // no revisits: the pooled rate. Shrunk with 20 pseudo-revisits of the
+  // pooled rate; last fetched in round 0: 2 rounds elapsed; w = 1.
   const double pooled = std::log(20.5 / 10.5);
-  const double hot = (20 * pooled + 10 * std::log(21.0)) / 30, cold = (20 * pooled) / 30;
+  const double hot = (20 * pooled + 10 * std::log(21.0)) / 30;
   EXPECT_NEAR(priority(50), 1 - std::exp(-2 * hot), 1e-9);
-  EXPECT_NEAR(priority(51), 1 - std::exp(-2 * cold), 1e-9);
+  EXPECT_NEAR(priority(51), 1 - std::exp(-2 * pooled), 1e-9);
   EXPECT_GT(priority(50), priority(51));
+  // A revisited page that found new URLs (a hub of the last round) doubles.
+  KnownUrl hub = h.urls.at(10);
+  hub.new_links_last = 2;
+  EXPECT_NEAR(AdaptiveRevisitValue(hub, 2, 0.5), 2 * AdaptiveRevisitValue(h.urls.at(10), 2, 0.5), 1e-12);
 }
 
 TEST(NutchPolicy, IntervalsShrinkOnChangeGrowOtherwiseAndSurviveSaveRestore) {
