@@ -15,12 +15,14 @@
 #        OUT        runs directory (default /tmp/recrawl_bench/runs, replaced)
 #        POLICIES   default "full adaptive nutch"; NAME:BUDGET gives one policy
 #                   its own budget ("hubs:" = none: the policy's choice)
-#        ROUNDS     default 4; SEED default 1
+#        ROUNDS     default 4; SEED default 1 (the evolution's seed)
+#        MODEL      evolution model when EVO is created: news (default) or legacy
 #        HOMES, TOPIC, LABELS  seeds, topic and labels (default: the dev web's
 #                   networking topic; e.g. the zh web's with BASE=/work/webs/zh)
 #        HOSTS      space-separated hosts to limit the crawl to (--include-host;
-#                   eval --scope-hosts): the whole dev web takes ~50k fetches a
-#                   round, too long on a loaded 2-core machine. Default: all.
+#                   eval --scope-hosts; when EVO is created, only they evolve:
+#                   `web evolve --hosts`): the whole dev web takes ~50k fetches
+#                   a round, too long on a loaded 2-core machine. Default: all.
 # The evolved web is served by this script on its own free ports (the shared
 # webs are never touched); `web stop` at the end.
 set -euo pipefail
@@ -41,7 +43,10 @@ LABELS=${LABELS:-$SHARED/corpus/labels/dev-networking.tsv}
 
 if [ ! -s "$EVO/evolve.tsv" ]; then
   mkdir -p "$(dirname "$EVO")"
-  "$BIN" web evolve --dir "$BASE" --out "$EVO" --rounds "$ROUNDS" --seed "$SEED" --homes "$HOMES" --force
+  EVOLVE_HOSTS=""
+  [ -z "${HOSTS:-}" ] || EVOLVE_HOSTS="--hosts $(echo $HOSTS | tr ' ' ',')"
+  "$BIN" web evolve --dir "$BASE" --out "$EVO" --rounds "$ROUNDS" --seed "$SEED" --homes "$HOMES" \
+    --model "${MODEL:-news}" $EVOLVE_HOSTS --force
 fi
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PORT=$(free_port); TLS=$(free_port)
@@ -92,7 +97,7 @@ for k in $(seq 1 "$ROUNDS"); do
   done
 done
 
-echo "evolved web: $EVO ($(grep -E '^(seed|new_rate|change_rate|gone_rate|hidden_at_start)' "$EVO/evolve.tsv" | tr '\t\n' '= '))"
+echo "evolved web: $EVO ($(grep -E '^(model|seed|new_rate|change_rate|gone_rate|hidden_at_start|rate_shape|index_change_share|hosts)' "$EVO/evolve.tsv" | tr '\t\n' '= '))"
 echo "round 0 crawl: ${CPU0} s CPU, ${WALL0} s wall (shared by all policies)"
 for p in $POLICIES; do
   echo

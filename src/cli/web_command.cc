@@ -393,7 +393,8 @@ void AddEvolve(CLI::App& web, int* exit_code) {
                 "round, stored as per-round overlays plus the truth of every round "
                 "(docs/incremental.md)");
   struct Flags {
-    std::string dir, out, homes;
+    std::string dir, out, homes, model = "news";
+    std::vector<std::string> hosts;
     web::EvolveOptions evolve;
     bool force = false;
   };
@@ -414,6 +415,18 @@ void AddEvolve(CLI::App& web, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--hidden-at-start", f->evolve.hidden_at_start,
                   "Share of the pages hidden at round 0 (default new-rate x rounds)");
+  cmd->add_option("--model", f->model, "news: per-page gamma change rates (index pages change more), new "
+                                       "pages under stable sections; legacy: random volatile pages, new "
+                                       "pages anywhere (docs/incremental.md)")
+      ->capture_default_str();
+  cmd->add_option("--rate-shape", f->evolve.rate_shape,
+                  "news: gamma shape of the per-page change rates (smaller = more skewed)")
+      ->capture_default_str();
+  cmd->add_option("--index-change-share", f->evolve.index_change_share,
+                  "news: share of the edits on index pages (pages with BFS children)")
+      ->capture_default_str();
+  cmd->add_option("--hosts", f->hosts, "Only these hosts evolve (comma-separated; default all)")
+      ->delimiter(',');
   cmd->add_option("--homes", f->homes, "Home pages TSV (host home_url role): the crawl's seeds; "
                                        "only pages reachable from them evolve");
   cmd->add_flag("--force", f->force, "Replace an existing or interrupted evolution in the output directory");
@@ -423,6 +436,12 @@ void AddEvolve(CLI::App& web, int* exit_code) {
     options.out_dir = f->out;
     options.homes_file = f->homes;
     options.evolve = f->evolve;
+    if (!web::ParseEvolveModel(f->model, &options.evolve.model)) {
+      std::cerr << "web evolve: --model must be news or legacy, got " << f->model << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    options.hosts = f->hosts;
     options.force = f->force;
     options.log = &std::cerr;
     StatusOr<web::WebEvolveReport> report = web::EvolveWeb(options);

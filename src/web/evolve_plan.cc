@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
+#include <unordered_map>
 
 namespace topicrawl::web {
 namespace {
@@ -15,7 +17,10 @@ uint64_t SplitMix(uint64_t x) {
 }
 
 // Purposes of the draws (the `c` of PlanHash for page draws).
-enum Purpose : uint64_t { kHideOrder = 1, kGoneOrder = 2, kGoneCode = 3, kVolatile = 4, kEdit = 5 };
+enum Purpose : uint64_t {
+  kHideOrder = 1, kGoneOrder = 2, kGoneCode = 3, kVolatile = 4, kEdit = 5, kSectionOrder = 6,
+  kSectionOffset = 7, kRate = 8
+};
 
 // Indices sorted by a seeded hash: a shuffle that depends only on the seed
 // and the page index.
@@ -45,6 +50,40 @@ double PlanRandom(uint64_t seed, uint64_t a, uint64_t b, uint64_t c) {
   return static_cast<double>(PlanHash(seed, a, b, c) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+double PlanGamma(double shape, uint64_t seed, uint64_t page, uint64_t purpose) {
+  // Draw t of this variate uses the hash inputs (seed, page, 1000 + 4t + j,
+  // purpose): independent of every other draw of the plan.
+  auto uniform = [&](uint64_t t, uint64_t j) { return PlanRandom(seed, page, 1000 + 4 * t + j, purpose); };
+  const double a = shape < 1 ? shape + 1 : shape;
+  const double d = a - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  double g = d;  // fallback after 64 rejections (practically never: acceptance > 95 %)
+  for (uint64_t t = 0; t < 64; ++t) {
+    const double u1 = 1.0 - uniform(t, 0), u2 = uniform(t, 1);
+    const double x = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    const double v0 = 1.0 + c * x;
+    if (v0 <= 0) continue;
+    const double v = v0 * v0 * v0;
+    const double u = 1.0 - uniform(t, 2);
+    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) {
+      g = d * v;
+      break;
+    }
+  }
+  if (shape < 1) g *= std::pow(1.0 - uniform(0, 3), 1.0 / shape);
+  return g;
+}
+
+const char* EvolveModelName(EvolveModel model) {
+  return model == EvolveModel::kNews ? "news" : "legacy";
+}
+
+bool ParseEvolveModel(const std::string& name, EvolveModel* model) {
+  if (name == "news") *model = EvolveModel::kNews;
+  else if (name == "legacy") *model = EvolveModel::kLegacy;
+  else return false;
+  return true;
+}
+
 Status EvolveOptions::Validate() const {
   if (rounds < 1 || rounds > 1000) return Status::Error("--rounds must be in 1..1000");
   auto rate = [](double r, const char* name) -> Status {
@@ -57,6 +96,8 @@ Status EvolveOptions::Validate() const {
     if (Status s = rate(r, name); !s.ok()) return s;
   }
   if (volatile_share <= 0 || volatile_share >= 1) return Status::Error("volatile share must be in (0, 1)");
+  if (!(rate_shape >= 0.01 && rate_shape <= 100)) return Status::Error("--rate-shape must be in [0.01, 100]");
+  if (Status s = rate(index_change_share, "--index-change-share"); !s.ok()) return s;
   double hidden = HiddenAtStart();
   if (!(hidden >= 0 && hidden <= 0.9)) {
     return Status::Error("--hidden-at-start (default new-rate x rounds) must be in [0, 0.9]; got " +
@@ -123,22 +164,95 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
       if (t < n && t != i) ++in_degree[t];
     }
   }
+  // log(u^(1/w)) = log(u) / w; u in (0, 1].
+  auto leaf_key = [&](uint32_t i) {
+    return std::log(1.0 - PlanRandom(options.seed, i, 0, kHideOrder)) * std::max<uint32_t>(1, in_degree[i]);
+  };
+  auto by_key_desc = [](const std::pair<double, uint32_t>& a, const std::pair<double, uint32_t>& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  };
   std::vector<std::pair<double, uint32_t>> keyed;
   keyed.reserve(leaves.size());
-  for (uint32_t i : leaves) {
-    // log(u^(1/w)) = log(u) * in_degree; u in (0, 1].
-    double u = 1.0 - PlanRandom(options.seed, i, 0, kHideOrder);
-    keyed.emplace_back(std::log(u) * std::max<uint32_t>(1, in_degree[i]), i);
-  }
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
+  for (uint32_t i : leaves) keyed.emplace_back(leaf_key(i), i);
+  std::sort(keyed.begin(), keyed.end(), by_key_desc);
+  const size_t per_round = RoundCount(options.new_rate, graph.RateBase());
+  const size_t want_hidden = options.hidden_at_start < 0 ? per_round * static_cast<size_t>(options.rounds)
+                                                         : RoundCount(options.hidden_at_start, graph.RateBase());
   std::vector<uint32_t> hide_order;
   hide_order.reserve(keyed.size());
-  for (const auto& [key, i] : keyed) hide_order.push_back(i);
-  const size_t per_round = RoundCount(options.new_rate, n);
-  const size_t want_hidden = options.hidden_at_start < 0 ? per_round * static_cast<size_t>(options.rounds)
-                                                         : RoundCount(options.hidden_at_start, n);
+  if (options.model == EvolveModel::kLegacy) {
+    for (const auto& [key, i] : keyed) hide_order.push_back(i);
+  } else {
+    // Sections: leaves grouped by the set of reachable pages that link to
+    // them (the articles a section page and its neighbours list); every leaf
+    // of a section has the same linkers, so a section publishing a page in
+    // every round makes the same pages hubs in every round. Sections are
+    // drawn with weight min(leaves, cap) / linkers^2 (many articles on few
+    // list pages, as the 1/in-degree of the leaves above); each gives up to
+    // cap = kSectionPagesPerRound x rounds of its leaves (in the leaves' own
+    // order) in a first pass, more only when the sections run short. Its
+    // j-th leaf wants round 1 + (j + offset) mod rounds.
+    std::vector<std::vector<uint32_t>> linkers(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!plan.pages[i].reachable) continue;
+      for (uint32_t t : graph.links[i]) {
+        if (t < n && t != i && (linkers[t].empty() || linkers[t].back() != i)) linkers[t].push_back(i);
+      }
+    }
+    const size_t cap = static_cast<size_t>(kSectionPagesPerRound) * static_cast<size_t>(options.rounds);
+    std::map<std::vector<uint32_t>, uint32_t> section_of;  // linker set -> section id
+    std::vector<std::vector<uint32_t>> children;          // per section, in leaf-key order
+    std::vector<size_t> section_linkers;
+    for (const auto& [key, i] : keyed) {
+      auto [it, fresh] = section_of.emplace(linkers[i], static_cast<uint32_t>(children.size()));
+      if (fresh) {
+        children.emplace_back();
+        section_linkers.push_back(std::max<size_t>(1, linkers[i].size()));
+      }
+      children[it->second].push_back(i);
+    }
+    std::vector<std::vector<uint32_t>>().swap(linkers);
+    std::vector<std::pair<double, uint32_t>> sections;
+    for (uint32_t sec = 0; sec < children.size(); ++sec) {
+      // Keyed by the section's first leaf: independent of the numbering.
+      const double l = static_cast<double>(section_linkers[sec]);
+      const double w = static_cast<double>(std::min(cap, children[sec].size())) / (l * l);
+      sections.emplace_back(std::log(1.0 - PlanRandom(options.seed, children[sec][0], 0, kSectionOrder)) / w, sec);
+    }
+    std::sort(sections.begin(), sections.end(), by_key_desc);
+    struct Taken { int want_round; size_t order; uint32_t page; };
+    std::vector<Taken> taken;
+    // Pass 0: sections with at least `rounds` leaves (they gain links in
+    // every round), up to cap leaves each; pass 1: every section's remaining
+    // leaves, when those run short.
+    std::vector<size_t> used(children.size(), 0);
+    const size_t rounds = static_cast<size_t>(options.rounds);
+    for (int pass = 0; pass < 2 && taken.size() < want_hidden; ++pass) {
+      for (const auto& [key, sec] : sections) {
+        const std::vector<uint32_t>& kids = children[sec];
+        if (pass == 0 && kids.size() < rounds) continue;
+        const size_t offset = PlanHash(options.seed, kids[0], 0, kSectionOffset) % rounds;
+        const size_t to = pass == 0 ? std::min(cap, kids.size()) : kids.size();
+        for (size_t& j = used[sec]; j < to && taken.size() < want_hidden; ++j) {
+          int want = 1 + static_cast<int>((j + offset) % rounds);
+          taken.push_back({want, taken.size(), kids[j]});
+          plan.pages[kids[j]].section = sec;
+        }
+        if (taken.size() >= want_hidden) break;
+      }
+    }
+    std::sort(taken.begin(), taken.end(), [](const Taken& a, const Taken& b) {
+      return a.want_round != b.want_round ? a.want_round < b.want_round : a.order < b.order;
+    });
+    std::vector<char> is_taken(n, 0);
+    for (const Taken& t : taken) {
+      hide_order.push_back(t.page);
+      is_taken[t.page] = 1;
+    }
+    for (const auto& [key, i] : keyed) {
+      if (!is_taken[i]) hide_order.push_back(i);  // the gone pool below
+    }
+  }
   const size_t hidden = std::min(hide_order.size(), want_hidden);
   for (size_t k = 0; k < hidden; ++k) {
     PagePlan& page = plan.pages[hide_order[k]];
@@ -153,7 +267,7 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
   for (size_t k = hidden; k < hide_order.size(); ++k) gone_pool.push_back(hide_order[k]);
   gone_pool = SeededOrder(std::move(gone_pool), options.seed, kGoneOrder);
   size_t next_gone = 0;
-  size_t present = n - hidden;
+  size_t present = graph.RateBase() - std::min(graph.RateBase(), hidden);
   for (int round = 1; round <= options.rounds; ++round) {
     size_t want = RoundCount(options.gone_rate, present);
     for (size_t k = 0; k < want && next_gone < gone_pool.size(); ++k) {
@@ -166,17 +280,55 @@ StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& 
     present = present + plan.published[round] - plan.gone[round];
   }
 
-  // Edits.
-  const double vs = options.volatile_share, vcs = options.volatile_change_share;
-  const double p_hot = std::min(1.0, options.change_rate * vcs / vs);
-  const double p_cold = std::min(1.0, options.change_rate * (1 - vcs) / (1 - vs));
+  // Edits: one change probability per page, drawn once.
+  if (options.model == EvolveModel::kLegacy) {
+    const double vs = options.volatile_share, vcs = options.volatile_change_share;
+    const double p_hot = std::min(1.0, options.change_rate * vcs / vs);
+    const double p_cold = std::min(1.0, options.change_rate * (1 - vcs) / (1 - vs));
+    for (uint32_t i : reachable) {
+      PagePlan& page = plan.pages[i];
+      page.is_volatile = PlanRandom(options.seed, i, 0, kVolatile) < vs;
+      page.change_p = page.is_volatile ? p_hot : p_cold;
+    }
+  } else {
+    size_t index_pages = 0;
+    for (uint32_t i : reachable) {
+      plan.pages[i].is_volatile = is_root[i] || has_child[i];
+      index_pages += plan.pages[i].is_volatile ? 1 : 0;
+    }
+    const size_t leaf_pages = reachable.size() - index_pages;
+    // Mean change probability of each class, then its gamma scale:
+    // E[1 - exp(-theta G)] = 1 - (1 + theta)^(-shape) for G ~ Gamma(shape, 1).
+    // A class can take at most a mean of kMaxMean (a class of few pages:
+    // the rest of its edits go to the other class).
+    constexpr double kMaxMean = 0.95;
+    const double total = options.change_rate * static_cast<double>(reachable.size());
+    double index_mean = 0, leaf_mean = 0;
+    if (index_pages > 0) {
+      double share = leaf_pages == 0 ? 1.0 : options.index_change_share;
+      index_mean = std::min(kMaxMean, total * share / static_cast<double>(index_pages));
+    }
+    if (leaf_pages > 0) {
+      leaf_mean = std::min(kMaxMean, (total - index_mean * static_cast<double>(index_pages)) /
+                                         static_cast<double>(leaf_pages));
+      leaf_mean = std::max(0.0, leaf_mean);
+    }
+    // E[1 - exp(-theta G)] = 1 - (1 + theta)^(-shape) for G ~ Gamma(shape, 1).
+    auto theta_for = [&](double mean) { return std::pow(1.0 - mean, -1.0 / options.rate_shape) - 1.0; };
+    const double theta_index = theta_for(index_mean);
+    const double theta_leaf = theta_for(leaf_mean);
+    for (uint32_t i : reachable) {
+      PagePlan& page = plan.pages[i];
+      const double lambda = (page.is_volatile ? theta_index : theta_leaf) *
+                            PlanGamma(options.rate_shape, options.seed, i, kRate);
+      page.change_p = 1.0 - std::exp(-lambda);
+    }
+  }
   for (uint32_t i : reachable) {
     PagePlan& page = plan.pages[i];
-    page.is_volatile = PlanRandom(options.seed, i, 0, kVolatile) < vs;
-    const double p = page.is_volatile ? p_hot : p_cold;
     for (int round = 1; round <= options.rounds; ++round) {
       if (!page.Present(round - 1) || !page.Present(round)) continue;
-      if (PlanRandom(options.seed, i, static_cast<uint64_t>(round), kEdit) < p) {
+      if (PlanRandom(options.seed, i, static_cast<uint64_t>(round), kEdit) < page.change_p) {
         page.edit_rounds.push_back(round);
         ++plan.edited[round];
       }

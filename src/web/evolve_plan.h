@@ -3,7 +3,8 @@
 // which round, and which go away. Pure function of the link graph, the
 // options and the seed; no files (web/evolved_web.h writes the rounds).
 //
-// Model ("news-ish"; docs/incremental.md "Evolving webs" has the reasons):
+// Model ("news"; docs/incremental.md "Evolving webs" has the reasons and the
+// literature):
 //  * The graph is walked breadth-first from the roots (the home pages).
 //    Only pages reachable that way take part; pages the crawler could never
 //    reach stay as they are in every round.
@@ -11,19 +12,36 @@
 //    parent). Hiding a leaf never cuts another page off, and a hidden page's
 //    BFS parent is always present, so a page published in round k is
 //    reachable in round k, through the pages that link to it.
-//    round(hidden_at_start x pages) leaves are hidden at round 0, drawn
-//    with probability proportional to 1/in-degree (new articles hang off a
-//    few hubs, not off every sibling's sidebar); round(new_rate x pages) of
-//    them are published per round, in that order, until none are left. Default: round(new_rate x pages) x rounds
-//    hidden, so the pool lasts exactly until the last round.
+//    round(hidden_at_start x pages) leaves are hidden at round 0;
+//    round(new_rate x pages) of them are published per round, until none
+//    are left. Default: round(new_rate x pages) x rounds hidden, so the pool
+//    lasts exactly until the last round. Which leaves:
+//      kNews: new articles appear under a stable set of *sections*: a
+//        section is the set of leaves linked from exactly the same pages
+//        (a list page and its neighbours); sections are drawn with weight
+//        min(leaves, cap) / linkers^2, each contributing up to
+//        cap = kSectionPagesPerRound x rounds of its leaves, published
+//        round-robin so that a section gains links in every round: the hubs
+//        of new pages are the same pages every round, as a news site's
+//        front and section pages.
+//      kLegacy: any leaf, weight 1/in-degree, in one seeded order (the hubs
+//        are different pages every round).
 //  * Gone pages are other BFS leaves (never hidden ones): per round
 //    round(gone_rate x present pages); each answers 404 or 410 (coin flip)
 //    from that round on.
 //  * Edits: a page that exists in rounds k-1 and k is edited in round k with
-//    probability p_hot (for the volatile_share of reachable pages drawn as
-//    "volatile") or p_cold, chosen so that the expected share of edited pages
-//    is change_rate and volatile pages carry volatile_change_share of the
-//    edits (news: front and section pages change every day, articles rarely).
+//    its own probability p_i, drawn once per page (stable across rounds):
+//      kNews: p_i = 1 - exp(-lambda_i), lambda_i ~ Gamma(rate_shape, theta_c)
+//        (change rates of real pages are gamma-distributed and very skewed:
+//        Cho & Garcia-Molina, ACM TODS 28(4) 2003, section 5). The class c is
+//        "index" (pages with BFS children: front, section and list pages) or
+//        "leaf" (articles); theta_c is solved in closed form,
+//        E[1 - exp(-lambda)] = 1 - (1 + theta)^(-shape), so that the
+//        expected share of edited pages is change_rate and index pages carry
+//        index_change_share of the edits (Adar et al., WSDM 2009: pages near
+//        the site's root change more often).
+//      kLegacy: p_hot for a random volatile_share of the pages, else p_cold,
+//        volatile pages carrying volatile_change_share of the edits.
 //    Pages that link to a page published in round k also change in round k
 //    (their link appears); that is not counted in change_rate.
 //  Every random draw is a hash of (seed, page, round, purpose), so the plan
@@ -39,15 +57,27 @@
 
 namespace topicrawl::web {
 
+enum class EvolveModel { kNews, kLegacy };
+
+// New pages per section and round in the kNews model.
+constexpr int kSectionPagesPerRound = 2;
+
 struct EvolveOptions {
+  EvolveModel model = EvolveModel::kNews;
   int rounds = 4;        // rounds 1..rounds follow round 0
   uint64_t seed = 1;
   double new_rate = 0.02;      // pages published per round / pages of the web
   double change_rate = 0.05;   // expected edited pages per round / present reachable pages
   double gone_rate = 0.005;    // pages gone per round / present pages
   double hidden_at_start = -1; // share hidden at round 0; < 0: new_rate x rounds
-  double volatile_share = 0.10;        // share of reachable pages that are volatile
-  double volatile_change_share = 0.80; // share of the edits that hit volatile pages
+  // kNews: gamma shape of the per-page change rates (smaller = more skewed),
+  // and the share of the edits that fall on index pages.
+  double rate_shape = 0.2;
+  double index_change_share = 0.7;
+  // kLegacy: share of reachable pages that are volatile, and their share of
+  // the edits.
+  double volatile_share = 0.10;
+  double volatile_change_share = 0.80;
 
   // Rates in [0, 1], rounds in 1..1000, hidden_at_start <= 0.9.
   Status Validate() const;
@@ -59,7 +89,11 @@ struct EvolveOptions {
 struct PageGraph {
   std::vector<std::vector<uint32_t>> links;
   std::vector<uint32_t> roots;
+  // The page count the rates refer to (0: size()); `web evolve --hosts`
+  // gives the pages of its hosts.
+  size_t rate_base = 0;
   size_t size() const { return links.size(); }
+  size_t RateBase() const { return rate_base == 0 ? size() : rate_base; }
 };
 
 constexpr int kNever = 1 << 30;
@@ -70,7 +104,9 @@ struct PagePlan {
   int gone_code = 404;     // 404 or 410
   std::vector<int> edit_rounds;  // ascending, each in 1..rounds
   bool reachable = false;  // from the roots in the base web
-  bool is_volatile = false;
+  bool is_volatile = false;  // kNews: an index page (has BFS children); kLegacy: drawn
+  double change_p = 0;       // probability of an edit per round (drawn once)
+  uint32_t section = UINT32_MAX;  // kNews: the section (id) a hidden page is published under
 
   bool Present(int round) const { return publish_round <= round && round < gone_round; }
   bool EditedIn(int round) const;
@@ -84,6 +120,14 @@ struct EvolvePlan {
   // edited and made gone (index 0: pages hidden at round 0 in `published`).
   std::vector<size_t> published, edited, gone;
 };
+
+// "news" / "legacy" and back.
+const char* EvolveModelName(EvolveModel model);
+bool ParseEvolveModel(const std::string& name, EvolveModel* model);
+
+// A Gamma(shape, 1) variate from (seed, page, purpose) (Marsaglia & Tsang
+// 2000; shape < 1 via Gamma(shape + 1) x U^(1/shape)). Deterministic.
+double PlanGamma(double shape, uint64_t seed, uint64_t page, uint64_t purpose);
 
 // Fails on invalid options or a root index out of range.
 StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& options);

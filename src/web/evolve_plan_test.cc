@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
 #include <set>
 
 #include "web/html_links.h"
@@ -66,6 +69,7 @@ TEST(EvolvePlanTest, RatesAreMet) {
   o.new_rate = 0.02;
   o.change_rate = 0.05;
   o.gone_rate = 0.005;
+  o.model = EvolveModel::kLegacy;
   auto plan = PlanEvolution(g, o);
   ASSERT_TRUE(plan.ok()) << plan.status().message();
   // hidden = new_rate x rounds x pages, published evenly.
@@ -83,6 +87,117 @@ TEST(EvolvePlanTest, RatesAreMet) {
     if (p.is_volatile) hot += p.edit_rounds.size();
   }
   EXPECT_NEAR(static_cast<double>(hot) / static_cast<double>(all), 0.8, 0.06);
+}
+
+TEST(EvolvePlanTest, PlanGammaHasTheMomentsOfAGammaVariate) {
+  for (double shape : {0.2, 1.0, 2.5}) {
+    double sum = 0, sum2 = 0;
+    const int n = 40000;
+    for (int i = 0; i < n; ++i) {
+      double g = PlanGamma(shape, 3, static_cast<uint64_t>(i), 9);
+      ASSERT_GE(g, 0.0);
+      sum += g;
+      sum2 += g * g;
+    }
+    const double mean = sum / n, var = sum2 / n - mean * mean;
+    // Gamma(k, 1): mean k, variance k. Standard error of the mean sqrt(k/n).
+    EXPECT_NEAR(mean, shape, 5 * std::sqrt(shape / n)) << shape;
+    EXPECT_NEAR(var, shape, 0.1 * shape) << shape;
+  }
+}
+
+// The "news" model's statistics: rates met, edits skewed and persistent per
+// page, index pages carry their share, and the hubs of new pages are the
+// same sections every round.
+TEST(EvolvePlanTest, NewsModelChangesAreSkewedPersistentAndHubsStable) {
+  PageGraph g = NewsSite(300, 10);  // 3301 pages, 301 index pages
+  const size_t n = g.size();
+  EvolveOptions o;
+  o.rounds = 4;
+  o.seed = 11;
+  ASSERT_EQ(o.model, EvolveModel::kNews) << "the default";
+  auto plan = PlanEvolution(g, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  for (int k = 1; k <= 4; ++k) {
+    EXPECT_EQ(plan->published[k], static_cast<size_t>(std::llround(0.02 * n))) << k;
+    EXPECT_NEAR(static_cast<double>(plan->edited[k]), 0.05 * n, 60) << k;
+  }
+  // Index pages (root + sections) carry ~70 % of the edits.
+  size_t all = 0, on_index = 0;
+  std::vector<double> p;
+  for (uint32_t i = 0; i < n; ++i) {
+    const PagePlan& page = plan->pages[i];
+    all += page.edit_rounds.size();
+    if (i <= 300) {
+      EXPECT_TRUE(page.is_volatile) << i;
+      on_index += page.edit_rounds.size();
+    } else {
+      EXPECT_FALSE(page.is_volatile) << i;
+    }
+    p.push_back(page.change_p);
+  }
+  EXPECT_NEAR(static_cast<double>(on_index) / static_cast<double>(all), 0.7, 0.08);
+  // Skewed: the 10 % of pages with the highest probability carry more than
+  // half of the expected edits (uniform rates: 10 %).
+  std::sort(p.rbegin(), p.rend());
+  double top = 0, sum = 0;
+  for (size_t i = 0; i < p.size(); ++i) (i < p.size() / 10 ? top : sum) += p[i];
+  sum += top;
+  EXPECT_GT(top / sum, 0.5);
+  // Persistent: a page edited in round k is edited again in round k+1 far
+  // more often than a page that was not.
+  double again = 0, edited = 0, fresh = 0, quiet = 0;
+  for (const PagePlan& page : plan->pages) {
+    for (int k = 1; k < 4; ++k) {
+      if (!page.Present(k - 1) || !page.Present(k + 1)) continue;
+      if (page.EditedIn(k)) {
+        ++edited;
+        again += page.EditedIn(k + 1);
+      } else {
+        ++quiet;
+        fresh += page.EditedIn(k + 1);
+      }
+    }
+  }
+  ASSERT_GT(edited, 50);
+  EXPECT_GT(again / edited, 4 * (fresh / quiet));
+  // The same draws every time: the probability is the page's, not the round's.
+  auto again_plan = PlanEvolution(g, o);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(again_plan->pages[i].change_p, plan->pages[i].change_p);
+  // Hubs: the pages linking to the pages published in round k are the same
+  // pages in every round; pages of one section share their linkers.
+  std::vector<std::set<uint32_t>> linkers(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t t : g.links[i]) linkers[t].insert(i);
+  }
+  auto parents = [&](const EvolvePlan& pl, int k) {
+    std::set<uint32_t> s;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (pl.pages[i].publish_round == k) s.insert(linkers[i].begin(), linkers[i].end());
+    }
+    return s;
+  };
+  auto overlap = [](const std::set<uint32_t>& a, const std::set<uint32_t>& b) {
+    size_t both = 0;
+    for (uint32_t x : a) both += b.count(x);
+    return static_cast<double>(both) / static_cast<double>(std::max(a.size(), b.size()));
+  };
+  for (int k = 1; k < 4; ++k) EXPECT_GT(overlap(parents(*plan, k), parents(*plan, k + 1)), 0.8) << k;
+  std::map<uint32_t, std::set<uint32_t>> section_linkers;
+  for (uint32_t i = 0; i < n; ++i) {
+    const PagePlan& page = plan->pages[i];
+    if (page.publish_round == 0) continue;
+    ASSERT_NE(page.section, UINT32_MAX);
+    auto [it, fresh] = section_linkers.emplace(page.section, linkers[i]);
+    if (!fresh) {
+      EXPECT_EQ(it->second, linkers[i]) << i;
+    }
+  }
+  // The legacy model scatters them: new pages hang off other sections each round.
+  o.model = EvolveModel::kLegacy;
+  auto legacy = PlanEvolution(g, o);
+  ASSERT_TRUE(legacy.ok());
+  EXPECT_LT(overlap(parents(*legacy, 1), parents(*legacy, 2)), 0.5);
 }
 
 TEST(EvolvePlanTest, HiddenAndGonePagesAreLeavesWhoseBfsParentStays) {
@@ -135,6 +250,7 @@ TEST(EvolvePlanTest, HiddenPagesAreMostlyThoseWithFewLinkers) {
   EvolveOptions o;
   o.rounds = 2;
   o.new_rate = 0.1;  // 44 hidden of 200 leaves
+  o.model = EvolveModel::kLegacy;  // news: the same weights, grouped by section
   auto plan = PlanEvolution(g, o);
   ASSERT_TRUE(plan.ok());
   size_t odd = 0, even = 0;

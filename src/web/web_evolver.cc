@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -114,11 +115,26 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
   index.reserve(n * 2);
   for (uint32_t i = 0; i < n; ++i) index.emplace(base.urls[i], i);
 
+  std::vector<char> included(n, 1);
+  size_t rate_base = 0;
+  if (!o.hosts.empty()) {
+    std::set<std::string> hosts(o.hosts.begin(), o.hosts.end());
+    size_t kept = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      included[i] = hosts.count(base.hosts[i]) != 0;
+      kept += included[i];
+    }
+    rate_base = kept;
+    if (kept == 0) return Status::Error("--hosts: none of the given hosts is a host of " + base.dir);
+  }
   PageGraph graph;
   if (!o.homes_file.empty()) {
     auto roots = ReadRoots(o.homes_file, index);
     if (!roots.ok()) return roots.status();
-    graph.roots = std::move(*roots);
+    for (uint32_t r : *roots) {
+      if (included[r]) graph.roots.push_back(r);
+    }
+    if (graph.roots.empty()) return Status::Error(o.homes_file + ": no home page on the --hosts given");
   }
   std::ostringstream what;
   what << "topicrawl web evolve --dir " << base.dir << " --rounds " << o.evolve.rounds << " --seed "
@@ -130,12 +146,13 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
   log("reading " + std::to_string(n) + " pages of " + base.dir);
   graph.links.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
+    if (!included[i]) continue;
     bool ok = false;
     std::string html = ReadWholeFile(base.files[i], &ok);
     if (!ok) return Status::Error("cannot read " + base.files[i] + " (site index out of date?)");
     for (const std::string& t : PageLinks(html, base.urls[i])) {
       auto it = index.find(t);
-      if (it != index.end()) graph.links[i].push_back(it->second);
+      if (it != index.end() && included[it->second]) graph.links[i].push_back(it->second);
     }
     report.links += graph.links[i].size();
   }
@@ -148,10 +165,11 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
       }
     }
     for (uint32_t i = 0; i < n; ++i) {
-      if (!linked[i]) graph.roots.push_back(i);
+      if (!linked[i] && included[i]) graph.roots.push_back(i);
     }
     if (graph.roots.empty()) graph.roots.push_back(0);
   }
+  graph.rate_base = rate_base;
   StatusOr<EvolvePlan> plan_or = PlanEvolution(graph, o.evolve);
   if (!plan_or.ok()) return plan_or.status();
   const EvolvePlan& plan = *plan_or;
@@ -248,8 +266,14 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
         std::to_string(c[TruthState::kChanged]) + ", unchanged " + std::to_string(c[TruthState::kUnchanged]) +
         ", gone " + std::to_string(c[TruthState::kGone]));
   }
+  std::string host_list;
+  for (const std::string& h : o.hosts) host_list += (host_list.empty() ? "" : ",") + h;
   std::map<std::string, std::string> meta = {
       {"mode", "simulated"},
+      {"model", EvolveModelName(o.evolve.model)},
+      {"rate_shape", FormatRate(o.evolve.rate_shape)},
+      {"index_change_share", FormatRate(o.evolve.index_change_share)},
+      {"hosts", host_list.empty() ? "-" : host_list},
       {"base", base.dir},
       {"rounds", std::to_string(plan.rounds)},
       {"seed", std::to_string(o.evolve.seed)},

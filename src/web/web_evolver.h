@@ -36,6 +36,10 @@ struct WebEvolveOptions {
   std::string out_dir;     // E; empty = D
   std::string homes_file;  // host<TAB>home_url<TAB>role; empty: roots = pages nobody links to
   EvolveOptions evolve;
+  // Only pages of these hosts evolve (empty: all). Pages of other hosts are
+  // left out of the link graph: served as in the base web in every round
+  // (a quick, small evolution for a crawl limited to these hosts).
+  std::vector<std::string> hosts;
   bool force = false;      // replace an existing or interrupted evolution in E
   std::ostream* log = nullptr;
 };

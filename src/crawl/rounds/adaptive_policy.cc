@@ -16,25 +16,38 @@
 // rate as kPriorWeight pseudo-observations:
 //     lambda_i = (kPriorWeight * prior_i + n * r / I) / (kPriorWeight + n)
 // Pages without revisit history (n = 0: round 1, or newly found pages) get
-// the prior rate. The prior is per page:
-//     prior_i = kPriorRate + rho * d_i
+// the prior rate. The prior is learned from the crawl's own history
+// (empirical Bayes): pages are grouped by depth (0..7+) and by whether their
+// last fetch admitted new URLs (index pages near the home change more often
+// than deep articles on real sites, and list the new pages), and each
+// group's prior is the same estimator applied to the pooled revisits of its
+// pages,
+//     prior_g = r(sum n, sum X) / (sum span / sum n),
+// shrunk towards the pooled rate of all pages with kGroupWeight
+// pseudo-revisits. Before any revisit has been made (planning round 1)
+// there is no evidence, and the prior is
+//     prior_i = kPriorRate + rho * d_i  (x (1 + kHubBonus) with new URLs)
 // kPriorRate for edits of the page's own text, plus the rate at which it
-// gains a link to a page new in the round: a new page is linked from pages
-// that link to many pages more often than from leaves, so with rho = the
-// share of the known pages that were new last round (kPriorNewShare before
-// any round gave evidence) and d_i the page's outlinks, rho * d_i is the
-// expected number of new pages it links to per round. Most changes a
-// recrawl must see are such link gains (the hubs of new pages), and a page
-// with no revisit history has nothing else to go by.
+// gains a link to a page new in the round: with rho = the share of the
+// known pages that were new last round (kPriorNewShare before any round gave
+// evidence) and d_i the page's outlinks, rho * d_i is the expected number of
+// new pages it links to per round.
 //
 // Value of revisiting page i in round K, last fetched in round k_i:
 //     P_i = 1 - exp(-lambda_i * (K - k_i))    (Poisson: changed since then)
 //     V_i = P_i * w_i,  w_i = 1 + R_i         (R_i: relevance, 1 without topic)
-//           * (1 + kHubBonus) when its last fetch yielded new URLs
+//           * (1 + kHubBonus) when its last revisit yielded new URLs (a hub
+//           of the last round's new pages is likely one of the next round's)
 // The relevance weight at most doubles a value: the change probability
 // decides, relevance breaks near-ties. The budget keeps the highest V_i.
 // The round starts from the original seeds (new pages linked from them).
+//
+// The store's history is streamed once per plan: each live URL leaves a
+// 40-byte Candidate (the parts of its value), the group priors are pooled in
+// the same pass, and the values are computed from the candidates.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "crawl/rounds/policies.h"
 
@@ -45,55 +58,131 @@ constexpr double kPriorRate = 0.3;    // changes per round before any evidence
 constexpr double kPriorWeight = 1.0;  // ... worth this many revisits
 constexpr double kHubBonus = 1.0;     // last fetch found new URLs
 constexpr double kPriorNewShare = 0.01;  // new pages per known page and round, before evidence
+constexpr double kGroupWeight = 20;  // pseudo-revisits pulling a group's prior to the pooled one
+constexpr int kGroups = 16;          // depth 0..7+ x (last fetch admitted new URLs)
+
+// Pooled revisits of a group of pages.
+struct Pool {
+  double n = 0, x = 0, span = 0;
+  void Add(double pn, double px, double pspan) {
+    n += pn;
+    x += px;
+    span += pspan;
+  }
+  // Changes per round by the estimator on the pooled counts.
+  double Rate() const { return n > 0 && span > 0 ? ChangeRatePerAccess(n, x) / (span / n) : 0; }
+};
+
+// One live URL, what its value needs.
+struct Candidate {
+  UrlId url_id;
+  double weight;       // (1 + R) x hub bonus
+  uint16_t group;      // prior group
+  bool new_links;      // the last fetch admitted new URLs
+  uint32_t out_links;
+  uint32_t n;          // revisits
+  uint32_t x;          // revisits that found a change (trivial ones included)
+  int32_t span;        // rounds between its first and last fetch
+  int32_t last_round;
+};
+
+Candidate MakeCandidate(const KnownUrl& u) {
+  Candidate c;
+  c.url_id = u.url_id;
+  c.n = u.fetches > 0 ? u.fetches - 1 : 0;
+  c.new_links = u.new_links_last > 0;
+  c.group = static_cast<uint16_t>(std::min<uint32_t>(u.depth, kGroups / 2 - 1) * 2 + (c.new_links ? 1 : 0));
+  double w = 1.0 + u.relevance.value_or(1.0);
+  if (c.new_links && c.n > 0) w *= 1.0 + kHubBonus;
+  c.weight = w;
+  c.out_links = u.out_links;
+  c.x = std::min(c.n, u.changes + u.trivial_changes);
+  c.span = std::max(1, u.last_round - u.first_round);
+  c.last_round = u.last_round;
+  return c;
+}
+
+// Group priors: learned from the pooled revisits when there are any, else
+// the link-gain prior (see the top of the file).
+class Priors {
+ public:
+  void Add(const Candidate& c) {
+    if (c.n == 0) return;
+    groups_[c.group].Add(c.n, c.x, c.span);
+    all_.Add(c.n, c.x, c.span);
+  }
+  void Finish(double rho) {
+    rho_ = rho;
+    learned_ = all_.n > 0;
+    const double pooled = all_.Rate();
+    for (int g = 0; g < kGroups; ++g) {
+      const Pool& p = groups_[g];
+      rate_[g] = (kGroupWeight * pooled + p.n * p.Rate()) / (kGroupWeight + p.n);
+    }
+  }
+  double For(const Candidate& c) const {
+    if (learned_) return rate_[c.group];
+    return kPriorRate + rho_ * c.out_links;
+  }
+  bool learned() const { return learned_; }
+
+ private:
+  Pool groups_[kGroups], all_;
+  double rate_[kGroups] = {};
+  double rho_ = kPriorNewShare;
+  bool learned_ = false;
+};
+
+double ValueOf(const Candidate& c, int round, double prior) {
+  double lambda = prior;
+  if (c.n > 0) {
+    const double n = c.n;
+    const double rate = ChangeRatePerAccess(n, c.x);
+    lambda = (kPriorWeight * prior + n * rate / (c.span / n)) / (kPriorWeight + n);
+  }
+  const double elapsed = std::max(1, round - c.last_round);
+  return (1.0 - std::exp(-lambda * elapsed)) * c.weight;
+}
 
 class AdaptiveRoundPolicy : public RoundPolicy {
  public:
   std::string_view Name() const override { return "adaptive"; }
 
   Status Plan(const RoundRequest& request, RoundHistory& history, RoundPlan* plan) override {
-    int64_t known = 0;
+    std::vector<Candidate> candidates;
+    Priors priors;
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
-      known += u.page_id != 0 && !u.gone();
+      if (u.page_id == 0 || u.gone()) return true;  // no stored version
+      candidates.push_back(MakeCandidate(u));
+      priors.Add(candidates.back());
       return true;
     });
     if (!s.ok()) return s;
+    const int64_t known = static_cast<int64_t>(candidates.size());
     const RoundSummary& last = history.LastRoundSummary();
     const double rho = last.round >= 1 && known > 0
                            ? static_cast<double>(last.new_pages) / static_cast<double>(known)
                            : kPriorNewShare;
+    priors.Finish(rho);
     int64_t with_history = 0;
-    s = history.ForEachUrl([&](const KnownUrl& u) {
-      if (u.page_id == 0 || u.gone()) return true;  // no stored version
-      const double v = Value(u, request.round, rho);
-      if (u.fetches > 1) ++with_history;
-      plan->revisits.push_back({u.url_id, v});
-      return true;
-    });
-    if (!s.ok()) return s;
+    plan->revisits.reserve(candidates.size());
+    for (const Candidate& c : candidates) {
+      with_history += c.n > 0;
+      double v = ValueOf(c, request.round, priors.For(c));
+      // No evidence yet: a page whose first fetch found new URLs is an index
+      // page (the learned priors take this over from round 2 on).
+      if (!priors.learned() && c.n == 0 && c.new_links) v *= 1.0 + kHubBonus;
+      plan->revisits.push_back({c.url_id, v});
+    }
+    candidates.clear();
+    candidates.shrink_to_fit();
     TruncateToBudget(&plan->revisits, request.budget);
     plan->seeds = history.OriginalSeeds();
     plan->note = "adaptive: " + std::to_string(plan->revisits.size()) + " revisits, " +
-                 std::to_string(with_history) + " pages with change history, link-gain rate " +
-                 std::to_string(rho) + " per outlink";
+                 std::to_string(with_history) + " pages with change history, " +
+                 (priors.learned() ? std::string("priors learned per depth and new-URL group")
+                                   : "link-gain rate " + std::to_string(rho) + " per outlink");
     return Status::Ok();
-  }
-
-  // The estimator (public for tests through ChangeRate below).
-  static double Value(const KnownUrl& u, int round, double rho) {
-    const double n = u.fetches > 0 ? u.fetches - 1.0 : 0.0;  // revisits
-    const double prior = kPriorRate + rho * u.out_links;
-    double lambda = prior;
-    if (n > 0) {
-      const double x = std::min<double>(n, u.changes + u.trivial_changes);
-      const double rate = ChangeRatePerAccess(n, x);
-      const double span = std::max(1, u.last_round - u.first_round);
-      lambda = (kPriorWeight * prior + n * rate / (span / n)) / (kPriorWeight + n);
-    }
-    const double elapsed = std::max(1, round - u.last_round);
-    const double p = 1.0 - std::exp(-lambda * elapsed);
-    double w = 1.0 + u.relevance.value_or(1.0);
-    if (u.new_links_last > 0) w *= 1.0 + kHubBonus;
-    return p * w;
   }
 };
 
@@ -103,8 +192,8 @@ double ChangeRatePerAccess(double n, double x) {
   return -std::log((n - x + 0.5) / (n + 0.5));
 }
 
-double AdaptiveRevisitValue(const KnownUrl& url, int round, double rho) {
-  return AdaptiveRoundPolicy::Value(url, round, rho);
+double AdaptiveRevisitValue(const KnownUrl& url, int round, double prior) {
+  return ValueOf(MakeCandidate(url), round, prior);
 }
 
 StatusOr<std::unique_ptr<RoundPolicy>> NewAdaptiveRoundPolicy(const RoundPolicyContext&) {

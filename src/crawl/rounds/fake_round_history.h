@@ -18,6 +18,7 @@ class FakeRoundHistory : public RoundHistory {
   const std::vector<std::string>& OriginalSeeds() const override { return seeds; }
   double Beta() const override { return beta; }
   Status ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) override {
+    ++url_streams;
     for (const auto& [id, u] : urls) {
       if (!visit(u)) break;
     }
@@ -59,6 +60,7 @@ class FakeRoundHistory : public RoundHistory {
   std::map<UrlId, KnownUrl> urls;
   std::vector<std::pair<UrlId, UrlId>> links;
   std::map<int, std::vector<UrlOutcome>> outcomes;
+  int url_streams = 0;  // ForEachUrl calls
 };
 
 }  // namespace topicrawl

@@ -20,9 +20,9 @@ StatusOr<std::unique_ptr<RoundPolicy>> NewHubsRoundPolicy(const RoundPolicyConte
 // the change rate per access, r = -log((n - X + 0.5) / (n + 0.5)), and the
 // revisit value of a URL in `round`.
 double ChangeRatePerAccess(double n, double x);
-// rho: the rate per outlink and round at which a page gains links to new
-// pages (see adaptive_policy.cc).
-double AdaptiveRevisitValue(const KnownUrl& url, int round, double rho);
+// prior: the prior change rate per round of the URL's group (see
+// adaptive_policy.cc).
+double AdaptiveRevisitValue(const KnownUrl& url, int round, double prior);
 
 }  // namespace topicrawl
 

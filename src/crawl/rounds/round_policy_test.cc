@@ -124,15 +124,21 @@ TEST(AdaptivePolicy, RevisitsFrequentChangersAndRelevantPagesFirst) {
   EXPECT_EQ(plan.revisits[0].url_id, 200u);
   EXPECT_EQ(plan.revisits[1].url_id, 202u);
   EXPECT_EQ(plan.revisits[3].url_id, 201u);  // X = 0: only the prior is left
-  // Hand values. 200: n = 2, X = 2 -> r = log 5 per access, span 2 rounds
-  // over 2 accesses -> log 5 per round, blended with one prior observation:
-  // lambda = (0.3 + 2 log 5) / 3; elapsed 1 round; w = 1 + 0.5.
-  const double l200 = (0.3 + 2 * std::log(5.0)) / 3;
+  EXPECT_EQ(h.url_streams, 1) << "the history is streamed once";
+  // Hand values. The learned prior (all pages have 0 outlinks: one group):
+  // pooled n = 4 revisits, X = 2, span 4 rounds -> I = 1,
+  // prior = -log((4 - 2 + 0.5) / (4 + 0.5)) = log(4.5 / 2.5) per round (the
+  // group's own pool equals the pooled one, so shrinking changes nothing).
+  const double prior = std::log(4.5 / 2.5);
+  // 200: n = 2, X = 2 -> r = log 5 per access, span 2 rounds over 2
+  // accesses -> log 5 per round, blended with one prior observation:
+  // lambda = (prior + 2 log 5) / 3; elapsed 1 round; w = 1 + 0.5.
+  const double l200 = (prior + 2 * std::log(5.0)) / 3;
   EXPECT_NEAR(plan.revisits[0].priority, (1 - std::exp(-l200)) * 1.5, 1e-12);
-  // 201: X = 0 -> r = 0, lambda = 0.3 / 3.
-  EXPECT_NEAR(plan.revisits[3].priority, (1 - std::exp(-0.1)) * 1.5, 1e-12);
-  // 202: no revisit yet -> prior 0.3; w = 1.9.
-  EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-0.3)) * 1.9, 1e-12);
+  // 201: X = 0 -> r = 0, lambda = prior / 3.
+  EXPECT_NEAR(plan.revisits[3].priority, (1 - std::exp(-prior / 3)) * 1.5, 1e-12);
+  // 202: no revisit yet -> the prior; w = 1.9.
+  EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-prior)) * 1.9, 1e-12);
   EXPECT_EQ(plan.seeds, h.seeds);
   RoundPlan cut;
   req.budget = 2;
@@ -159,12 +165,66 @@ TEST(AdaptivePolicy, PagesWithManyLinksGainLinksToNewPagesMoreOften) {
   EXPECT_NEAR(plan.revisits[1].priority, (1 - std::exp(-0.3)) * 1.5, 1e-12);
   // With a given rho; the estimator blends in once a page has history.
   // The leaf, last fetched in round 0: two rounds elapsed, no outlinks.
-  EXPECT_NEAR(AdaptiveRevisitValue(h.urls.at(1), 2, 0.5), (1 - std::exp(-0.6)) * 1.5, 1e-12);
+  EXPECT_NEAR(AdaptiveRevisitValue(h.urls.at(1), 2, 0.3), (1 - std::exp(-0.6)) * 1.5, 1e-12);
   KnownUrl revisited = h.urls.at(2);
   revisited.fetches = 2;  // one unchanged revisit: r = 0
   revisited.last_round = 1;
-  // lambda = (1 * (0.3 + 0.5 * 100) + 1 * 0) / 2
-  EXPECT_NEAR(AdaptiveRevisitValue(revisited, 2, 0.5), (1 - std::exp(-50.3 / 2)) * 1.5, 1e-12);
+  // lambda = (1 * 50.3 + 1 * 0) / 2
+  EXPECT_NEAR(AdaptiveRevisitValue(revisited, 2, 50.3), (1 - std::exp(-50.3 / 2)) * 1.5, 1e-12);
+}
+
+TEST(AdaptivePolicy, PagesWithoutHistoryGetThePriorLearnedForTheirGroup) {
+  // Round 2 is planned. Ten pages at depth 1 were revisited in round 1 and
+  // all changed; ten at depth 3 were revisited and none changed. Two pages
+  // without a revisit: the one at depth 1 comes first, although the other
+  // has more outlinks.
+  FakeRoundHistory h;
+  h.summary.round = 1;
+  h.summary.new_pages = 0;
+  for (UrlId i = 0; i < 10; ++i) {
+    KnownUrl& hot = h.Add(10 + i, "http://a/hot" + std::to_string(i));
+    hot.depth = 1;
+    hot.out_links = 10;
+    hot.fetches = 2;
+    hot.trivial_changes = 1;
+    KnownUrl& cold = h.Add(30 + i, "http://a/cold" + std::to_string(i));
+    cold.depth = 3;
+    cold.out_links = 10;
+    cold.fetches = 2;
+  }
+  KnownUrl& shallow = h.Add(50, "http://a/shallow-no-history");
+  shallow.depth = 1;
+  shallow.out_links = 5;
+  KnownUrl& deep = h.Add(51, "http://a/deep-no-history");
+  deep.depth = 3;
+  deep.out_links = 500;
+  deep.new_links_last = 3;  // a first fetch that found new URLs: another group, no bonus
+  h.urls[50].last_round = h.urls[51].last_round = 0;
+  for (auto& [id, u] : h.urls) u.relevance = 0.0;
+  auto p = MakeRoundPolicy("adaptive", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({2, -1, 0}, h, &plan).ok());
+  EXPECT_EQ(h.url_streams, 1);
+  auto priority = [&](UrlId id) {
+    for (const Revisit& r : plan.revisits) {
+      if (r.url_id == id) return r.priority;
+    }
+    return -1.0;
+  };
+  // Pooled: n = 20, X = 10, span 20 -> r = log(20.5 / 10.5). Group depth 1:
+  // n = 10, X = 10 -> log 21; the deep page's group (depth 3, new URLs) has
+  // no revisits: the pooled rate. Shrunk with 20 pseudo-revisits of the
+  // pooled rate; last fetched in round 0: 2 rounds elapsed; w = 1.
+  const double pooled = std::log(20.5 / 10.5);
+  const double hot = (20 * pooled + 10 * std::log(21.0)) / 30;
+  EXPECT_NEAR(priority(50), 1 - std::exp(-2 * hot), 1e-9);
+  EXPECT_NEAR(priority(51), 1 - std::exp(-2 * pooled), 1e-9);
+  EXPECT_GT(priority(50), priority(51));
+  // A revisited page that found new URLs (a hub of the last round) doubles.
+  KnownUrl hub = h.urls.at(10);
+  hub.new_links_last = 2;
+  EXPECT_NEAR(AdaptiveRevisitValue(hub, 2, 0.5), 2 * AdaptiveRevisitValue(h.urls.at(10), 2, 0.5), 1e-12);
 }
 
 TEST(NutchPolicy, IntervalsShrinkOnChangeGrowOtherwiseAndSurviveSaveRestore) {
