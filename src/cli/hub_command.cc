@@ -82,7 +82,7 @@ void AddGridFlags(CLI::App* cmd, SvmGridOptions* g) {
                 "are, instead of merging identical scaled vectors into weighted examples with "
                 "warm starts over C (same problem; docs/hub-svm.md)");
   cmd->add_option("--max-iter", g->max_iterations,
-                  "SMO iterations per cross-validation solve (0 = libsvm's max(10^7, 100 n))")
+                  "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
       ->check(CLI::NonNegativeNumber);
 }
 
