@@ -11,10 +11,12 @@
 
 namespace topicrawl {
 
-std::vector<std::vector<double>> DeduplicatedGridCv(
-    const std::vector<std::vector<double>>& scaled, const std::vector<int>& labels,
-    const std::vector<int>& fold, int folds, const std::vector<std::pair<int, int>>& points,
-    double eps, int64_t max_iterations, int threads, CvGridStats* stats) {
+std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vector<double>>& scaled,
+                                                    const std::vector<int>& labels,
+                                                    const std::vector<int>& fold, int folds,
+                                                    const std::vector<std::pair<int, int>>& points,
+                                                    double eps, int64_t max_iterations, int threads,
+                                                    CvGridStats* stats) {
   const size_t n = scaled.size();
   std::vector<std::vector<double>> dec(points.size(), std::vector<double>(n, 0.0));
   if (n == 0 || points.empty()) return dec;
@@ -148,7 +150,8 @@ std::vector<std::vector<double>> DeduplicatedGridCv(
     }
   };
   std::vector<std::thread> pool;
-  for (int i = 1; i < std::min<int>(threads, static_cast<int>(tasks)); ++i) pool.emplace_back(worker);
+  for (int i = 1; i < std::min<int>(threads, static_cast<int>(tasks)); ++i)
+    pool.emplace_back(worker);
   worker();
   for (auto& th : pool) th.join();
   if (stats) {

@@ -1,6 +1,6 @@
 // libsvm's (C, gamma) grid with k-fold cross-validation, made fast for data
 // whose scaled feature vectors repeat (URL features are discrete: on 2,000
-// URLs of the dev web ~N distinct vectors, see docs/hub-svm.md). Internal to
+// URLs of the dev web, 1,266 distinct vectors: docs/hub-svm.md). Internal to
 // classify/svm_model.cc (SvmGridOptions::deduplicate).
 //
 // Equivalence with training libsvm on the rows as they are (why merging is
@@ -31,19 +31,21 @@
 namespace topicrawl {
 
 struct CvGridStats {
-  size_t unique_vectors = 0;   // distinct scaled vectors (labels ignored)
-  size_t trainings = 0;        // (grid point, fold) solves
-  int64_t iterations = 0;      // SMO iterations over all solves
-  size_t capped = 0;           // solves stopped by the iteration cap
+  size_t unique_vectors = 0;  // distinct scaled vectors (labels ignored)
+  size_t trainings = 0;       // (grid point, fold) solves
+  int64_t iterations = 0;     // SMO iterations over all solves
+  size_t capped = 0;          // solves stopped by the iteration cap
 };
 
 // Out-of-fold decision values dec[p][i] (> 0 = label 1) of every grid point
 // p = (log2c, log2g) for every example i. `scaled` are the scaled rows,
 // `fold` the fold of each example (0..folds-1). max_iterations is per solve.
-std::vector<std::vector<double>> DeduplicatedGridCv(
-    const std::vector<std::vector<double>>& scaled, const std::vector<int>& labels,
-    const std::vector<int>& fold, int folds, const std::vector<std::pair<int, int>>& points,
-    double eps, int64_t max_iterations, int threads, CvGridStats* stats);
+std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vector<double>>& scaled,
+                                                    const std::vector<int>& labels,
+                                                    const std::vector<int>& fold, int folds,
+                                                    const std::vector<std::pair<int, int>>& points,
+                                                    double eps, int64_t max_iterations, int threads,
+                                                    CvGridStats* stats);
 
 }  // namespace topicrawl
 

@@ -92,43 +92,43 @@ SmoResult SolveCSvc(const SmoProblem& p, double eps, int64_t max_iterations,
   // set; false when the active set is optimal to eps.
   int i = -1, j = -1;
   auto select = [&] {
-      double gmax = -kInf, gmax2 = -kInf;
-      i = -1;
-      for (int t : active) {
-        if (y[t] == +1) {
-          if (!upper(t) && -G[t] >= gmax) gmax = -G[t], i = t;
-        } else {
-          if (!lower(t) && G[t] >= gmax) gmax = G[t], i = t;
-        }
+    double gmax = -kInf, gmax2 = -kInf;
+    i = -1;
+    for (int t : active) {
+      if (y[t] == +1) {
+        if (!upper(t) && -G[t] >= gmax) gmax = -G[t], i = t;
+      } else {
+        if (!lower(t) && G[t] >= gmax) gmax = G[t], i = t;
       }
-      j = -1;
-      double obj_min = kInf;
-      const double* Ki = i >= 0 ? row(i) : nullptr;
-      for (int t : active) {
-        if (y[t] == +1) {
-          if (!lower(t)) {
-            const double grad_diff = gmax + G[t];
-            if (G[t] >= gmax2) gmax2 = G[t];
-            if (grad_diff > 0 && Ki != nullptr) {
-              // Q_ii + Q_tt - 2 y_i Q_it, with Q_it = y_i y_t K_it.
-              const double quad = Ki[i] + row(t)[t] - 2.0 * y[t] * Ki[t];
-              const double obj = -(grad_diff * grad_diff) / (quad > 0 ? quad : kTau);
-              if (obj <= obj_min) j = t, obj_min = obj;
-            }
-          }
-        } else {
-          if (!upper(t)) {
-            const double grad_diff = gmax - G[t];
-            if (-G[t] >= gmax2) gmax2 = -G[t];
-            if (grad_diff > 0 && Ki != nullptr) {
-              const double quad = Ki[i] + row(t)[t] + 2.0 * y[t] * Ki[t];
-              const double obj = -(grad_diff * grad_diff) / (quad > 0 ? quad : kTau);
-              if (obj <= obj_min) j = t, obj_min = obj;
-            }
+    }
+    j = -1;
+    double obj_min = kInf;
+    const double* Ki = i >= 0 ? row(i) : nullptr;
+    for (int t : active) {
+      if (y[t] == +1) {
+        if (!lower(t)) {
+          const double grad_diff = gmax + G[t];
+          if (G[t] >= gmax2) gmax2 = G[t];
+          if (grad_diff > 0 && Ki != nullptr) {
+            // Q_ii + Q_tt - 2 y_i Q_it, with Q_it = y_i y_t K_it.
+            const double quad = Ki[i] + row(t)[t] - 2.0 * y[t] * Ki[t];
+            const double obj = -(grad_diff * grad_diff) / (quad > 0 ? quad : kTau);
+            if (obj <= obj_min) j = t, obj_min = obj;
           }
         }
+      } else {
+        if (!upper(t)) {
+          const double grad_diff = gmax - G[t];
+          if (-G[t] >= gmax2) gmax2 = -G[t];
+          if (grad_diff > 0 && Ki != nullptr) {
+            const double quad = Ki[i] + row(t)[t] + 2.0 * y[t] * Ki[t];
+            const double obj = -(grad_diff * grad_diff) / (quad > 0 ? quad : kTau);
+            if (obj <= obj_min) j = t, obj_min = obj;
+          }
+        }
       }
-      return !(gmax + gmax2 < eps || j == -1);
+    }
+    return !(gmax + gmax2 < eps || j == -1);
   };
 
   while (true) {
@@ -205,11 +205,15 @@ SmoResult SolveCSvc(const SmoProblem& p, double eps, int64_t max_iterations,
   for (int t = 0; t < n; ++t) {
     const double yG = y[t] * G[t];
     if (upper(t)) {
-      if (y[t] == -1) ub = std::min(ub, yG);
-      else lb = std::max(lb, yG);
+      if (y[t] == -1)
+        ub = std::min(ub, yG);
+      else
+        lb = std::max(lb, yG);
     } else if (lower(t)) {
-      if (y[t] == +1) ub = std::min(ub, yG);
-      else lb = std::max(lb, yG);
+      if (y[t] == +1)
+        ub = std::min(ub, yG);
+      else
+        lb = std::max(lb, yG);
     } else {
       ++nr_free;
       sum_free += yG;

@@ -20,7 +20,8 @@ namespace {
 void DiscreteData(int n, uint64_t seed, std::vector<std::vector<double>>* x, std::vector<int>* y) {
   std::mt19937_64 rng(seed);
   for (int i = 0; i < n; ++i) {
-    double a = -1 + 0.5 * static_cast<double>(rng() % 5), b = -1 + 0.5 * static_cast<double>(rng() % 5);
+    double a = -1 + 0.5 * static_cast<double>(rng() % 5),
+           b = -1 + 0.5 * static_cast<double>(rng() % 5);
     int label = a * a + b * b < 0.36 ? 1 : 0;
     if (rng() % 10 == 0) label = 1 - label;
     x->push_back({a, b});
