@@ -12,7 +12,8 @@
 //   2. every stored, not-gone page is scored P(hub | URL features) (Platt);
 //   3. the revisits: without a budget, the pages with P >= kHubThreshold
 //      (the classifier's decision); with `--budget`, the top of the pages by
-//      P (a ranking: the budget, not the threshold, says how many). The
+//      P fused with the crawl's link structure (parenthood, see
+//      FuseWithParenthood; a ranking: the budget says how many). The
 //      original seeds (home pages: the seed's first hubs) are always
 //      revisited too; new links are followed as in round 0.
 //
