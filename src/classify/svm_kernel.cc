@@ -28,4 +28,8 @@ double RbfKernelSum(const double* x, size_t dims, const double* sv, const double
   return sum;
 }
 
+void RbfFromSquaredDistances(double* v, size_t n, double gamma) {
+  for (size_t i = 0; i < n; ++i) v[i] = std::exp(-gamma * v[i]);
+}
+
 }  // namespace topicrawl

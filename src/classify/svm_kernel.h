@@ -14,6 +14,10 @@ namespace topicrawl {
 double RbfKernelSum(const double* x, size_t dims, const double* sv, const double* coef,
                     size_t n, double gamma);
 
+// v[i] = exp(-gamma * v[i]) for i < n: RBF kernel values from squared
+// distances (the cross-validation grid's kernel matrices). Pure.
+void RbfFromSquaredDistances(double* v, size_t n, double gamma);
+
 }  // namespace topicrawl
 
 #endif  // TOPICRAWL_CLASSIFY_SVM_KERNEL_H_

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "classify/svm_cv_grid.h"
 #include "classify/svm_kernel.h"
 #include "core/hash.h"
 
@@ -146,6 +147,7 @@ Status CheckOptions(const SvmGridOptions& o) {
     return Status::Error("svm: grid exponents beyond +-60");
   }
   if (!(o.cache_mb > 0) || !(o.eps > 0)) return Status::Error("svm: cache_mb and eps must be > 0");
+  if (o.max_iterations < 0) return Status::Error("svm: max_iterations must be >= 0");
   return Status::Ok();
 }
 
@@ -319,26 +321,42 @@ struct SvmModelBuilder {
     const int folds = static_cast<int>(std::min<size_t>(o.folds, data.size()));
     std::vector<int> fold = StratifiedFolds(data.labels, folds, o.seed);
 
-    // One task per (grid point, fold); each writes its own slots of dec.
-    std::vector<std::vector<double>> dec(points.size(), std::vector<double>(data.size(), 0));
-    const size_t tasks = points.size() * folds;
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      for (size_t t; (t = next.fetch_add(1)) < tasks;) {
-        size_t p = t / folds;
-        int k = static_cast<int>(t % folds);
-        RunFold(nodes, y, fold, k, std::ldexp(1.0, points[p].first),
-                std::ldexp(1.0, points[p].second), o, dec[p].data());
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int i = 1; i < std::min<int>(o.threads, static_cast<int>(tasks)); ++i) {
-      pool.emplace_back(worker);
-    }
-    worker();
-    for (auto& th : pool) th.join();
-
     SvmTrainReport rep;
+    std::vector<std::vector<double>> dec;
+    if (o.deduplicate) {
+      std::vector<std::vector<double>> scaled(data.size(), std::vector<double>(d));
+      for (size_t i = 0; i < data.size(); ++i) scaler.ScaleRow(data.rows[i], scaled[i]);
+      const int64_t cap = o.max_iterations > 0
+                              ? o.max_iterations
+                              : std::max<int64_t>(10000000, 100 * static_cast<int64_t>(data.size()));
+      CvGridStats st;
+      dec = DeduplicatedGridCv(scaled, data.labels, fold, folds, points, o.eps, cap, o.threads, &st);
+      rep.unique_vectors = st.unique_vectors;
+      rep.cv_iterations = st.iterations;
+      rep.cv_solves = st.trainings;
+      rep.cv_capped = st.capped;
+    } else {
+      // One task per (grid point, fold); each writes its own slots of dec.
+      dec.assign(points.size(), std::vector<double>(data.size(), 0));
+      const size_t tasks = points.size() * folds;
+      std::atomic<size_t> next{0};
+      auto worker = [&] {
+        for (size_t t; (t = next.fetch_add(1)) < tasks;) {
+          size_t p = t / folds;
+          int k = static_cast<int>(t % folds);
+          RunFold(nodes, y, fold, k, std::ldexp(1.0, points[p].first),
+                  std::ldexp(1.0, points[p].second), o, dec[p].data());
+        }
+      };
+      std::vector<std::thread> pool;
+      for (int i = 1; i < std::min<int>(o.threads, static_cast<int>(tasks)); ++i) {
+        pool.emplace_back(worker);
+      }
+      worker();
+      for (auto& th : pool) th.join();
+      rep.cv_solves = tasks;
+    }
+
     size_t best = 0;
     for (size_t p = 0; p < points.size(); ++p) {
       SvmGridPoint g{points[p].first, points[p].second, Accuracy(dec[p], data.labels)};

@@ -77,6 +77,13 @@ void AddGridFlags(CLI::App* cmd, SvmGridOptions* g) {
       "Grid of log2 gamma as MIN:MAX:STEP (default -15:3:2)");
   cmd->add_option("--eps", g->eps, "libsvm stopping tolerance (default 0.001)")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("!--no-dedup", g->deduplicate,
+                "Cross-validate with one libsvm training per (point, fold) on the rows as they "
+                "are, instead of merging identical scaled vectors into weighted examples with "
+                "warm starts over C (same problem; docs/hub-svm.md)");
+  cmd->add_option("--max-iter", g->max_iterations,
+                  "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
+      ->check(CLI::NonNegativeNumber);
 }
 
 // ---- collect-hubs ----------------------------------------------------------
@@ -188,6 +195,12 @@ int RunTrain(const TrainFlags& f) {
               rep.best.log2c, rep.best.log2g, rep.folds, rep.best.cv_accuracy,
               rep.support_vectors, rep.grid.size(), rep.cpu_seconds, rep.wall_seconds,
               grid.threads, f.out.c_str());
+  if (grid.deduplicate) {
+    std::printf("cross-validation: %zu distinct scaled vectors of %zu, %zu solves, %lld SMO "
+                "iterations, %zu stopped by the iteration cap\n",
+                rep.unique_vectors, rep.examples, rep.cv_solves,
+                static_cast<long long>(rep.cv_iterations), rep.cv_capped);
+  }
   return kExitOk;
 }
 

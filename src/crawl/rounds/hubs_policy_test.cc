@@ -206,3 +206,61 @@ TEST(HubsPolicyTest, AGraphWithoutHubsAsksForAModel) {
 
 }  // namespace
 }  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+// Four sites whose pages all have one URL shape (/h/NNN.html, one depth,
+// one anchor length): site s's directory /h/9NN.html is the only linker of
+// six pages /h/1NN.html, which link back to the home. The URL features
+// cannot tell the directory from its entries; with a budget, the link
+// structure of the crawl (parenthood) must rank it first. The directories
+// get the highest url ids, so a tie broken by id would drop them.
+TEST(HubsPolicyTest, WithABudgetTheLinkStructureFindsDirectoriesTheUrlCannot) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  UrlId id = 0;
+  std::vector<UrlId> homes, dirs;
+  std::vector<std::vector<UrlId>> entries(4);
+  for (int s = 0; s < 4; ++s) {
+    const std::string host = "s" + std::to_string(s) + ".test";
+    h.seeds.push_back("http://" + host + "/");
+    homes.push_back(++id);
+    h.Add(homes.back(), h.seeds.back()).host = host;
+  }
+  for (int s = 0; s < 4; ++s) {
+    const std::string host = "s" + std::to_string(s) + ".test";
+    for (int n = 0; n < 6; ++n) {
+      entries[s].push_back(++id);
+      KnownUrl& u = h.Add(id, "http://" + host + "/h/1" + std::to_string(s) + std::to_string(n) +
+                                  ".html");
+      u.host = host;
+      u.depth = 2;
+      u.anchor = "Entry";
+      h.links.push_back({id, homes[s]});
+    }
+  }
+  for (int s = 0; s < 4; ++s) {
+    const std::string host = "s" + std::to_string(s) + ".test";
+    dirs.push_back(++id);
+    KnownUrl& u = h.Add(id, "http://" + host + "/h/9" + std::to_string(s) + "0.html");
+    u.host = host;
+    u.depth = 2;
+    u.anchor = "Entry";
+    h.links.push_back({homes[s], id});
+    for (UrlId e : entries[s]) h.links.push_back({id, e});
+  }
+  auto p = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({1, 8, 0}, h, &plan).ok()) ;
+  std::set<UrlId> got;
+  for (const Revisit& r : plan.revisits) got.insert(r.url_id);
+  for (UrlId d : dirs) EXPECT_TRUE(got.count(d)) << h.urls.at(d).url;
+  for (const auto& e : entries) {
+    for (UrlId u : e) EXPECT_FALSE(got.count(u)) << h.urls.at(u).url;
+  }
+}
+
+}  // namespace
+}  // namespace topicrawl
