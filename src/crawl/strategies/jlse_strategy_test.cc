@@ -305,6 +305,44 @@ TEST(JlseStrategyTest, ResultModelDecidesResultPagesAndIsPartOfTheTopic) {
   EXPECT_TRUE((*rule)->RestoreState((*rule)->SaveState()).ok());
 }
 
+// [strategy.jlse] result_model loads a `train result-svm` model next to the
+// topic file; a model of another kind is refused with the key's name.
+TEST(JlseStrategyTest, ResultModelKeyLoadsTheSvm) {
+  const std::string dir = TempDir("result-model");
+  WriteFile(dir + "/pos.html", "<p>" + Words("network protocol tcp", 30) + "</p>");
+  WriteFile(dir + "/neg.html", "<p>" + Words("cooking recipe bread", 30) + "</p>");
+  ASSERT_TRUE(InvertedResultModel()->Save(dir + "/result.svm").ok());
+  SvmDataset d;
+  d.feature_names = ResultPageFeatureNames();
+  for (int i = 0; i < 6; ++i) d.Add({1.0 * i, 0.0, 0.0}, i % 2);
+  SvmGridOptions g;
+  g.log2c_min = g.log2c_max = 0;
+  g.log2g_min = g.log2g_max = 0;
+  g.folds = 2;
+  g.threads = 1;
+  auto hub = SvmModel::Train(d, "hub-url", g);
+  ASSERT_TRUE(hub.ok());
+  ASSERT_TRUE(hub->Save(dir + "/hub.svm").ok());
+  StrategyContext ctx;
+  ctx.out_dir = dir;
+  auto topic = [&](const std::string& model) {
+    return WriteFile(dir + "/t-" + model + ".toml",
+                     "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n"
+                     "[topic.examples]\npositive = [\"pos.html\"]\nnegative = [\"neg.html\"]\n"
+                     "[strategy.jlse]\nresult_model = \"" + model + "\"\n");
+  };
+  ctx.topic_file = topic("result.svm");
+  auto ok = MakeCrawlStrategy("jlse", ctx);
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  ctx.topic_file = topic("hub.svm");
+  auto bad = MakeCrawlStrategy("jlse", ctx);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("result_model"), std::string::npos)
+      << bad.status().message();
+  ctx.topic_file = topic("missing.svm");
+  EXPECT_FALSE(MakeCrawlStrategy("jlse", ctx).ok());
+}
+
 // The link cache changes nothing: two learners, one without it, see the same
 // crawl (every page assessed twice, so repeated links hit the cache, also
 // across Gw rebuilds) and give the same scores and the same state.
