@@ -45,6 +45,8 @@ void AddIndexCommand(CLI::App& app, int* exit_code);
 void AddSearchCommand(CLI::App& app, int* exit_code);
 void AddExportCommand(CLI::App& app, int* exit_code);
 void AddLabelCommand(CLI::App& app, int* exit_code);
+// `train result-svm` (seed 004). REQUIRES: after AddTrainCommand.
+void AddResultSvmCommand(CLI::App& app, int* exit_code);
 void AddTdaCommand(CLI::App& app, int* exit_code);
 // Scale-out (docs/scale-out.md): cluster status|stop|seeds, merge.
 void AddClusterCommand(CLI::App& app, int* exit_code);

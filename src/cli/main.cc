@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddSearchCommand(app, &exit_code);
   topicrawl::cli::AddExportCommand(app, &exit_code);
   topicrawl::cli::AddLabelCommand(app, &exit_code);
+  topicrawl::cli::AddResultSvmCommand(app, &exit_code);  // after train
   topicrawl::cli::AddTdaCommand(app, &exit_code);
   topicrawl::cli::AddClusterCommand(app, &exit_code);
   topicrawl::cli::AddMergeCommand(app, &exit_code);

@@ -2,7 +2,7 @@
 // formula (eq. 10), Gw rebuilds, save/restore of the learned state with
 // identical scores, and an end-to-end crawl on 127.0.0.1 that writes
 // LinkTable / ResultTable.
-#include "crawl/strategies/jlse_strategy.h"
+#include "crawl/strategies/jlse_learner.h"
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -16,6 +16,7 @@
 
 #include "absl/container/flat_hash_set.h"
 
+#include "classify/result_page_svm.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
@@ -253,6 +254,130 @@ TEST(JlseStrategyTest, GraphLearningAndSaveRestoreGiveIdenticalScores) {
   // Malformed state is an error, never a crash.
   EXPECT_FALSE((*fresh)->RestoreState("garbage").ok());
   EXPECT_FALSE((*fresh)->RestoreState(bytes.substr(0, bytes.size() / 2)).ok());
+}
+
+// A result-page SVM that calls every page with a low TextDegree a result:
+// it, not the rule, decides (the rule would call the short page a link page).
+std::shared_ptr<const SvmModel> InvertedResultModel() {
+  SvmDataset d;
+  d.feature_names = ResultPageFeatureNames();
+  for (int i = 0; i < 20; ++i) {
+    const double j = 0.05 * i;
+    d.Add({-3.0 + j, -2.0 + j, 0.1 + j}, 1);  // short pages: "result"
+    d.Add({3.0 + j, -6.0 + j, 2.0 + j}, 0);   // long pages: not
+  }
+  SvmGridOptions g;
+  g.log2c_min = g.log2c_max = 1;
+  g.log2g_min = g.log2g_max = -1;
+  g.folds = 2;
+  g.threads = 1;
+  auto m = SvmModel::Train(d, kResultPageModelKind, g);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return std::make_shared<SvmModel>(std::move(m).value());
+}
+
+TEST(JlseStrategyTest, ResultModelDecidesResultPagesAndIsPartOfTheTopic) {
+  JlseParams p;
+  auto rule = JlseLearner::Create(p, Model(), {});
+  auto svm = JlseLearner::Create(p, Model(), {}, InvertedResultModel());
+  ASSERT_TRUE(rule.ok() && svm.ok());
+  EXPECT_FALSE((*rule)->has_result_model());
+  EXPECT_TRUE((*svm)->has_result_model());
+  auto verdict = [](JlseLearner* l, const ParsedPage& page) {
+    PageAssessment a;
+    l->Assess(Task("http://a.test/p", 0, 0), page, &a);
+    return a.explanation.find("\"result\":1") != std::string::npos;
+  };
+  // Relevant, 200 words, one link: a DetailPage by the rule; short: not.
+  const ParsedPage long_page = Page("network protocol tcp socket packet", 40,
+                                    {{"next", "http://a.test/n"}});
+  const ParsedPage short_page = Page("network tcp", 5, {{"next", "http://a.test/n"},
+                                                       {"tcp", "http://a.test/m"}});
+  EXPECT_TRUE(verdict(rule->get(), long_page));
+  EXPECT_FALSE(verdict(rule->get(), short_page));
+  EXPECT_FALSE(verdict(svm->get(), long_page));
+  EXPECT_TRUE(verdict(svm->get(), short_page));
+  // The result model is part of the topic: the other learner's state is refused.
+  EXPECT_NE((*rule)->TopicFingerprint(), (*svm)->TopicFingerprint());
+  Status s = (*svm)->RestoreState((*rule)->SaveState());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("another topic"), std::string::npos) << s.message();
+  EXPECT_TRUE((*rule)->RestoreState((*rule)->SaveState()).ok());
+}
+
+// [strategy.jlse] result_model loads a `train result-svm` model next to the
+// topic file; a model of another kind is refused with the key's name.
+TEST(JlseStrategyTest, ResultModelKeyLoadsTheSvm) {
+  const std::string dir = TempDir("result-model");
+  WriteFile(dir + "/pos.html", "<p>" + Words("network protocol tcp", 30) + "</p>");
+  WriteFile(dir + "/neg.html", "<p>" + Words("cooking recipe bread", 30) + "</p>");
+  ASSERT_TRUE(InvertedResultModel()->Save(dir + "/result.svm").ok());
+  SvmDataset d;
+  d.feature_names = ResultPageFeatureNames();
+  for (int i = 0; i < 6; ++i) d.Add({1.0 * i, 0.0, 0.0}, i % 2);
+  SvmGridOptions g;
+  g.log2c_min = g.log2c_max = 0;
+  g.log2g_min = g.log2g_max = 0;
+  g.folds = 2;
+  g.threads = 1;
+  auto hub = SvmModel::Train(d, "hub-url", g);
+  ASSERT_TRUE(hub.ok());
+  ASSERT_TRUE(hub->Save(dir + "/hub.svm").ok());
+  StrategyContext ctx;
+  ctx.out_dir = dir;
+  auto topic = [&](const std::string& model) {
+    return WriteFile(dir + "/t-" + model + ".toml",
+                     "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n"
+                     "[topic.examples]\npositive = [\"pos.html\"]\nnegative = [\"neg.html\"]\n"
+                     "[strategy.jlse]\nresult_model = \"" + model + "\"\n");
+  };
+  ctx.topic_file = topic("result.svm");
+  auto ok = MakeCrawlStrategy("jlse", ctx);
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  ctx.topic_file = topic("hub.svm");
+  auto bad = MakeCrawlStrategy("jlse", ctx);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("result_model"), std::string::npos)
+      << bad.status().message();
+  ctx.topic_file = topic("missing.svm");
+  EXPECT_FALSE(MakeCrawlStrategy("jlse", ctx).ok());
+}
+
+// The link cache changes nothing: two learners, one without it, see the same
+// crawl (every page assessed twice, so repeated links hit the cache, also
+// across Gw rebuilds) and give the same scores and the same state.
+TEST(JlseStrategyTest, LinkCacheGivesIdenticalScores) {
+  JlseParams p;
+  p.cf = 1;
+  auto cached = JlseLearner::Create(p, Model(), {});
+  auto plain = JlseLearner::Create(p, Model(), {});
+  ASSERT_TRUE(cached.ok() && plain.ok());
+  (*plain)->set_link_cache(false);
+  std::vector<UrlId> q1, q2;
+  Feed(cached->get(), &q1);
+  Feed(plain->get(), &q2);
+  EXPECT_EQ((*cached)->SaveState(), (*plain)->SaveState());
+  const ParsedPage page = Page("network tcp", 5,
+                               {{"tcp guide part 7", "http://a.test/net/guide7.html"},
+                                {"cooking recipes", "http://a.test/food/recipes.html"},
+                                {"tcp guide part 1", "http://a.test/net/guide1.html"}});
+  for (int round = 0; round < 4; ++round) {  // odd rounds: the same snapshot again
+    PageAssessment a, b;
+    (*cached)->Assess(Task("http://a.test/z", 2, 2), page, &a);
+    (*plain)->Assess(Task("http://a.test/z", 2, 2), page, &b);
+    ASSERT_EQ(a.links.size(), b.links.size());
+    for (size_t i = 0; i < a.links.size(); ++i) {
+      EXPECT_EQ(a.links[i].score, b.links[i].score) << round << " " << i;
+      EXPECT_EQ(a.links[i].explanation, b.links[i].explanation);
+    }
+    if (round % 2 == 1) {
+      (*cached)->Rebuild();
+      (*plain)->Rebuild();
+    }
+  }
+  EXPECT_GT((*cached)->stats().cache_scored, 0);
+  EXPECT_GT((*cached)->stats().cache_hits, (*cached)->stats().cache_scored);  // after rebuilds
+  EXPECT_EQ((*plain)->stats().cache_hits, 0);
 }
 
 TEST(JlseStrategyTest, AtaHasNoPrediction) {

@@ -7,11 +7,11 @@
 //   P(c | d_k)   multinomial NB page classifier (eq. 1-2). Below the
 //                threshold the page is irrelevant: stored, not expanded
 //                (unless expand_irrelevant).
-//   result page  a relevant DetailPage (result-page SVM on <TextDegree,
-//                LinkDegree, Aggregation>, classify/result_page_features.h;
-//                until an SVM model is configured, the documented rule
-//                IsDetailPageByRule). A result page goes to ResultTable and
-//                is not expanded (unless expand_results).
+//   result page  a relevant DetailPage: the result-page SVM on <TextDegree,
+//                LinkDegree, Aggregation> (classify/result_page_svm.h,
+//                `topicrawl train result-svm`), or without a model the
+//                documented rule IsDetailPageByRule. A result page goes to
+//                ResultTable and is not expanded (unless expand_results).
 //   each link u  sim_anchor(u) = P(+ | anchor words) by the page NB, 0.01
 //                when NB says negative (algorithm 1 "GTSAT");
 //                sim_predicted(u) = s_j * V(v_j): v_j = BM25 top-1 vertex of
@@ -31,8 +31,8 @@
 // denominator).
 //
 // `ata` (the seed's baseline) is the same without Gw: sim = sim_anchor.
-#ifndef TOPICRAWL_CRAWL_STRATEGIES_JLSE_STRATEGY_H_
-#define TOPICRAWL_CRAWL_STRATEGIES_JLSE_STRATEGY_H_
+#ifndef TOPICRAWL_CRAWL_STRATEGIES_JLSE_LEARNER_H_
+#define TOPICRAWL_CRAWL_STRATEGIES_JLSE_LEARNER_H_
 
 #include <array>
 #include <cstdint>
@@ -46,6 +46,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "classify/link_features.h"
 #include "classify/naive_bayes.h"
+#include "classify/svm_model.h"
 #include "core/crawl_task.h"
 #include "crawl/crawl_strategy.h"
 #include "graph/q_learning.h"
@@ -88,10 +89,13 @@ struct JlseLinkScore {
 class JlseLearner {
  public:
   // `page_model`: a trained page NB (kPage); `dictionary`: domain terms for
-  // the tokeniser.
+  // the tokeniser; `result_model`: a "result-page" SVM, or null for the
+  // rule. The learner's topic fingerprint (TopicFingerprint) is a hash of
+  // the three.
   static StatusOr<std::unique_ptr<JlseLearner>> Create(
       JlseParams params, std::shared_ptr<const NaiveBayes> page_model,
-      const std::vector<std::string>& dictionary);
+      const std::vector<std::string>& dictionary,
+      std::shared_ptr<const SvmModel> result_model = nullptr);
 
   // Parse pool (thread-safe): classifies the page and scores its links.
   void Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out);
@@ -114,13 +118,17 @@ class JlseLearner {
   double SimAnchor(std::string_view anchor) const;
   double SimAnchorWords(const std::vector<std::string>& words) const;
 
+  // Turns the link cache off (tests compare both ways).
+  void set_link_cache(bool on) { use_cache_ = on; }
+
   // Rebuilds Gw, Q and the BM25 index from the recorded pages now.
   void Rebuild();
 
-  // The learned state (page NB counts, recorded pages = LinkTable, result
+  // The learned state (topic fingerprint, recorded pages = LinkTable, result
   // pages, side tables of queued links, rebuild counter) as bytes; Restore
   // reads it into a learner created with the same parameters and rebuilds
-  // Gw, Q and BM25 from it: identical scores. Errors: malformed bytes.
+  // Gw, Q and BM25 from it: identical scores. Errors: malformed bytes; a
+  // state learned for another topic (its fingerprint differs).
   std::string SaveState() const;
   Status RestoreState(std::string_view bytes);
 
@@ -145,16 +153,47 @@ class JlseLearner {
     int64_t result_pages = 0;
     int64_t predictions = 0;    // links scored with a BM25 match
     int64_t predicted_wins = 0; // links where sim_predicted > sim_anchor
+    int64_t cache_hits = 0;     // links whose fields came from the link cache
+    int64_t cache_scored = 0;   // ... and whose score too (same snapshot)
     double rebuild_seconds = 0;
   };
   Stats stats() const;
   const JlseParams& params() const { return params_; }
+  // Hash64 of what defines the topic for jlse/ata: the page classifier
+  // (NB counts and dictionary), the tokeniser's dictionary and the
+  // result-page model. A restore with another fingerprint is refused.
+  uint64_t TopicFingerprint() const { return fingerprint_; }
+  // Whether result pages are judged by the SVM (else by the rule).
+  bool has_result_model() const { return result_model_ != nullptr; }
 
  private:
   struct Snapshot {
     Bm25Index index;
     std::vector<double> value;  // V(v) per index document
+    uint64_t generation = 0;    // 0 before the first rebuild, then 1, 2, ...
   };
+  // Link cache (parse pool): documentation pages repeat their navigation
+  // links verbatim, so a link's fields and score are kept by its exact
+  // <anchor, URL, context> and reused while the snapshot is the same (the
+  // fields also after a rebuild). Sharded by key hash; a full shard is
+  // cleared. Results are identical with and without it (unit test).
+  struct CachedLink {
+    std::string key;  // anchor \0 url \0 context
+    uint64_t generation = 0;
+    JlseLinkFields fields;
+    JlseLinkScore score;
+  };
+  struct CacheShard {
+    std::mutex mu;
+    absl::flat_hash_map<uint64_t, std::shared_ptr<const CachedLink>> map;  // guarded by mu
+  };
+  static constexpr size_t kCacheShards = 16;
+  static constexpr size_t kCacheShardCapacity = 2048;
+  // Fields and score of one link against `snap`, through the cache. Returns
+  // 0 (computed), 1 (fields from the cache) or 2 (fields and score).
+  int ScoreCached(std::string_view anchor, std::string_view url, std::string_view context,
+                   const Snapshot& snap, JlseLinkFields* fields, JlseLinkScore* score) const;
+  JlseLinkScore ScoreAgainst(const JlseLinkFields& fields, const Snapshot& snap) const;
   struct QueuedLink {
     PageId parent = 0;
     float sim_anchor = 0;
@@ -175,16 +214,22 @@ class JlseLearner {
   };
 
   JlseLearner(JlseParams params, std::shared_ptr<const NaiveBayes> model,
-              std::unique_ptr<LinkFeatureExtractor> words);
+              std::unique_ptr<LinkFeatureExtractor> words,
+              std::shared_ptr<const SvmModel> result_model, uint64_t fingerprint);
   std::shared_ptr<const Snapshot> snapshot() const;
   double Priority(double p_page, double sim, double denominator) const;
 
   JlseParams params_;
   std::shared_ptr<const NaiveBayes> model_;
   std::unique_ptr<LinkFeatureExtractor> words_;
+  std::shared_ptr<const SvmModel> result_model_;  // null: IsDetailPageByRule
+  uint64_t fingerprint_ = 0;
 
   mutable std::mutex snapshot_mu_;
   std::shared_ptr<const Snapshot> snapshot_;  // guarded by snapshot_mu_
+
+  mutable std::array<CacheShard, kCacheShards> cache_;
+  bool use_cache_ = true;
 
   std::mutex pending_mu_;
   absl::flat_hash_map<UrlId, PendingPage> pending_;  // guarded by pending_mu_
@@ -202,4 +247,4 @@ class JlseLearner {
 
 }  // namespace topicrawl
 
-#endif  // TOPICRAWL_CRAWL_STRATEGIES_JLSE_STRATEGY_H_
+#endif  // TOPICRAWL_CRAWL_STRATEGIES_JLSE_LEARNER_H_

@@ -1,0 +1,406 @@
+// The JLSE learner (seed 004_d65f8d41b01a9f7d): page judgement, link
+// scores (eq. 3, eq. 9-10), LinkTable / ResultTable bookkeeping and the Gw
+// rebuilds. The contract and equations are in jlse_learner.h; the saved
+// state is in jlse_learner_state.cc, the strategy around it in
+// jlse_strategy.cc.
+#include "crawl/strategies/jlse_learner.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "absl/container/flat_hash_set.h"
+#include "classify/result_page_features.h"
+#include "classify/result_page_svm.h"
+#include "core/hash.h"
+#include "crawl/dedup.h"
+#include "parse/html_parser.h"
+
+namespace topicrawl {
+namespace {
+
+std::string Join(const std::vector<std::string>& terms, size_t max_terms) {
+  std::string out;
+  size_t n = std::min(terms.size(), max_terms);
+  for (size_t i = 0; i < n; ++i) {
+    if (terms[i].find(' ') != std::string::npos) continue;  // keeps Split exact
+    if (!out.empty()) out += ' ';
+    out += terms[i];
+  }
+  return out;
+}
+
+std::vector<std::string> Split(const std::string& joined) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < joined.size()) {
+    size_t j = joined.find(' ', i);
+    if (j == std::string::npos) j = joined.size();
+    if (j > i) out.emplace_back(joined, i, j - i);
+    i = j + 1;
+  }
+  return out;
+}
+
+Bm25Doc ToDoc(const JlseLinkFields& f) {
+  Bm25Doc d;
+  for (int i = 0; i < kBm25Fields; ++i) d[i] = Split(f.terms[i]);
+  return d;
+}
+
+// URL words: lower-case alphanumeric runs of host and path, without the
+// scheme and the words every URL of a web shares.
+std::vector<std::string> UrlTerms(std::string_view url) {
+  size_t at = url.find("://");
+  if (at != std::string_view::npos) url.remove_prefix(at + 3);
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty() && cur != "www" && cur != "html" && cur != "htm" && cur != "index") {
+      out.push_back(cur);
+    }
+    cur.clear();
+  };
+  for (char c : url) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- learner
+
+JlseLearner::JlseLearner(JlseParams params, std::shared_ptr<const NaiveBayes> model,
+                         std::unique_ptr<LinkFeatureExtractor> words,
+                         std::shared_ptr<const SvmModel> result_model, uint64_t fingerprint)
+    : params_(params),
+      model_(std::move(model)),
+      words_(std::move(words)),
+      result_model_(std::move(result_model)),
+      fingerprint_(fingerprint),
+      snapshot_(std::make_shared<Snapshot>(Snapshot{Bm25Index(params.bm25), {}})) {}
+
+StatusOr<std::unique_ptr<JlseLearner>> JlseLearner::Create(
+    JlseParams params, std::shared_ptr<const NaiveBayes> page_model,
+    const std::vector<std::string>& dictionary, std::shared_ptr<const SvmModel> result_model) {
+  if (!page_model || !page_model->Trainable()) {
+    return Status::Error("jlse: the page classifier has no examples of one class");
+  }
+  if (params.cf < 1) return Status::Error("jlse: cf must be >= 1");
+  if (!(params.q.gamma >= 0 && params.q.gamma < 1)) {
+    return Status::Error("jlse: gamma must be in [0, 1)");
+  }
+  if (result_model) {
+    if (Status s = result_model->CheckFeatures(ResultPageFeatureNames()); !s.ok()) {
+      return Status::Error("jlse: result model: " + s.message());
+    }
+  }
+  auto words = LinkFeatureExtractor::Create(dictionary);
+  if (!words.ok()) return words.status();
+  // The topic, as far as jlse/ata are concerned: what judges pages and
+  // splits words. Hashing the serialised models keeps the state small.
+  std::string topic = page_model->ToJson();
+  topic += '\n';
+  for (const auto& d : dictionary) topic += d + '\n';
+  topic += result_model ? result_model->Serialize() : std::string("rule");
+  return std::unique_ptr<JlseLearner>(new JlseLearner(params, std::move(page_model),
+                                                      std::move(words).value(),
+                                                      std::move(result_model), Hash64(topic)));
+}
+
+std::shared_ptr<const JlseLearner::Snapshot> JlseLearner::snapshot() const {
+  std::lock_guard<std::mutex> lock(snapshot_mu_);
+  return snapshot_;
+}
+
+JlseLearner::Stats JlseLearner::stats() const {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  return stats_;
+}
+
+JlseLinkFields JlseLearner::Fields(std::string_view anchor, std::string_view url,
+                                   std::string_view context) const {
+  JlseLinkFields f;
+  f.anchor_raw = std::string(anchor.substr(0, 200));
+  f.terms[0] = Join(words_->tokenizer().Tokenize(anchor), params_.max_context_terms);
+  if (params_.use_graph) {
+    f.terms[1] = Join(UrlTerms(url), params_.max_context_terms);
+    if (!context.empty()) {
+      f.terms[2] = Join(words_->tokenizer().Tokenize(context), params_.max_context_terms);
+    }
+  }
+  return f;
+}
+
+double JlseLearner::SimAnchor(std::string_view anchor) const {
+  return SimAnchorWords(words_->tokenizer().Tokenize(anchor));
+}
+
+double JlseLearner::SimAnchorWords(const std::vector<std::string>& words) const {
+  // Algorithm 1 (GTSAT): NB on the anchor's words; a negative verdict
+  // gives the small constant.
+  if (words.empty()) return params_.anchor_negative;
+  NbScore s = model_->Score(words);
+  return s.positive() ? s.p_positive : params_.anchor_negative;
+}
+
+JlseLinkScore JlseLearner::ScoreLink(const JlseLinkFields& fields) const {
+  return ScoreAgainst(fields, *snapshot());
+}
+
+JlseLinkScore JlseLearner::ScoreAgainst(const JlseLinkFields& fields, const Snapshot& snap) const {
+  JlseLinkScore ls;
+  ls.sim_anchor = SimAnchorWords(Split(fields.terms[0]));
+  if (!params_.use_graph) return ls;
+  if (snap.index.size() == 0) return ls;
+  Bm25Hit hit = snap.index.Top1(ToDoc(fields));
+  if (hit.doc < 0) return ls;
+  ls.vertex = hit.doc;
+  ls.bm25 = hit.normalized;
+  ls.value = std::min(1.0, snap.value[static_cast<size_t>(hit.doc)]);
+  ls.sim_predicted = ls.bm25 * ls.value;
+  return ls;
+}
+
+int JlseLearner::ScoreCached(std::string_view anchor, std::string_view url,
+                              std::string_view context, const Snapshot& snap,
+                              JlseLinkFields* fields, JlseLinkScore* score) const {
+  if (!use_cache_) {
+    *fields = Fields(anchor, url, context);
+    *score = ScoreAgainst(*fields, snap);
+    return 0;
+  }
+  std::string key;
+  key.reserve(anchor.size() + url.size() + context.size() + 2);
+  key.append(anchor).append(1, '\0').append(url).append(1, '\0').append(context);
+  const uint64_t h = Hash64(key);
+  CacheShard& shard = cache_[h % kCacheShards];
+  std::shared_ptr<const CachedLink> hit;
+  {
+    std::lock_guard<std::mutex> lock(shard.mu);
+    auto it = shard.map.find(h);
+    if (it != shard.map.end() && it->second->key == key) hit = it->second;
+  }
+  if (hit && hit->generation == snap.generation) {
+    *fields = hit->fields;
+    *score = hit->score;
+    return 2;
+  }
+  auto entry = std::make_shared<CachedLink>();
+  entry->fields = hit ? hit->fields : Fields(anchor, url, context);
+  entry->score = ScoreAgainst(entry->fields, snap);
+  entry->generation = snap.generation;
+  *fields = entry->fields;
+  *score = entry->score;
+  entry->key = std::move(key);
+  std::lock_guard<std::mutex> lock(shard.mu);
+  if (shard.map.size() >= kCacheShardCapacity) shard.map.clear();
+  shard.map[h] = std::move(entry);
+  return hit ? 1 : 0;
+}
+
+double JlseLearner::Priority(double p_page, double sim, double denominator) const {
+  if (!params_.normalized_priority) return p_page * sim;
+  return denominator > 0 ? p_page * sim / denominator : 0.0;
+}
+
+void JlseLearner::Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out) {
+  out->links.assign(page.links.size(), {});
+  PendingPage pp;
+  std::vector<std::string> words = words_->PageWords(page.title + "\n" + page.text);
+  NbScore page_score = model_->Score(words);
+  pp.p_page = page_score.p_positive;
+  pp.relevant = pp.p_page >= params_.page_threshold;
+  ResultPageFeatures rf = ComputeResultPageFeatures(page);
+  pp.result = pp.relevant && (result_model_ ? IsDetailPageBySvm(*result_model_, rf)
+                                             : IsDetailPageByRule(rf));
+  out->relevance = pp.p_page;
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "{\"p\":%.6g,\"relevant\":%d,\"result\":%d,\"td\":%.3f,\"ld\":%.3f,\"ag\":%.3f}",
+                pp.p_page, pp.relevant ? 1 : 0, pp.result ? 1 : 0, rf.text_degree,
+                rf.link_degree, rf.aggregation);
+  out->explanation = buf;
+  const bool expand =
+      (pp.relevant || params_.expand_irrelevant) && (!pp.result || params_.expand_results);
+  if (!expand) {
+    for (auto& l : out->links) l.admit = false;
+  } else {
+    const size_t n = page.links.size();
+    pp.fields.resize(n);
+    pp.sim_anchor.assign(n, 0.0f);
+    std::vector<JlseLinkScore> scores(n);
+    // One snapshot for the whole page: its links are scored against the
+    // same Gw even if a rebuild lands meanwhile.
+    const std::shared_ptr<const Snapshot> snap = snapshot();
+    double denominator = 0;
+    int64_t predictions = 0, wins = 0, cache_hits = 0, cache_scored = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Outlink& link = page.links[i];
+      if (link.url.empty()) continue;
+      const int cached =
+          ScoreCached(link.anchor, link.url, link.dom_context, *snap, &pp.fields[i], &scores[i]);
+      if (cached > 0) ++cache_hits;
+      if (cached > 1) ++cache_scored;
+      pp.sim_anchor[i] = static_cast<float>(scores[i].sim_anchor);
+      denominator += scores[i].sim();
+      if (scores[i].vertex >= 0) ++predictions;
+      if (scores[i].sim_predicted > scores[i].sim_anchor) ++wins;
+    }
+    pp.denominator = denominator;
+    for (size_t i = 0; i < n; ++i) {
+      if (page.links[i].url.empty()) continue;
+      const JlseLinkScore& s = scores[i];
+      auto& l = out->links[i];
+      l.score = Priority(pp.p_page, s.sim(), denominator);
+      std::snprintf(buf, sizeof(buf),
+                    "{\"s\":%.6g,\"parts\":{\"anchor\":%.4g,\"pred\":%.4g,\"bm25\":%.4g,"
+                    "\"q\":%.4g,\"page\":%.4g,\"denom\":%.4g},\"v\":%lld}",
+                    l.score, s.sim_anchor, s.sim_predicted, s.bm25, s.value, pp.p_page,
+                    denominator, static_cast<long long>(s.vertex));
+      l.explanation = buf;
+    }
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    stats_.predictions += predictions;
+    stats_.predicted_wins += wins;
+    stats_.cache_hits += cache_hits;
+    stats_.cache_scored += cache_scored;
+  }
+  std::lock_guard<std::mutex> lock(pending_mu_);
+  pending_[task.url_id] = std::move(pp);
+}
+
+bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& page,
+                           const PageAssessment& assessment,
+                           const std::function<bool(UrlId)>& queued) {
+  PendingPage pp;
+  {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    auto it = pending_.find(task.url_id);
+    if (it != pending_.end()) {
+      pp = std::move(it->second);
+      pending_.erase(it);
+    }
+  }
+  PageNode node;
+  node.id = id;
+  node.parent = task.parent_page_id;
+  node.depth = task.depth;
+  node.result = pp.result;
+  node.url = task.url;
+  auto q = queued_.find(task.url_id);
+  if (q != queued_.end()) {
+    node.fields = std::move(q->second.fields);
+    queued_.erase(q);
+  } else {
+    node.fields = Fields(task.anchor, task.url, "");  // a seed: URL words only
+  }
+  page_index_[id] = pages_.size();
+  pages_.push_back(std::move(node));
+  {
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    if (pp.relevant) ++stats_.relevant_pages;
+    if (pp.result) ++stats_.result_pages;
+  }
+  if (pp.result) {
+    results_.push_back(id);
+    ++results_since_rebuild_;
+  }
+  if (!pp.fields.empty()) {
+    bool any = false;
+    for (size_t i = 0; i < page.links.size() && i < pp.fields.size(); ++i) {
+      const Outlink& link = page.links[i];
+      if (link.url.empty() || !assessment.links[i].admit) continue;
+      const UrlId uid = DedupId(link.url, true);
+      if (uid == task.url_id || !queued(uid)) continue;
+      auto [it, inserted] = queued_.try_emplace(uid);
+      if (!inserted) continue;  // the frontier keeps the first parent too
+      it->second.parent = id;
+      it->second.sim_anchor = pp.sim_anchor[i];
+      it->second.fields = std::move(pp.fields[i]);
+      any = true;
+    }
+    if (any) parents_[id] = {pp.p_page, pp.denominator, 0};
+  }
+  if (params_.use_graph && results_since_rebuild_ >= params_.cf) {
+    Rebuild();
+    return true;
+  }
+  return false;
+}
+
+void JlseLearner::Rebuild() {
+  const auto t0 = std::chrono::steady_clock::now();
+  results_since_rebuild_ = 0;
+  // Definition 5: the vertices on the paths from every result page back to
+  // a seed (parents are found through LinkTable's parentID).
+  absl::flat_hash_set<PageId> members;
+  std::vector<PageId> order;
+  for (PageId r : results_) {
+    PageId p = r;
+    while (p != 0 && !members.contains(p)) {
+      auto it = page_index_.find(p);
+      if (it == page_index_.end()) break;
+      members.insert(p);
+      order.push_back(p);
+      p = pages_[it->second].parent;
+    }
+  }
+  // Parents before children (page ids follow download order): Q's sweeps
+  // run from the last vertex back and settle a tree in one pass.
+  std::sort(order.begin(), order.end());
+  QGraph g;
+  absl::flat_hash_map<PageId, int32_t> vid;
+  for (PageId p : order) vid[p] = g.AddVertex(pages_[page_index_[p]].result);
+  for (PageId p : order) {
+    auto parent = vid.find(pages_[page_index_[p]].parent);
+    if (parent != vid.end()) g.AddEdge(parent->second, vid[p]);
+  }
+  QLearningStats qs = g.Solve(params_.q);
+  auto snap = std::make_shared<Snapshot>(Snapshot{Bm25Index(params_.bm25), {}, 0});
+  snap->generation = snapshot()->generation + 1;
+  snap->value.reserve(order.size());
+  for (PageId p : order) {
+    snap->index.Add(ToDoc(pages_[page_index_[p]].fields));
+    snap->value.push_back(g.LinkValue(vid[p], params_.q));
+  }
+  {
+    std::lock_guard<std::mutex> lock(snapshot_mu_);
+    snapshot_ = std::move(snap);
+  }
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  ++stats_.rebuilds;
+  stats_.gw_vertices = static_cast<int64_t>(order.size());
+  stats_.gw_results = static_cast<int64_t>(results_.size());
+  stats_.q_sweeps = qs.sweeps;
+  stats_.rebuild_seconds += secs;
+}
+
+double JlseLearner::Rescore(UrlId url_id, double old_score) const {
+  auto it = queued_.find(url_id);
+  if (it == queued_.end()) return old_score;
+  auto parent = parents_.find(it->second.parent);
+  if (parent == parents_.end()) return old_score;
+  JlseLinkScore s;
+  s.sim_anchor = it->second.sim_anchor;
+  if (params_.use_graph) {
+    auto snap = snapshot();
+    Bm25Hit hit = snap->index.Top1(ToDoc(it->second.fields));
+    if (hit.doc >= 0) {
+      s.sim_predicted = hit.normalized * std::min(1.0, snap->value[static_cast<size_t>(hit.doc)]);
+    }
+  }
+  return Priority(parent->second.p_page, s.sim(), parent->second.denominator);
+}
+
+}  // namespace topicrawl
