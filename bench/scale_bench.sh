@@ -46,7 +46,7 @@ CRAWL_ARGS=$(sed -n 's/^crawl-args: //p' "$TMP/synth.out")
 [ -n "$CRAWL_ARGS" ] || { echo "scale_bench: web synth did not start" >&2; cat "$TMP/synth.err" >&2; exit 1; }
 for i in $(seq 0 9); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
 
-bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
+bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%d\n", s}'; }
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
