@@ -15,13 +15,18 @@
 #        SYNTH      extra `web synth` flags (e.g. "--out-degree-min 20" for a
 #                   web with a high out-degree: 10^7 admitted URLs)
 #        EXTRA      extra crawl flags (e.g. "--link-details")
+#        TOPIC      topic file (default ../shared/corpus/topics/dev-security.txt)
 # Measure under the shared lock: flock /work/heavy.lock bench/scale_bench.sh N
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PAGES=${1:?usage: bench/scale_bench.sh PAGES}
 STEP=${STEP:-100000}
 BIN=$(readlink -f "${TOPICRAWL:-build/topicrawl}")
-TOPIC=$(readlink -f ../shared/corpus/topics/dev-security.txt)
+# The topic file: TOPIC, else the corpus next to the checkout (a worktree
+# in /work/wt/NAME finds it in /work/shared).
+TOPIC=${TOPIC:-../shared/corpus/topics/dev-security.txt}
+[ -f "$TOPIC" ] || TOPIC=../../shared/corpus/topics/dev-security.txt
+TOPIC=$(readlink -f "$TOPIC")
 [ -x /usr/bin/time ] || { echo "scale_bench: needs /usr/bin/time (Debian package 'time')" >&2; exit 1; }
 TMP=$(mktemp -d /tmp/scale_bench.XXXXXX)
 OUT=${OUT:-$TMP/crawl}
@@ -41,7 +46,7 @@ CRAWL_ARGS=$(sed -n 's/^crawl-args: //p' "$TMP/synth.out")
 [ -n "$CRAWL_ARGS" ] || { echo "scale_bench: web synth did not start" >&2; cat "$TMP/synth.err" >&2; exit 1; }
 for i in $(seq 0 9); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
 
-bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
+bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%d\n", s}'; }
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
@@ -94,8 +99,10 @@ awk -F': ' '/Maximum resident/ {printf "peak RSS: %.0f MB\n", $2 / 1024}
 db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
 warc=$(bytes "$OUT/warc")
 stored=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages" 2>/dev/null || echo 0)
-rows=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM frontier" 2>/dev/null || echo 0)
-echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per stored page ($stored pages rows), WARC $((warc / (stored > 0 ? stored : 1))) B per page, $rows frontier rows"
+# frontier_log rows (schema 4: the frontier itself, one row per admission
+# plus one per fetched page; `frontier` is a view that would sort them all).
+rows=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM frontier_log" 2>/dev/null || echo 0)
+echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per stored page ($stored pages rows), WARC $((warc / (stored > 0 ? stored : 1))) B per page, $rows frontier_log rows"
 if command -v sqlite3 >/dev/null && sqlite3 "$OUT/crawl.db" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
   sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 5" |
     awk -F'|' -v p="$stored" -v r="$rows" '{printf "  %-14s %8.0f MB  %7.0f B/page  %6.0f B/frontier row\n", $1, $2 / 1048576, $2 / (p ? p : 1), $2 / (r ? r : 1)}'

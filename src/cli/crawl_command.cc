@@ -128,7 +128,8 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   AddEngineFlags(cmd, &c);
   cmd->add_flag("--no-links-table")->description("Do not store every outlink in the links table");
   cmd->add_flag("--link-details")
-      ->description("Links table: also store each link's text context and scoring explanation "
+      ->description("Links table: also store each link's text context and scoring explanation, "
+                    "and the admitting link's explanation in frontier rows "
                     "(default: URL, anchor, score)");
   cmd->add_option("--focus-tolerance", c.focus_tolerance,
                   "Best-first kin: fetch only links within this score of the best queued "

@@ -59,7 +59,8 @@ std::optional<Row> LoadPage(sqlite3* db, const std::string& where, const std::st
 // The explanation recorded when the URL was admitted to the frontier (the
 // merged table, or the log of a crawl that has not been closed).
 std::string LinkExplanation(sqlite3* db, const std::string& url) {
-  for (const char* table : {"frontier", "frontier_log"}) {
+  // The log first: schema 4's `frontier` is a view that sorts every row.
+  for (const char* table : {"frontier_log", "frontier"}) {
     std::string sql = std::string("SELECT explanation FROM ") + table +
                       " WHERE url = ?1 AND explanation != '' LIMIT 1";
     sqlite3_stmt* st = nullptr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "store/crawl_store.h"
@@ -130,6 +131,19 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
   if (!s.ok()) return s;
   for (size_t k = 0; k < inputs.size(); ++k) {
     const std::string src = std::to_string(k), sp = "s" + src;
+    // page_links of schema 4 (store/links_json.h) is copied as it is (its
+    // short URLs are cut from the page's URL, which the merge keeps);
+    // older inputs' JSON is rewritten into that form from their view.
+    auto version = db.QueryText("SELECT value FROM " + sp + ".meta WHERE key = 'schema_version'");
+    const bool compact_links = version.ok() && version->has_value() && std::atoi((*version)->c_str()) >= 4;
+    const std::string links_sql =
+        compact_links
+            ? "INSERT INTO page_links SELECT m.new, l.links FROM " + sp + ".page_links l "
+              "JOIN idmap m ON m.src = " + src + " AND m.old = l.from_id;"
+            : "INSERT INTO page_links SELECT m.new, (SELECT json_group_array(json_array("
+              "x.to_url, x.anchor, x.score, x.context, x.explanation)) FROM (SELECT * FROM " +
+                  sp + ".links x WHERE x.from_id = l.from_id ORDER BY x.ord) x) FROM " + sp +
+                  ".page_links l JOIN idmap m ON m.src = " + src + " AND m.old = l.from_id;";
     s = db.Exec(
         "INSERT INTO pages SELECT m.new, p.url, p.final_url, p.status, p.http_code, "
         "p.content_type, p.charset, p.fetched_at, p.depth, "
@@ -139,9 +153,8 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
         "(SELECT 'warc/' || new FROM warcmap WHERE src = " + src + " AND old = "
         "substr(p.warc_file, 6)) END, p.warc_offset, p.warc_length, "
         "p.round, (SELECT new FROM idmap WHERE src = " + src + " AND old = p.near_dup_of) "
-        "FROM " + sp + ".pages p JOIN idmap m ON m.src = " + src + " AND m.old = p.id;"
-        "INSERT INTO page_links SELECT m.new, l.links FROM " + sp + ".page_links l "
-        "JOIN idmap m ON m.src = " + src + " AND m.old = l.from_id;"
+        "FROM " + sp + ".pages p JOIN idmap m ON m.src = " + src + " AND m.old = p.id;" +
+        links_sql +
         "INSERT INTO fetches SELECT f.url_id, f.round, f.at, f.state, f.http_code, f.bytes, "
         "m.new, f.digest, f.simhash, f.etag, f.last_modified, f.new_links, f.out_links, "
         "f.revisit FROM " + sp + ".fetches f JOIN idmap m ON m.src = " + src +

@@ -101,6 +101,8 @@ struct CrawlConfig {
   // The links table keeps each link's text context and scoring explanation
   // too (collect-links, classifier exports). Off by default (issue 12): they
   // were ~200 of a stored link's ~300 bytes; URL, anchor and score remain.
+  // It also keeps the admitting link's explanation in frontier rows (~120 of
+  // a row's ~225 bytes).
   bool store_link_details = false;
   // A page whose SimHash is within 3 bits of a stored page's is stored with
   // near_dup_of; its outlinks are still followed unless this is false.

@@ -579,8 +579,11 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     }
     if (frontier_->Add(c) == AddResult::kAdded) {
       ++stats_.links_queued;
+      // The admitting link's explanation only with --link-details, as for
+      // the links rows: it was ~120 of a frontier row's ~230 bytes.
       rec.admitted.push_back({c.url_id, std::move(c.url), child_depth, id, std::move(c.anchor),
-                              c.score, a.explanation, 0});
+                              c.score, config_.store_link_details ? a.explanation : std::string(),
+                              0});
     }
   }
   if (writer_->failed()) {  // the crawl stops; Finished() picks up the error
@@ -1009,8 +1012,10 @@ Status Crawler::Impl::Run() {
   }
   // The store closes first: a strategy may write its own tables into
   // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
-  closing("committing the store: merging " + std::to_string(store_->pending_frontier_rows()) +
-          " frontier rows, WAL checkpoint");
+  const int64_t merging = store_->pending_frontier_rows();  // 0 but for old schemas
+  closing(merging > 0 ? "committing the store: merging " + std::to_string(merging) +
+                            " frontier rows, WAL checkpoint"
+                      : std::string("committing the store, WAL checkpoint"));
   Status closed = store_->Close();
   if (cluster_ && closed.ok()) {
     closing("handing off the last outlinks to the cluster");

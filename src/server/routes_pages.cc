@@ -112,7 +112,8 @@ void ApiServer::Impl::PagesRoutes() {
     json& p = *page;
     // Why it was queued: the explanation stored with its frontier row.
     std::string link_expl;
-    for (const char* table : {"frontier", "frontier_log"}) {
+    // The log first: schema 4's `frontier` is a view that sorts every row.
+    for (const char* table : {"frontier_log", "frontier"}) {
       auto e = db->QueryText(std::string("SELECT explanation FROM ") + table +
                                  " WHERE url = ?1 AND explanation != '' LIMIT 1",
                              {p["url"].get<std::string>()});

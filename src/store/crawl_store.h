@@ -23,11 +23,14 @@
 // synchronous=NORMAL a power failure may lose the last transactions (never
 // corrupt the store); CrawlStoreOptions::sync makes every commit durable.
 //
-// The `frontier` table lags behind during a crawl: new rows and state
-// changes go to an append-only frontier_log table first (see
-// frontier_merge_rows) and are merged on Close() and on resume. Readers of a
-// crawl directory that was not closed cleanly find the newest rows there
-// (same columns; for one url_id, state is the maximum over both tables).
+// The frontier is append-only: new rows and state changes go to the
+// frontier_log table. Schema 4 (new crawls) never merges it: `frontier` is
+// a view over it (one row per url_id: the first row's columns, state the
+// maximum), so Close() has nothing to rewrite. Schemas 1-3 (resumed old
+// directories) keep a `frontier` table that the log is merged into on
+// Close() and on resume (see frontier_merge_rows); their readers find the
+// newest rows in the log (same columns; for one url_id, state is the
+// maximum over both tables).
 //
 // Thread-safety: none. A CrawlStore is used by one thread at a time (during
 // a crawl, the crawler's store writer thread, which receives every call in
@@ -37,8 +40,8 @@
 // links as rows), 65 us with 100 links and no body; p50 latency ~0.14 ms,
 // p99 ~0.2 ms (commit + WAL checkpoint). The
 // crawler runs it on its own writer thread so commits never stall the fetch
-// loop (bench/crawl_bench.sh); the one long stall (the frontier merge)
-// happens in Close() and on resume.
+// loop (bench/crawl_bench.sh). Close() is a commit and a WAL checkpoint
+// (schemas 1-3 also merge the frontier log there and on resume).
 //
 // Paths: the store only creates or modifies files inside DIR (crawl.db and
 // its -wal/-shm, LOCK, config.toml, warc/*). WARC names read from the
@@ -165,6 +168,7 @@ struct CrawlStoreOptions {
   // the log holds this many rows. 0 (default): never during a crawl, because
   // a merge stalls the calling (crawl) thread: 200k rows into a 0.5M-row
   // frontier took ~1-3 s on this machine, while appends cost ~1 us a row.
+  // Schemas 1-3 only (schema 4 never merges).
   int64_t frontier_merge_rows = 0;
   // fdatasync WARC files and use synchronous=FULL on every commit (survives
   // power loss, much slower).
@@ -174,13 +178,12 @@ struct CrawlStoreOptions {
   Clock* clock = SystemClock();
 };
 
-// Counts for budgets and progress after a resume.
+// Counts for budgets and progress after a resume (pages only: the frontier
+// is counted by CountFrontier(), a pass over every row).
 struct PageStats {
   int64_t pages = 0;          // rows in pages
   int64_t ok_pages = 0;       // status = 'ok'
   PageId max_page_id = 0;
-  int64_t frontier_rows = 0;  // every admitted URL (the seen set)
-  int64_t frontier_queued = 0;  // state = 0
   double relevance_sum = 0;   // over ok pages
   std::map<std::string, int64_t> by_status;  // status name -> rows
 };
@@ -291,13 +294,20 @@ class CrawlStore {
   // afterwards. Idempotent.
   Status Close();
 
-  // Streams every frontier row (state 0 and 1), in url_id order, including
-  // rows of the open batch. Stops early when `visit` returns false.
+  // Streams every frontier row (state 0 and 1), one per url_id (its first
+  // admission's columns, state the highest given), including rows of the
+  // open batch. Order: url_id for schemas 1-3, admission order for schema 4
+  // (two scans of frontier_log and ~16 bytes of RAM a row while it runs).
+  // Stops early when `visit` returns false.
   Status LoadFrontier(const std::function<bool(const FrontierRecord&)>& visit);
   // Streams every page in id order (see PageSummary).
   Status LoadPages(const std::function<bool(const PageSummary&)>& visit);
   StatusOr<PageStats> LoadPageStats();
-  // Rows in frontier_log not yet merged into `frontier` (Close() merges them).
+  // Frontier rows (every admitted URL, one per url_id) and those queued
+  // (state 0): one LoadFrontier() pass.
+  Status CountFrontier(int64_t* rows, int64_t* queued);
+  // Rows in frontier_log not yet merged into `frontier` (Close() merges
+  // them). Always 0 for schema 4, whose frontier_log is the frontier.
   int64_t pending_frontier_rows() const { return log_rows_; }
   // Pages stored ok with relevance >= `beta` (a resumed crawl's summary).
   StatusOr<int64_t> CountRelevantPages(double beta);

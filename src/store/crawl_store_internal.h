@@ -14,12 +14,14 @@
 namespace topicrawl {
 namespace store_internal {
 
-// Schema versions (meta.schema_version). 3: rounds (issue 11): pages gains
+// Schema versions (meta.schema_version). 4: frontier_log is the frontier
+// (never merged) and `frontier` a view; compact page_links JSON (issue 12).
+// 3: rounds (issue 11): pages gains
 // round and near_dup_of, plus the fetches and revisits tables. 2: a page's links as one JSON text
 // in page_links, `links` a view over it, 16 KiB pages. 1: links as rows of a
 // rowid table plus the links_from_id index, 4 KiB pages; still resumed and
 // written (see crawl_store_open.cc).
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 inline constexpr int kOldestSchemaVersion = 1;
 inline constexpr char kDbName[] = "crawl.db";
 inline constexpr char kWarcDir[] = "warc";

@@ -123,13 +123,18 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
   EXPECT_EQ(r.Rows("SELECT name FROM pragma_table_info('links')"),
             (std::vector<std::string>{"from_id", "ord", "to_url", "anchor", "context", "score",
                                       "explanation"}));
-  EXPECT_EQ(columns("frontier"),
-            "url_id|INTEGER|1,url|TEXT|0,depth|INTEGER|0,parent_id|INTEGER|0,"
+  // Schema 4: frontier is a view over the append-only frontier_log.
+  EXPECT_EQ(r.One("SELECT type FROM sqlite_master WHERE name = 'frontier'"), "view");
+  EXPECT_EQ(r.Rows("SELECT name FROM pragma_table_info('frontier')"),
+            (std::vector<std::string>{"url_id", "url", "depth", "parent_id", "anchor", "score",
+                                      "explanation", "state"}));
+  EXPECT_EQ(columns("frontier_log"),
+            "url_id|INTEGER|0,url|TEXT|0,depth|INTEGER|0,parent_id|INTEGER|0,"
             "anchor|TEXT|0,score|REAL|0,explanation|TEXT|0,state|INTEGER|0,");
   EXPECT_EQ(columns("events"), "id|INTEGER|1,at|INTEGER|0,kind|TEXT|0,detail|TEXT|0,");
   EXPECT_EQ(columns("meta"), "key|TEXT|1,value|TEXT|0,");
   EXPECT_EQ(r.One("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "3");
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "4");
   EXPECT_EQ(r.One("PRAGMA page_size"), "16384");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
   EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
@@ -224,6 +229,43 @@ TEST_F(CrawlStoreTest, RoundTripsEveryColumn) {
   ExpectConsistent();
 }
 
+// Schema 4 stores same-origin link URLs as paths: the links view and
+// LoadPageLinkUrls give back every URL as it was given.
+TEST_F(CrawlStoreTest, LinksViewRebuildsSameOriginUrls) {
+  auto store = OpenOrDie(OpenMode::kCreate);
+  const std::vector<std::string> urls{"http://a.test/y?q=1#f", "https://a.test/x", "http://a.test/",
+                                      "http://a.test.evil/z", "http://b.test/",
+                                      "http://a.test/d/e/f.html", "http://a.test/d/g/"};
+  for (const std::string& page_url :
+       {std::string("http://a.test/x"), std::string("http://a.test"),
+        std::string("http://a.test/d/e/x.html?u=/"), std::string("http://a.test/d/e.html")}) {
+    PageRecord p = MakeTestPage(1, 0, 0);
+    p.url = page_url;
+    for (const std::string& u : urls) p.links.push_back({u, "a", "", 0.25, ""});
+    StatusOr<PageId> id = store->AddPage(std::move(p));
+    ASSERT_TRUE(id.ok());
+    std::vector<std::string> got;
+    ASSERT_TRUE(store->LoadPageLinkUrls(*id, &got).ok());
+    EXPECT_EQ(got, urls) << page_url;
+  }
+  ASSERT_TRUE(store->Close().ok());
+  Reader r(dir_);
+  EXPECT_EQ(r.Rows("SELECT to_url FROM links WHERE from_id = 1 ORDER BY ord"), urls);
+  EXPECT_EQ(r.One("SELECT links FROM page_links WHERE from_id = 1"),
+            R"([[".y?q=1#f","a",0.25],["https://a.test/x","a",0.25],[".","a",0.25],)"
+            R"(["http://a.test.evil/z","a",0.25],["http://b.test/","a",0.25],)"
+            R"([".d/e/f.html","a",0.25],[".d/g/","a",0.25]])");
+  EXPECT_EQ(r.One("SELECT count(*) FROM links WHERE context = '' AND explanation = '' "
+                  "AND score = 0.25"),
+            "28");
+  for (int id = 1; id <= 4; ++id) {
+    EXPECT_EQ(r.Rows("SELECT to_url FROM links WHERE from_id = " + std::to_string(id) +
+                     " ORDER BY ord"),
+              urls)
+        << id;
+  }
+}
+
 TEST_F(CrawlStoreTest, FailuresArePagesWithoutWarcRecordsUnlessTheyHaveABody) {
   auto store = OpenOrDie(OpenMode::kCreate);
   PageRecord denied;
@@ -269,8 +311,8 @@ TEST_F(CrawlStoreTest, BatchesUntilTheIntervalPassesOrFlush) {
   EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "5");
 }
 
-TEST_F(CrawlStoreTest, FrontierLogMergesFirstAdmissionWinsAndStateOnlyGrows) {
-  options_.frontier_merge_rows = 1000000;
+TEST_F(CrawlStoreTest, FrontierIsALogFirstAdmissionWinsAndStateOnlyGrows) {
+  options_.frontier_merge_rows = 1;  // schema 4 never merges, whatever it says
   auto store = OpenOrDie(OpenMode::kCreate);
   const UrlId a = Hash64("http://a.test/"), b = Hash64("http://b.test/");
   ASSERT_TRUE(store->AddSeeds({{a, "http://a.test/", 0, 0, "", 1.0, "seed", 0}}).ok());
@@ -283,28 +325,80 @@ TEST_F(CrawlStoreTest, FrontierLogMergesFirstAdmissionWinsAndStateOnlyGrows) {
   again.admitted.push_back({b, "http://b.test/", 9, 2, "second", 0.9, "y", 0});
   again.admitted.push_back({a, "http://a.test/", 9, 2, "again", 0.9, "y", 0});
   ASSERT_TRUE(store->AddPage(std::move(again)).ok());
-  ASSERT_TRUE(store->Flush().ok());
-  Reader r(dir_);
-  // Committed, not yet merged: the log holds the rows.
-  EXPECT_EQ(r.One("SELECT count(*) FROM frontier"), "0");
-  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "6");
+  EXPECT_EQ(store->pending_frontier_rows(), 0);
+  std::vector<std::string> streamed;
+  ASSERT_TRUE(store->LoadFrontier([&](const FrontierRecord& f) {
+                streamed.push_back(f.url + "|" + std::to_string(f.depth) + "|" + f.anchor + "|" +
+                                   f.explanation + "|" + std::to_string(f.state));
+                return true;
+              }).ok());
+  // Admission order; the first admission's columns; state 1 once fetched.
+  EXPECT_EQ(streamed, (std::vector<std::string>{"http://a.test/|0||seed|1",
+                                                "http://b.test/|1|first|x|0",
+                                                testing::TestPageUrl(2) + "|2|anchor 2||1"}));
   ASSERT_TRUE(store->Close().ok());
-  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "0");
+  Reader r(dir_);
+  // Nothing is merged at close: the log is the frontier, the view reads it.
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "6");
+  const std::vector<std::string> want{"http://a.test/|0|NULL||1",
+                                      "http://b.test/|1|1|first|0",
+                                      testing::TestPageUrl(2) + "|2|1|anchor 2|1"};
   EXPECT_EQ(r.Rows("SELECT url, depth, parent_id, anchor, state FROM frontier "
                    "ORDER BY url"),
-            (std::vector<std::string>{"http://a.test/|0|NULL||1",
-                                      "http://b.test/|1|1|first|0",
-                                      testing::TestPageUrl(2) + "|2|1|anchor 2|1"}));
+            want);
+  ExpectConsistent();
+  // Writes through the view (crawl merge) append rows.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db,
+                         "UPDATE frontier SET state = 1 WHERE url = 'http://b.test/';"
+                         "INSERT INTO frontier VALUES(7, 'http://c.test/', 2, 1, 'c', 0.1, '', 0)",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_close(db);
+  EXPECT_EQ(r.Rows("SELECT url, state FROM frontier WHERE url > 'http://b' ORDER BY url"),
+            (std::vector<std::string>{"http://b.test/|1", "http://c.test/|0",
+                                      testing::TestPageUrl(2) + "|1"}));
 }
 
-TEST_F(CrawlStoreTest, FrontierLogMergesAtCommitOnceLarge) {
+// Schema 3 directories (before the log became the frontier) resume, merge
+// their log as before and keep their table and link form.
+TEST_F(CrawlStoreTest, ResumesASchema3DirectoryAndMergesItsFrontierLog) {
+  {
+    auto store = OpenOrDie(OpenMode::kCreate);
+    for (int k = 1; k <= 2; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k, 5, 5)).ok());
+    ASSERT_TRUE(store->Close().ok());
+  }
+  ASSERT_TRUE(testing::ConvertToSchema3(dir_).ok());
   options_.frontier_merge_rows = 10;
-  auto store = OpenOrDie(OpenMode::kCreate);
+  auto store = OpenOrDie(OpenMode::kResume);
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->schema_version(), 3);
   Reader r(dir_);
-  for (int k = 1; k <= 3; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k, 5, 5)).ok());
+  for (int k = 3; k <= 5; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k, 5, 5)).ok());
   ASSERT_TRUE(store->Flush().ok());  // 18 log rows >= 10: merged
   EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "0");
-  EXPECT_EQ(r.One("SELECT count(*), sum(state) FROM frontier"), "16|3");  // p1..p7 and 9 link URLs
+  EXPECT_EQ(r.One("SELECT type FROM sqlite_master WHERE name = 'frontier'"), "table");
+  int64_t rows = 0, queued = 0;
+  ASSERT_TRUE(store->CountFrontier(&rows, &queued).ok());
+  EXPECT_EQ(rows, 26);  // p1..p11 and 15 link URLs
+  EXPECT_EQ(queued, 21);
+  std::vector<std::string> links;
+  ASSERT_TRUE(store->LoadPageLinkUrls(4, &links).ok());
+  EXPECT_EQ(links.size(), 5u);
+  EXPECT_EQ(links, [] {
+    std::vector<std::string> want;
+    for (const LinkRecord& l : MakeTestPage(4, 5, 5).links) want.push_back(l.to_url);
+    return want;
+  }());
+  ASSERT_TRUE(store->Close().ok());
+  EXPECT_EQ(r.One("SELECT count(*), sum(state) FROM frontier"), "26|5");
+  // Old pages and new ones read back alike through the old view.
+  EXPECT_EQ(r.One("SELECT count(*) FROM links WHERE to_url LIKE 'http://h_.test/l%' AND "
+                  "context LIKE 'context words%' AND explanation = 'bm25=0.1'"),
+            "25");
+  ExpectConsistent();
 }
 
 TEST_F(CrawlStoreTest, CommitsWhenTheBatchHoldsMaxPages) {
@@ -367,8 +461,10 @@ TEST_F(CrawlStoreTest, SeedsAreQueuedOnceAndLoadPageStatsCounts) {
   EXPECT_EQ(stats->pages, 3);
   EXPECT_EQ(stats->ok_pages, 3);
   EXPECT_EQ(stats->max_page_id, 3);
-  EXPECT_EQ(stats->frontier_rows, 6);
-  EXPECT_EQ(stats->frontier_queued, 3);
+  int64_t rows = 0, queued = 0;
+  ASSERT_TRUE(store->CountFrontier(&rows, &queued).ok());
+  EXPECT_EQ(rows, 6);
+  EXPECT_EQ(queued, 3);
   EXPECT_DOUBLE_EQ(stats->relevance_sum, 0.1 + 0.2 + 0.3);
   EXPECT_EQ(stats->by_status["ok"], 3);
 }
@@ -514,7 +610,7 @@ TEST_F(CrawlStoreTest, LinksViewGivesBackEveryLinkInOrder) {
 
 TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
   OpenOrDie(OpenMode::kCreate).reset();
-  for (const char* version : {"4", "0", "2x", ""}) {
+  for (const char* version : {"5", "0", "2x", ""}) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
     const std::string sql = std::string("UPDATE meta SET value='") + version +
@@ -525,7 +621,7 @@ TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
     ASSERT_FALSE(store.ok()) << version;
     EXPECT_NE(store.status().message().find(
                   std::string("has schema version ") + version +
-                  ", this build reads 1 to 3"),
+                  ", this build reads 1 to 4"),
               std::string::npos)
         << store.status().message();
   }

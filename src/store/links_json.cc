@@ -120,6 +120,73 @@ void AppendLinksJson(const std::vector<LinkRecord>& links, std::string* out) {
   out->push_back(']');
 }
 
+size_t LinkOriginLength(std::string_view page_url) {
+  if (page_url.rfind("http://", 0) != 0 && page_url.rfind("https://", 0) != 0) return 0;
+  // The view's SQL: substr(url, 1, instr(substr(url, 9), '/') + 7).
+  const size_t slash = page_url.find('/', 8);
+  return slash == std::string_view::npos ? 0 : slash;
+}
+
+void AppendCompactLinksJson(const std::vector<LinkRecord>& links, std::string_view page_url,
+                            std::string* out) {
+  const size_t origin = LinkOriginLength(page_url);
+  // The page's directory: up to its last '/' (the view's
+  // rtrim(url, replace(url, '/', ''))).
+  const size_t dir = origin > 0 ? page_url.rfind('/') + 1 : 0;
+  size_t bytes = 2;
+  for (const LinkRecord& l : links) {
+    bytes += l.to_url.size() + l.anchor.size() + l.context.size() + l.explanation.size() + 20;
+  }
+  out->reserve(out->size() + bytes);
+  out->push_back('[');
+  std::string compact;
+  for (size_t k = 0; k < links.size(); ++k) {
+    const LinkRecord& l = links[k];
+    if (k > 0) out->push_back(',');
+    out->push_back('[');
+    std::string_view url = l.to_url;
+    if (dir > 0 && url.size() >= dir && url.compare(0, dir, page_url.substr(0, dir)) == 0) {
+      // In the page's directory: "." + the rest ("./x" without the '/').
+      url.remove_prefix(dir);
+      const size_t quote = out->size();
+      AppendJsonString(url, out);
+      out->insert(quote + 1, 1, '.');
+    } else {
+      if (origin > 0 && url.size() > origin && url[origin] == '/' &&
+          url.compare(0, origin, page_url.substr(0, origin)) == 0) {
+        url.remove_prefix(origin);
+      }
+      AppendJsonString(url, out);
+    }
+    out->push_back(',');
+    AppendJsonString(l.anchor, out);
+    out->push_back(',');
+    if (std::isfinite(l.score)) {
+      char buf[32];
+      const int len = std::snprintf(buf, sizeof(buf), "%.6g", l.score);
+      out->append(buf, static_cast<size_t>(len));
+      // "3" would read back as an INTEGER: keep scores REAL.
+      if (std::string_view(buf, len).find_first_of(".e") == std::string_view::npos) {
+        out->append(".0");
+      }
+    } else {
+      out->append("null");
+    }
+    if (!l.context.empty() || !l.explanation.empty()) {
+      out->push_back(',');
+      AppendJsonString(l.context, out);
+    }
+    if (!l.explanation.empty()) {
+      out->push_back(',');
+      compact.clear();
+      AppendCompactJsonNumbers(l.explanation, &compact);
+      AppendJsonString(compact, out);
+    }
+    out->push_back(']');
+  }
+  out->push_back(']');
+}
+
 void AppendCompactJsonNumbers(std::string_view json, std::string* out) {
   const size_t start = json.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || (json[start] != '{' && json[start] != '[')) {

@@ -206,5 +206,30 @@ TEST(CompactJsonNumbersTest, SqliteReadsTheCompactFormAsTheSameValuesTo6Digits) 
   sqlite3_close(db);
 }
 
+TEST(CompactLinksJsonTest, SameOriginUrlsBecomePathsAndEmptyTailsAreLeftOut) {
+  std::vector<LinkRecord> links{
+      {"http://a.test/b/c.html?q=1", "anchor", "", 0.6666666666666666, ""},
+      {"https://a.test/x", "", "ctx", 3.0, ""},          // another scheme: kept whole
+      {"http://a.test.evil/x", "", "", -1.5, "{\"s\":0.123456789}"},
+      {"http://a.test/", "home", "", 0.0, ""},
+      {"http://a.test/p/r.html", "sibling", "", 0.5, ""},
+      {"http://a.test/p/", "dir", "", 0.5, ""}};
+  std::string out;
+  AppendCompactLinksJson(links, "http://a.test/p/q.html", &out);
+  EXPECT_EQ(out,
+            R"([["/b/c.html?q=1","anchor",0.666667],["https://a.test/x","",3.0,"ctx"],)"
+            R"(["http://a.test.evil/x","",-1.5,"","{\"s\":0.123457}"],["/","home",0.0],)"
+            R"([".r.html","sibling",0.5],[".","dir",0.5]])");
+  EXPECT_EQ(LinkOriginLength("http://a.test/p"), 13u);
+  EXPECT_EQ(LinkOriginLength("https://a.test/p"), 14u);
+  EXPECT_EQ(LinkOriginLength("http://a/"), 8u);
+  EXPECT_EQ(LinkOriginLength("http://a.test"), 0u);  // no path: nothing is cut
+  EXPECT_EQ(LinkOriginLength("ftp://a.test/"), 0u);
+  out.clear();
+  AppendCompactLinksJson(links, "http://a.test", &out);
+  EXPECT_EQ(out.find("[\"/"), std::string::npos) << out;
+  EXPECT_EQ(out.find("[\"."), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace topicrawl

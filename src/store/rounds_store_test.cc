@@ -66,7 +66,7 @@ TEST_F(RoundsStoreTest, FetchRowsVersionsAndRevisitRecords) {
   {
     auto store = Open(OpenMode::kCreate);
     ASSERT_TRUE(store);
-    EXPECT_EQ(store->schema_version(), 3);
+    EXPECT_EQ(store->schema_version(), 4);
     EXPECT_EQ(*store->CurrentRound(), 0);
     ASSERT_EQ(*store->AddPage(PageRecord(a)), 1);
     ASSERT_EQ(*store->AddPage(PageRecord(b)), 2);
@@ -231,6 +231,7 @@ TEST_F(RoundsStoreTest, SchemaTwoResumesButHasNoRounds) {
     ASSERT_TRUE(store->Close().ok());
   }
   // Turn the directory into what schema 2 wrote.
+  ASSERT_TRUE(testing::ConvertToSchema3(dir_).ok());
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,

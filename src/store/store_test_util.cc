@@ -238,11 +238,13 @@ Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report) {
   sqlite3_finalize(q);
   if (!result.ok()) return result;
   // No URL is marked done without a stored page; nothing is left unmerged
-  // after a clean close.
+  // after a clean close (schemas 1-3: schema 4's frontier_log is the
+  // frontier).
   for (const char* sql :
        {"SELECT count(*) FROM frontier WHERE state = 1 AND url NOT IN "
         "(SELECT url FROM pages)",
-        "SELECT count(*) FROM frontier_log"}) {
+        "SELECT count(*) FROM frontier_log WHERE "
+        "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version') < 4"}) {
     sqlite3_stmt* c = nullptr;
     sqlite3_prepare_v2(db.db, sql, -1, &c, nullptr);
     if (c == nullptr) return Fail(sqlite3_errmsg(db.db));
@@ -297,6 +299,42 @@ COMMIT;
   char* err = nullptr;
   if (sqlite3_exec(db.db, kSchemaV1, nullptr, nullptr, &err) != SQLITE_OK) {
     Status s = Status::Error(std::string("schema 1: ") + (err ? err : "?"));
+    sqlite3_free(err);
+    return s;
+  }
+  return Status::Ok();
+}
+
+Status ConvertToSchema3(const std::string& dir) {
+  static constexpr char kToSchema3[] = R"sql(
+BEGIN;
+CREATE TEMP TABLE merged AS SELECT * FROM frontier;
+CREATE TEMP TABLE old_links AS SELECT p.from_id AS from_id,
+  (SELECT json_group_array(json_array(to_url, anchor, context, score, explanation))
+   FROM (SELECT * FROM links l WHERE l.from_id = p.from_id ORDER BY ord)) AS links
+  FROM page_links p;
+DROP VIEW frontier;
+CREATE TABLE frontier(url_id INTEGER PRIMARY KEY, url TEXT, depth INTEGER,
+  parent_id INTEGER, anchor TEXT, score REAL, explanation TEXT, state INTEGER);
+INSERT INTO frontier SELECT * FROM temp.merged;
+DELETE FROM frontier_log;
+DROP VIEW links;
+DELETE FROM page_links;
+INSERT INTO page_links SELECT from_id, links FROM temp.old_links;
+CREATE VIEW links(from_id, ord, to_url, anchor, context, score, explanation) AS
+  SELECT p.from_id, j.key, j.value->>0, j.value->>1, j.value->>2, j.value->>3,
+         j.value->>4
+  FROM page_links AS p, json_each(p.links) AS j;
+UPDATE meta SET value = '3' WHERE key = 'schema_version';
+COMMIT;
+)sql";
+  Db db;
+  if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
+    return Status::Error("cannot open " + dir + "/crawl.db");
+  }
+  char* err = nullptr;
+  if (sqlite3_exec(db.db, kToSchema3, nullptr, nullptr, &err) != SQLITE_OK) {
+    Status s = Status::Error(std::string("to schema 3: ") + (err ? err : "?"));
     sqlite3_free(err);
     return s;
   }

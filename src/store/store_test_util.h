@@ -37,7 +37,8 @@ struct CrawlDirReport {
 // warc_length bytes whose metadata names the page id; every WARC file parses
 // fully, starts with warcinfo, and holds no record not referenced by a page;
 // every page's frontier row has state 1 and no other row has; frontier_log
-// is empty (merged on close); link counts match the metadata.
+// is empty for schemas 1-3 (merged on close); link counts match the
+// metadata.
 Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report);
 
 // Creates `dir` as a crawl directory of store schema 1, exactly as the store
@@ -45,6 +46,13 @@ Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report);
 // default 4 KiB pages): crawl.db with the schema, its meta rows and the
 // "created" event, and an empty warc/. For resume tests.
 Status CreateSchemaV1CrawlDir(const std::string& dir);
+
+// Rewrites the closed crawl directory `dir` (written by this build, schema
+// 4) into what schema 3 wrote: a merged `frontier` table (url_id primary
+// key) and an empty frontier_log, page_links in the full JSON form
+// [[to_url, anchor, context, score, explanation], ...] under the old
+// `links` view, meta.schema_version 3. For resume and reader tests.
+Status ConvertToSchema3(const std::string& dir);
 
 // Runs a shell command; returns its exit status (-1 when it did not run).
 int RunCommand(const std::string& command);
