@@ -99,7 +99,7 @@ const crawlArgs = ['crawl', '--seeds', path.join(outDir, 'seeds.txt'), '--topic'
   '--strategy', 'best-first', '--max-pages', '100000', '--delay', '0.05', '--allow-private',
   '--connect-to', `en.test:80:127.0.0.1:${sitePort}`, '--connect-to', `zh.test:80:127.0.0.1:${sitePort}`,
   '--connect-to', `evil.test:80:127.0.0.1:${sitePort}`,
-  '--serve', '127.0.0.1:0', '--index', '--out', crawlDir];
+  '--serve', '127.0.0.1:0', '--index', '--link-details', '--out', crawlDir];
 log('topicrawl ' + crawlArgs.join(' '));
 const crawl = spawn(topicrawl, crawlArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
 let crawlOut = '', crawlErr = '';

@@ -158,7 +158,13 @@
       `relevance ${p.relevance === null ? '-' : p.relevance.toFixed(4)}, selected with link score ${p.link_score.toFixed(4)}` +
       (p.anchor ? ` via anchor "${p.anchor}"` : '');
     $('why-relevance').textContent = pretty(p.explanation);
-    $('why-link').textContent = pretty(p.link_explanation);
+    // Frontier rows keep the admitting link's explanation only when the
+    // crawl ran with --link-details (the compact store's default leaves it
+    // out: ~120 bytes on every queued URL); the score itself is above.
+    $('why-link').textContent = (p.link_explanation === null || p.link_explanation === undefined ||
+      p.link_explanation === '') && p.depth > 0
+      ? '(not stored: crawl with --link-details to keep why each link was queued)'
+      : pretty(p.link_explanation);
     const ol = $('why-path');
     ol.replaceChildren();
     const here = el('li');
