@@ -98,6 +98,40 @@ TEST(SdtpContradictionTest, AContradictionWordZeroesTheScore) {
   EXPECT_EQ(s->Score(contra).relevance, 0.0);
 }
 
+TEST(SdtpContradictionTest, ParsedPagesWithAndWithoutTheWord) {
+  // Real HTML through the parser and the tokeniser (jieba for Chinese): the
+  // word counts in the title or the body, and only as a whole word.
+  Topic t = MakeTopic("zh-security", {{"安全", 1.0}, {"加密", 0.8}});
+  t.contradiction_words = {"游戏"};
+  auto s = Scorer(t);
+  ParsedPage clean = ParseHtml(
+      "<html><head><title>系统安全</title></head><body><p>使用加密保护服务器的安全。</p>"
+      "</body></html>", "http://h/a.html");
+  ParsedPage in_body = ParseHtml(
+      "<html><head><title>系统安全</title></head><body><p>使用加密保护服务器的安全。</p>"
+      "<p>这个游戏的账号安全</p></body></html>", "http://h/b.html");
+  ParsedPage in_title = ParseHtml(
+      "<html><head><title>游戏安全</title></head><body><p>加密</p></body></html>",
+      "http://h/c.html");
+  SdtpParts c = s->ScoreParts(clean);
+  EXPECT_TRUE(c.contradiction.empty());
+  EXPECT_GT(c.sim, 0.5);
+  for (const ParsedPage* p : {&in_body, &in_title}) {
+    SdtpParts x = s->ScoreParts(*p);
+    EXPECT_EQ(x.contradiction, "游戏");
+    EXPECT_GT(x.static_sim, 0.5);
+    EXPECT_EQ(x.sim, 0.0);
+  }
+  // English: "football" inside another word is not the word.
+  Topic e = MakeTopic("security", {{"security", 1.0}});
+  e.contradiction_words = {"football"};
+  auto es = Scorer(e);
+  ParsedPage word = ParseHtml("<p>security of the football club</p>", "http://h/d.html");
+  ParsedPage part = ParseHtml("<p>security of footballers</p>", "http://h/e.html");
+  EXPECT_EQ(es->ScoreParts(word).sim, 0.0);
+  EXPECT_GT(es->ScoreParts(part).sim, 0.5);
+}
+
 TEST(SdtpOntologyTest, SynonymsCountAsTheirTerm) {
   Topic t = MakeTopic("security", {{"security", 1.0}});
   t.ontology = {{"encryption", 1.0, {"cipher", "crypto"}}, {"attack", 0.5, {}}};
