@@ -251,6 +251,27 @@ TEST_F(SdtpDsvTest, VectorsSurviveSaveAndLoad) {
   EXPECT_FALSE(WordVectors::Load(path).ok());
 }
 
+TEST(WordVectorsTest, CenteringRemovesTheCommonDirection) {
+  // Two groups of words around (1, 0, 0) and (0, 1, 0), all sharing a large
+  // common component (0, 0, 4): raw, every pair looks alike; centred, the
+  // groups point apart and each group stays together.
+  std::vector<std::string> words = {"a1", "a2", "b1", "b2"};
+  std::vector<float> rows = {1.0f, 0.1f, 4, 1.0f, -0.1f, 4,
+                             0.1f, 1.0f, 4, -0.1f, 1.0f, 4};
+  auto raw = WordVectors::FromRows(words, rows, 3, {1, 1, 1, 1}, 2);
+  auto c = WordVectors::Centered(*raw);
+  EXPECT_GT(raw->Similarity(0, 2), 0.9f);
+  EXPECT_LT(c->Similarity(0, 2), -0.9f);
+  EXPECT_GT(c->Similarity(0, 1), 0.9f);
+  EXPECT_GT(c->Similarity(2, 3), 0.9f);
+  // Unit rows, ids, IDFs and document count are kept.
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_NEAR(Dot(c->Vector(i), c->Vector(i)), 1.0f, 1e-5);
+    EXPECT_EQ(c->Id(words[i]), i);
+  }
+  EXPECT_EQ(c->documents(), 2u);
+}
+
 TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   Topic t = MakeTopic("x", {{"a", 1.0}});
   t.strategies["tda"].name = "tda";
@@ -261,6 +282,9 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   EXPECT_EQ(o->alpha, 0.7);
   EXPECT_EQ(o->training.dim, 32);
   EXPECT_EQ(o->mu, SdtpOptions{}.mu);
+  EXPECT_FALSE(o->training.center);
+  t.strategies["tda"].Set("center", true);
+  EXPECT_TRUE(SdtpOptionsFromTopic(t)->training.center);
   t.strategies["tda"].Set("alpah", 0.7);
   EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
 }
