@@ -12,63 +12,23 @@
 //   BM_SdtpNoVectors*  the same before any training (StaticSim only)
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 
-#include "parse/html_parser.h"
+#include "bench_pages.h"
 #include "scoring/relevance_scorer.h"
 #include "scoring/sdtp_scorer.h"
 
 namespace topicrawl {
 namespace {
 
-struct Corpus {
-  std::vector<std::string> html;
-  std::vector<ParsedPage> pages;
-};
+using Corpus = bench::BenchPages;
+using bench::LoadSharedTopic;
 
-Corpus Load(const char* env, const char* fixture) {
-  Corpus c;
-  std::vector<std::string> files;
-  const char* dir = std::getenv(env);
-  if (dir && *dir) {
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-      if (e.path().extension() == ".html") files.push_back(e.path().string());
-    }
-    std::sort(files.begin(), files.end());
-  } else {
-    files.push_back(std::string(TOPICRAWL_SOURCE_DIR "/bench/testdata/text/") + fixture);
-  }
-  for (const std::string& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    c.html.push_back(ss.str());
-    c.pages.push_back(ParseHtml(c.html.back(), "http://localhost/page.html"));
-  }
-  return c;
-}
-
-const Corpus& English() {
-  static Corpus c = Load("TOPICRAWL_TEXT_BENCH_EN", "handbook-en-network-config.html");
-  return c;
-}
-const Corpus& Chinese() {
-  static Corpus c = Load("TOPICRAWL_TEXT_BENCH_ZH", "handbook-zh-cn-network-config.html");
-  return c;
-}
-
-Topic LoadTopic(const char* file) {
-  auto t = LoadTopicFile(std::string(TOPICRAWL_SHARED_DIR "/corpus/topics/") + file);
-  if (!t.ok()) std::abort();
-  return *t;
-}
+const Corpus& English() { return bench::EnglishPages(); }
+const Corpus& Chinese() { return bench::ChinesePages(); }
 
 std::shared_ptr<SdtpScorer> Sdtp(const Corpus& c, const char* topic_file, bool vectors) {
-  auto s = SdtpScorer::Create(LoadTopic(topic_file), SdtpOptions{});
+  auto s = SdtpScorer::Create(LoadSharedTopic(topic_file), SdtpOptions{});
   if (!s.ok()) std::abort();
   if (!vectors) return *s;
   std::vector<std::string> words;
@@ -115,7 +75,7 @@ void Parse(benchmark::State& state, const Corpus& c) {
 }
 
 void Vsm(benchmark::State& state, const Corpus& c, const char* topic) {
-  auto rel = TopicRelevance::Create(LoadTopic(topic));
+  auto rel = TopicRelevance::Create(LoadSharedTopic(topic));
   if (!rel.ok()) std::abort();
   RelevancePageScorer scorer(*rel);
   size_t done = 0;

@@ -11,11 +11,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include "parse/html_parser.h"
+#include "bench_pages.h"
 #include "scoring/relevance_link_scorer.h"
 #include "scoring/relevance_scorer.h"
 #include "text/tokenizer.h"
@@ -24,55 +21,14 @@
 namespace topicrawl {
 namespace {
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using Corpus = bench::BenchPages;
+using bench::ReadAll;
 
-struct Corpus {
-  std::vector<ParsedPage> pages;
-  std::vector<std::string> texts;
-  size_t html_bytes = 0;
-  size_t text_bytes = 0;
-};
-
-Corpus LoadCorpus(const char* env, const char* fixture) {
-  Corpus c;
-  std::vector<std::string> files;
-  const char* dir = std::getenv(env);
-  if (dir && *dir) {
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-      if (e.path().extension() == ".html") files.push_back(e.path().string());
-    }
-    std::sort(files.begin(), files.end());
-  } else {
-    files.push_back(std::string(TOPICRAWL_SOURCE_DIR "/bench/testdata/text/") + fixture);
-  }
-  for (const std::string& f : files) {
-    std::string html = ReadAll(f);
-    c.html_bytes += html.size();
-    c.pages.push_back(ParseHtml(html, "http://localhost/page.html"));
-    c.texts.push_back(PageText(c.pages.back()));
-    c.text_bytes += c.texts.back().size();
-  }
-  return c;
-}
-
-const Corpus& English() {
-  static Corpus c = LoadCorpus("TOPICRAWL_TEXT_BENCH_EN", "handbook-en-network-config.html");
-  return c;
-}
-const Corpus& Chinese() {
-  static Corpus c = LoadCorpus("TOPICRAWL_TEXT_BENCH_ZH", "handbook-zh-cn-network-config.html");
-  return c;
-}
+const Corpus& English() { return bench::EnglishPages(); }
+const Corpus& Chinese() { return bench::ChinesePages(); }
 
 std::shared_ptr<TopicRelevance> Relevance(const char* topic_file) {
-  auto topic = LoadTopicFile(std::string(TOPICRAWL_SHARED_DIR "/corpus/topics/") + topic_file);
-  if (!topic.ok()) std::abort();
-  auto r = TopicRelevance::Create(*topic);
+  auto r = TopicRelevance::Create(bench::LoadSharedTopic(topic_file));
   if (!r.ok()) std::abort();
   return *r;
 }

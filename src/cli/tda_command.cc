@@ -11,7 +11,9 @@
 // measured on the test pages. Methods:
 //   vsm      seed 000's eq. 3-4 topic cosine (TF-IDF over the topic terms)
 //   static   SDTP's StaticSim alone (ontology + eq.-8 tag/position weights)
-//   sdtp     SDTP's Sim (eq. 15)
+//   sdtp     SDTP's Sim (eq. 15), word vectors centred (the default) or
+//            raw as [strategy.tda] center says
+//   sdtp-raw / sdtp-centred  the same with the other choice (ablation)
 //   doc-vec  fastText document vectors alone (mean word vector vs the
 //            topic terms' weighted vector): the Doc2Vec stand-in
 // Prints one line per method and seed, the mean ± sd over seeds, and the
@@ -281,7 +283,8 @@ int RunJudge(const JudgeFlags& flags) {
                                   ? std::filesystem::temp_directory_path().string() + "/tda-judge"
                                   : flags.out;
   std::filesystem::create_directories(out_dir);
-  const std::vector<std::string> methods = {"vsm", "static", "sdtp", "doc-vec"};
+  const std::string alt_method = options->training.center ? "sdtp-raw" : "sdtp-centred";
+  const std::vector<std::string> methods = {"vsm", "static", "sdtp", alt_method, "doc-vec"};
   std::map<std::string, std::vector<Prf>> results;
   auto strings = [&](const std::vector<uint32_t>& ids) {
     std::vector<std::string> out;
@@ -321,22 +324,32 @@ int RunJudge(const JudgeFlags& flags) {
     Status flushed = (*corpus)->Flush();
     WordVectorOptions wv = options->training;
     wv.seed = seed;
+    wv.center = false;  // raw vectors once; the centred ones derive from them
     auto vectors = flushed.ok() ? WordVectors::Train(corpus_path, wv)
                                 : StatusOr<std::shared_ptr<const WordVectors>>(flushed);
     if (!vectors.ok()) {
       std::cerr << "tda judge: " << vectors.status().message() << "\n";
       return kExitFailure;
     }
-    Dsv dsv = (*sdtp)->BuildDsv(**vectors, (*corpus)->Stats());
-    std::printf("seed %d: %zu words with vectors; DSV new terms (%zu):", seed,
-                (*vectors)->size(), dsv.NewTerms());
+    // SDTP with the topic's choice of vectors (centred by default), and the
+    // other choice as an ablation row.
+    std::shared_ptr<const WordVectors> centred = WordVectors::Centered(**vectors);
+    std::shared_ptr<const WordVectors> model_vectors =
+        options->training.center ? centred : *vectors;
+    std::shared_ptr<const WordVectors> alt_vectors =
+        options->training.center ? *vectors : centred;
+    const StringMap<TermStats> stats = (*corpus)->Stats();
+    Dsv dsv = (*sdtp)->BuildDsv(*model_vectors, stats);
+    Dsv alt_dsv = (*sdtp)->BuildDsv(*alt_vectors, stats);
+    std::printf("seed %d: %zu words with vectors; DSV new terms (%zu; %s: %zu):", seed,
+                model_vectors->size(), dsv.NewTerms(), alt_method.c_str(), alt_dsv.NewTerms());
     for (const DsvTerm& t : dsv.terms) {
       if (!t.is_static) std::printf(" %s(%.2f)", t.term.c_str(), t.rd);
     }
     std::printf("\n");
     WriteDsvTsv(dsv, out_dir + "/dsv-" + std::to_string(seed) + ".tsv");
-    (*sdtp)->InstallModel(*vectors, std::move(dsv));
-    // Doc2Vec stand-in: the topic's weighted keyword vector.
+    WriteDsvTsv(alt_dsv, out_dir + "/dsv-" + alt_method + "-" + std::to_string(seed) + ".tsv");
+    // Doc2Vec stand-in: the topic's weighted keyword vector (raw vectors).
     const WordVectors& v = **vectors;
     std::vector<float> topic_vec(v.dim(), 0);
     for (const auto& [term, weight] : (*sdtp)->ontology()) {
@@ -348,14 +361,22 @@ int RunJudge(const JudgeFlags& flags) {
     // 4. Score every page with every method.
     std::map<std::string, std::vector<double>> score;
     std::vector<bool> label;
-    for (const JudgedPage& p : pages) {
-      label.push_back(p.relevant);
-      score["vsm"].push_back((*vsm)->Cosine(strings(p.vsm_tokens)).cosine);
+    auto weighted = [&](const JudgedPage& p) {
       WeightedTokens w;
       w.tokens = strings(p.sdtp_tokens);
       w.factors = p.factors;
       w.sequence_end = p.sequence_end;
-      SdtpParts parts = (*sdtp)->ScoreWeighted(w);
+      return w;
+    };
+    (*sdtp)->InstallModel(alt_vectors, std::move(alt_dsv));
+    for (const JudgedPage& p : pages) {
+      score[alt_method].push_back((*sdtp)->ScoreWeighted(weighted(p)).sim);
+    }
+    (*sdtp)->InstallModel(model_vectors, std::move(dsv));
+    for (const JudgedPage& p : pages) {
+      label.push_back(p.relevant);
+      score["vsm"].push_back((*vsm)->Cosine(strings(p.vsm_tokens)).cosine);
+      SdtpParts parts = (*sdtp)->ScoreWeighted(weighted(p));
       score["static"].push_back(parts.static_sim);
       score["sdtp"].push_back(parts.sim);
       std::vector<float> doc(v.dim(), 0);

@@ -53,7 +53,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
-      "threads", "seed",
+      "threads", "seed", "center",
       // read by the topichub round policy (crawl/rounds/topichub_policy.cc)
       "seeds_per_round", "hub_alpha", "hub_a", "hub_beta"};
   auto unknown = p.UnknownKeys(kKnown);
@@ -89,6 +89,9 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
     }
     *i.v = static_cast<int>(*v);
   }
+  auto center = p.Bool("center", o.training.center);
+  if (!center.ok()) return center.status();
+  o.training.center = *center;
   auto vectors = p.String("vectors", "");
   if (!vectors.ok()) return vectors.status();
   o.vectors = *vectors;

@@ -98,6 +98,40 @@ TEST(SdtpContradictionTest, AContradictionWordZeroesTheScore) {
   EXPECT_EQ(s->Score(contra).relevance, 0.0);
 }
 
+TEST(SdtpContradictionTest, ParsedPagesWithAndWithoutTheWord) {
+  // Real HTML through the parser and the tokeniser (jieba for Chinese): the
+  // word counts in the title or the body, and only as a whole word.
+  Topic t = MakeTopic("zh-security", {{"安全", 1.0}, {"加密", 0.8}});
+  t.contradiction_words = {"游戏"};
+  auto s = Scorer(t);
+  ParsedPage clean = ParseHtml(
+      "<html><head><title>系统安全</title></head><body><p>使用加密保护服务器的安全。</p>"
+      "</body></html>", "http://h/a.html");
+  ParsedPage in_body = ParseHtml(
+      "<html><head><title>系统安全</title></head><body><p>使用加密保护服务器的安全。</p>"
+      "<p>这个游戏的账号安全</p></body></html>", "http://h/b.html");
+  ParsedPage in_title = ParseHtml(
+      "<html><head><title>游戏安全</title></head><body><p>加密</p></body></html>",
+      "http://h/c.html");
+  SdtpParts c = s->ScoreParts(clean);
+  EXPECT_TRUE(c.contradiction.empty());
+  EXPECT_GT(c.sim, 0.5);
+  for (const ParsedPage* p : {&in_body, &in_title}) {
+    SdtpParts x = s->ScoreParts(*p);
+    EXPECT_EQ(x.contradiction, "游戏");
+    EXPECT_GT(x.static_sim, 0.5);
+    EXPECT_EQ(x.sim, 0.0);
+  }
+  // English: "football" inside another word is not the word.
+  Topic e = MakeTopic("security", {{"security", 1.0}});
+  e.contradiction_words = {"football"};
+  auto es = Scorer(e);
+  ParsedPage word = ParseHtml("<p>security of the football club</p>", "http://h/d.html");
+  ParsedPage part = ParseHtml("<p>security of footballers</p>", "http://h/e.html");
+  EXPECT_EQ(es->ScoreParts(word).sim, 0.0);
+  EXPECT_GT(es->ScoreParts(part).sim, 0.5);
+}
+
 TEST(SdtpOntologyTest, SynonymsCountAsTheirTerm) {
   Topic t = MakeTopic("security", {{"security", 1.0}});
   t.ontology = {{"encryption", 1.0, {"cipher", "crypto"}}, {"attack", 0.5, {}}};
@@ -217,6 +251,27 @@ TEST_F(SdtpDsvTest, VectorsSurviveSaveAndLoad) {
   EXPECT_FALSE(WordVectors::Load(path).ok());
 }
 
+TEST(WordVectorsTest, CenteringRemovesTheCommonDirection) {
+  // Two groups of words around (1, 0, 0) and (0, 1, 0), all sharing a large
+  // common component (0, 0, 4): raw, every pair looks alike; centred, the
+  // groups point apart and each group stays together.
+  std::vector<std::string> words = {"a1", "a2", "b1", "b2"};
+  std::vector<float> rows = {1.0f, 0.1f, 4, 1.0f, -0.1f, 4,
+                             0.1f, 1.0f, 4, -0.1f, 1.0f, 4};
+  auto raw = WordVectors::FromRows(words, rows, 3, {1, 1, 1, 1}, 2);
+  auto c = WordVectors::Centered(*raw);
+  EXPECT_GT(raw->Similarity(0, 2), 0.9f);
+  EXPECT_LT(c->Similarity(0, 2), -0.9f);
+  EXPECT_GT(c->Similarity(0, 1), 0.9f);
+  EXPECT_GT(c->Similarity(2, 3), 0.9f);
+  // Unit rows, ids, IDFs and document count are kept.
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_NEAR(Dot(c->Vector(i), c->Vector(i)), 1.0f, 1e-5);
+    EXPECT_EQ(c->Id(words[i]), i);
+  }
+  EXPECT_EQ(c->documents(), 2u);
+}
+
 TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   Topic t = MakeTopic("x", {{"a", 1.0}});
   t.strategies["tda"].name = "tda";
@@ -227,6 +282,9 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   EXPECT_EQ(o->alpha, 0.7);
   EXPECT_EQ(o->training.dim, 32);
   EXPECT_EQ(o->mu, SdtpOptions{}.mu);
+  EXPECT_FALSE(o->training.center);
+  t.strategies["tda"].Set("center", true);
+  EXPECT_TRUE(SdtpOptionsFromTopic(t)->training.center);
   t.strategies["tda"].Set("alpah", 0.7);
   EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
 }

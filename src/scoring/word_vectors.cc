@@ -99,7 +99,26 @@ StatusOr<std::shared_ptr<const WordVectors>> WordVectors::Train(
   for (int i = 0; i < n; ++i) {
     idf[i] = static_cast<float>(std::log(std::max<double>(*docs, 1) / std::max<uint32_t>(df[i], 1)));
   }
-  return FromRows(std::move(words), std::move(rows), options.dim, std::move(idf), *docs);
+  auto wv = FromRows(std::move(words), std::move(rows), options.dim, std::move(idf), *docs);
+  return options.center ? Centered(*wv) : wv;
+}
+
+std::shared_ptr<const WordVectors> WordVectors::Centered(const WordVectors& v) {
+  const size_t n = v.size();
+  const int dim = v.dim_;
+  std::vector<double> mean(dim, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const float* r = v.rows_.data() + i * dim;
+    for (int k = 0; k < dim; ++k) mean[k] += r[k];
+  }
+  for (double& m : mean) m /= std::max<size_t>(n, 1);
+  std::vector<float> rows(v.rows_.size());
+  for (size_t i = 0; i < n; ++i) {
+    const float* r = v.rows_.data() + i * dim;
+    float* o = rows.data() + i * dim;
+    for (int k = 0; k < dim; ++k) o[k] = static_cast<float>(r[k] - mean[k]);
+  }
+  return FromRows(v.words_, std::move(rows), dim, v.idf_, v.documents_);  // renormalises
 }
 
 std::shared_ptr<const WordVectors> WordVectors::FromRows(

@@ -37,6 +37,10 @@ struct WordVectorOptions {
   double learning_rate = 0.05;  // (-lr)
   int threads = 1;      // > 1 is faster but not reproducible (hogwild)
   int seed = 1;         // fastText's RNG seed
+  // Subtract the mean word vector and renormalise (Centered below);
+  // [strategy.tda] center. Off by default until measured on both webs
+  // (docs/tda.md, `tda judge` reports both).
+  bool center = false;
 };
 
 class WordVectors {
@@ -53,6 +57,14 @@ class WordVectors {
   static std::shared_ptr<const WordVectors> FromRows(
       std::vector<std::string> words, std::vector<float> rows, int dim,
       std::vector<float> idf, uint32_t documents);
+
+  // The vectors with their common direction removed: every unit row minus
+  // the mean of all rows, renormalised (the first step of "all-but-the-top",
+  // Mu & Viswanath, ICLR 2018). Skipgram vectors share a large mean
+  // component, so raw cosines of unrelated words and, summed over a page,
+  // of unrelated documents are far above 0; centred, an unrelated word or
+  // page is near 0 and a sum of vectors points at what is particular to it.
+  static std::shared_ptr<const WordVectors> Centered(const WordVectors& v);
 
   // Binary file "TDAWV1": dim, words, documents, then per word its UTF-8
   // bytes, IDF and vector. Load errors name the file.

@@ -21,9 +21,13 @@
 //     rebuilt (topical pages: StaticSim >= the topic's beta) and installed;
 //     pages scored before that have Sim = StaticSim. Finish() trains once
 //     more on the whole corpus and writes OUT/tda-vectors.bin and
-//     OUT/tda-dsv.tsv for the next round.
+//     OUT/tda-dsv.tsv for the next round. A resumed crawl (the next round
+//     of `recrawl`) starts from those files; its corpus holds only the
+//     round's parsed (new or changed) pages, so Finish() retrains only when
+//     they are at least retrain_pages, else keeps the previous model.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <future>
 #include <memory>
 
@@ -97,7 +101,7 @@ class TdaStrategy : public TopicStrategy {
                     const PageAssessment&, Frontier*) override {
     ++stored_;
     InstallIfReady(/*wait=*/false);
-    if (corpus_ && !training_.valid() && stored_ >= next_retrain_) {
+    if (corpus_ && !training_.valid() && stored_ >= next_retrain_ && WorthTraining()) {
       next_retrain_ *= 2;
       StartTraining();
     }
@@ -108,7 +112,7 @@ class TdaStrategy : public TopicStrategy {
     if (!df.ok()) return df;
     InstallIfReady(/*wait=*/true);
     if (!corpus_ || corpus_->pages() == 0) return Status::Ok();
-    if (corpus_->pages() > trained_pages_) {
+    if (WorthTraining()) {
       StartTraining();
       InstallIfReady(/*wait=*/true);
     }
@@ -141,10 +145,36 @@ class TdaStrategy : public TopicStrategy {
     }
     stored_ = stored;
     next_retrain_ = std::max<uint64_t>(next, 1);
+    // "Retrained between rounds": a resumed crawl (the next round of
+    // `recrawl`, or a restart) scores with the model its last Finish()
+    // wrote, instead of StaticSim alone until the next retraining.
+    if (!out_dir().empty() && !sdtp_->vectors()) {
+      const std::string dir = out_dir();
+      if (std::filesystem::exists(dir + "/tda-vectors.bin") &&
+          std::filesystem::exists(dir + "/tda-dsv.tsv")) {
+        auto vectors = WordVectors::Load(dir + "/tda-vectors.bin");
+        if (!vectors.ok()) return vectors.status();
+        auto dsv = ReadDsvTsv(dir + "/tda-dsv.tsv", **vectors);
+        if (!dsv.ok()) return dsv.status();
+        sdtp_->InstallModel(*vectors, std::move(*dsv));
+        resumed_model_ = true;
+      }
+    }
     return Status::Ok();
   }
 
  private:
+  // A later round parses only its new and changed pages; vectors trained
+  // on a few of them would be worse than the previous round's, which stay
+  // installed (and are saved again) until this round's corpus holds
+  // retrain_pages pages.
+  bool WorthTraining() const {
+    const size_t pages = corpus_->pages();
+    if (pages <= trained_pages_) return false;
+    return !resumed_model_ ||
+           pages >= static_cast<size_t>(std::max(1, sdtp_->options().retrain_pages));
+  }
+
   void StartTraining() {
     Status flushed = corpus_->Flush();
     if (!flushed.ok()) {
@@ -190,6 +220,7 @@ class TdaStrategy : public TopicStrategy {
   size_t stored_ = 0;
   size_t next_retrain_;
   size_t trained_pages_ = 0;
+  bool resumed_model_ = false;  // the model came from OUT/tda-vectors.bin
   std::future<StatusOr<TrainedModel>> training_;
   std::string train_error_;
 };

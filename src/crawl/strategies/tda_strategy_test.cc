@@ -129,5 +129,54 @@ TEST(TdaStrategyTest, TrainsVectorsFromTheCrawlAndWritesThemForTheNextRound) {
   EXPECT_GT(a.relevance, 0.1);  // no static term at all: DynamicSim only
 }
 
+TEST(TdaStrategyTest, ANextRoundResumesWithThePreviousVectors) {
+  std::string dir = TempDir("resume");
+  auto s = Make(dir);
+  ASSERT_NE(s, nullptr);
+  std::mt19937 rng(5);
+  const std::vector<std::string> net = {"tcp", "udp", "network", "quic", "packet", "router"};
+  const std::vector<std::string> other = {"flour", "oven", "sugar", "butter", "bake", "recipe"};
+  CrawlTask task;
+  for (int i = 0; i < 120; ++i) {
+    const auto& words = i % 2 ? net : other;
+    std::string text;
+    for (int k = 0; k < 30; ++k) text += words[rng() % words.size()] + " ";
+    PageAssessment a;
+    ParsedPage page = PageWith(text, {});
+    s->Assess(task, page, &a);
+    s->OnPageStored(task, i + 1, page, a, nullptr);
+  }
+  ASSERT_TRUE(s->Finish().ok());
+  std::string blob;
+  ASSERT_TRUE(s->SaveState(&blob).ok());
+  fs::copy_file(dir + "/tda-vectors.bin", dir + "/before.bin");
+  // The next round: a new strategy on the same directory, restored.
+  auto next = Make(dir);
+  ASSERT_NE(next, nullptr);
+  PageAssessment cold;
+  next->Assess(task, PageWith("quic packet router", {}), &cold);
+  EXPECT_NE(cold.explanation.find("\"vectors\":false"), std::string::npos);
+  ASSERT_TRUE(next->RestoreState(blob).ok());
+  PageAssessment warm;
+  next->Assess(task, PageWith("quic packet router", {}), &warm);
+  EXPECT_NE(warm.explanation.find("\"vectors\":true"), std::string::npos) << warm.explanation;
+  EXPECT_GT(warm.relevance, 0.1);
+  // A round that parses fewer than retrain_pages (40) pages keeps them.
+  for (int i = 0; i < 10; ++i) {
+    PageAssessment a;
+    ParsedPage page = PageWith("flour oven sugar tcp", {});
+    next->Assess(task, page, &a);
+    next->OnPageStored(task, 200 + i, page, a, nullptr);
+  }
+  ASSERT_TRUE(next->Finish().ok());
+  auto before = WordVectors::Load(dir + "/before.bin");
+  auto after = WordVectors::Load(dir + "/tda-vectors.bin");
+  ASSERT_TRUE(before.ok() && after.ok());
+  ASSERT_EQ((*after)->size(), (*before)->size());  // 13 words, not the round's few
+  EXPECT_EQ((*after)->documents(), 120u);
+  EXPECT_FLOAT_EQ((*after)->Similarity((*after)->Id("quic"), (*after)->Id("tcp")),
+                  (*before)->Similarity((*before)->Id("quic"), (*before)->Id("tcp")));
+}
+
 }  // namespace
 }  // namespace topicrawl

@@ -1,0 +1,63 @@
+#!/bin/bash
+# Seed 002's round experiment (issue 14, docs/tda.md "Rounds"): for one
+# evolve/crawl seed S, a round-0 crawl of the evolved dev web, copied, then
+# rounds 1..6 with the round policies `topichub` and `static` on the copies
+# (same budget), `eval --truth-dir` after every round. A bench, not a test.
+#
+# Usage: bench/tda_rounds.sh S [B0] [B]   (B0 round-0 pages, default 1500;
+#                                         B fetches a round, default 600)
+# Env:   BIN (default build/topicrawl), STRAT (strategy, default best-first),
+#        EVO (default /work/webs/tda-dev-evo; the web is EVO/sS, made with
+#        `web evolve --rounds 6 --seed S`), OUT (default /work/runs/tda/rounds),
+#        SHARED (default ../shared).
+# Serves EVO/sS itself on free ports and stops it at the end.
+set -u
+cd "$(dirname "$0")/.."
+s=$1; B0=${2:-1500}; B=${3:-600}
+# 10 of the 15 hosts (the machine is shared by 7: the whole web is ~50k fetches a round)
+HOSTS="www.erlang.org doc.qt.io httpd.apache.org docs.python.org docs.djangoproject.com git-scm.com www.postgresql.org nodejs.org www.sqlite.org cmake.org"
+BIN=${BIN:-build/topicrawl}
+SHARED=${SHARED:-../shared}
+E=${EVO:-/work/webs/tda-dev-evo}/s$s
+R=${OUT:-/work/runs/tda/rounds}/s$s
+T=$R.topic.toml   # dev-networking with beta 0.5 (TopicHub's "relevant")
+H=$SHARED/corpus/homes/dev-homes.tsv
+L=$SHARED/corpus/labels/dev-networking.tsv
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port); TLS=$(free_port)
+serve() { $BIN web serve --dir "$E" --round "$1" --port "$PORT" --tls-port "$TLS" 2>/dev/null | sed -n 's/^crawl-args: //p' | tail -1; }
+rm -rf "$R"; mkdir -p "$R"
+printf '[topic]\nname = "dev-networking"\nbeta = 0.5\nkeywords = { %s }\n' \
+  "$(awk -F'\t' 'NF >= 2 && $1 !~ /^#/ { printf "%s\"%s\" = %s", n++ ? ", " : "", $1, $2 }' $SHARED/corpus/topics/dev-networking.txt)" > "$T"
+SEEDS=$R/seeds.tsv; head -1 $H > $SEEDS; SCOPE=""
+for h in $HOSTS; do awk -F'\t' -v h="$h" '$1 == h' $H >> $SEEDS; SCOPE="$SCOPE --include-host $h"; done
+ARGS=$(serve 0)
+echo "s$s round 0 args: $ARGS $(date +%T)"
+t() { /usr/bin/time -f "%U %S %e" -a -o "$R/times.txt" "$@"; }
+echo "# arm round user sys wall" > "$R/times.txt"
+STRAT=${STRAT:-best-first}
+for arm in bf; do
+  strat=$STRAT
+  echo -n "$arm 0 " >> "$R/times.txt"
+  t nice -n 10 $BIN crawl --seeds $SEEDS $SCOPE --topic $T --strategy $strat --max-pages $B0 --delay 0 --rng-seed $s $ARGS --out "$R/$arm-0" > "$R/$arm-0.log" 2>&1 || { echo "crawl $arm failed"; tail -3 "$R/$arm-0.log"; }
+done
+cp -a "$R/bf-0" "$R/bf-topichub"; mv "$R/bf-0" "$R/bf-static"
+for k in 1 2 3 4 5 6; do
+  ARGS=$(serve $k)
+  for d in bf-topichub bf-static; do
+    pol=${d##*-}
+    echo -n "$d $k " >> "$R/times.txt"
+    t nice -n 10 $BIN recrawl "$R/$d" --policy $pol --budget $B --max-pages $B --delay 0 $SCOPE $ARGS >> "$R/$d.log" 2>&1 || { echo "recrawl $d $k failed"; tail -3 "$R/$d.log"; }
+  done
+  for d in bf-topichub bf-static; do
+    $BIN eval "$R/$d" --truth-dir "$E" --scope-hosts --labels $L --json > "$R/$d.eval.json" 2> "$R/$d.eval.err"
+  done
+  echo "s$s round $k done $(date +%T)"
+done
+$BIN web stop --dir "$E" > /dev/null 2>&1
+for d in bf-topichub bf-static; do
+  $BIN eval "$R/$d" --truth-dir "$E" --scope-hosts --labels $L --json > "$R/$d.eval.json" 2> "$R/$d.eval.err"
+  $BIN eval "$R/$d" --truth-dir "$E" --scope-hosts --labels $L > "$R/$d.eval.txt" 2>&1
+done
+for d in bf-topichub bf-static; do $BIN eval "$R/$d" --labels $L --json > "$R/$d.harvest.json" 2>/dev/null; done
+echo "s$s finished $(date +%T)"
