@@ -23,6 +23,7 @@
 #include <unordered_set>
 
 #include "cli/commands.h"
+#include "cli/svm_grid_flags.h"
 #include "eval/labels.h"
 #include "eval/round_truth.h"
 #include "hub/hub_baselines.h"
@@ -40,50 +41,6 @@ double CpuSeconds() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
-}
-
-// "MIN:MAX:STEP" of log2 exponents.
-bool ParseRange(const std::string& s, int* lo, int* hi, int* step) {
-  int a, b, c;
-  char x, y;
-  std::istringstream in(s);
-  if (!(in >> a >> x >> b >> y >> c) || x != ':' || y != ':' || c <= 0 || a > b) return false;
-  *lo = a;
-  *hi = b;
-  *step = c;
-  return true;
-}
-
-void AddGridFlags(CLI::App* cmd, SvmGridOptions* g) {
-  cmd->add_option("--threads", g->threads, "Grid-search threads (default 2)")
-      ->check(CLI::Range(1, 64));
-  cmd->add_option("--folds", g->folds, "Cross-validation folds (default 10)")
-      ->check(CLI::Range(2, 100));
-  cmd->add_option_function<std::string>(
-      "--log2c",
-      [g](const std::string& v) {
-        if (!ParseRange(v, &g->log2c_min, &g->log2c_max, &g->log2c_step)) {
-          throw CLI::ValidationError("--log2c", "expected MIN:MAX:STEP");
-        }
-      },
-      "Grid of log2 C as MIN:MAX:STEP (default -5:15:2, libsvm's grid.py)");
-  cmd->add_option_function<std::string>(
-      "--log2g",
-      [g](const std::string& v) {
-        if (!ParseRange(v, &g->log2g_min, &g->log2g_max, &g->log2g_step)) {
-          throw CLI::ValidationError("--log2g", "expected MIN:MAX:STEP");
-        }
-      },
-      "Grid of log2 gamma as MIN:MAX:STEP (default -15:3:2)");
-  cmd->add_option("--eps", g->eps, "libsvm stopping tolerance (default 0.001)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_flag("!--no-dedup", g->deduplicate,
-                "Cross-validate with one libsvm training per (point, fold) on the rows as they "
-                "are, instead of merging identical scaled vectors into weighted examples with "
-                "warm starts over C (same problem; docs/hub-svm.md)");
-  cmd->add_option("--max-iter", g->max_iterations,
-                  "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
-      ->check(CLI::NonNegativeNumber);
 }
 
 // ---- collect-hubs ----------------------------------------------------------
@@ -498,7 +455,7 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     t->add_flag("--all", tf->all, "Train on train + test rows");
     t->add_option("--train-size", tf->train_size, "Use a random subset of N training rows");
     t->add_option("--seed", tf->seed, "Seed of the subset and the CV folds (default 1)");
-    AddGridFlags(t, &tf->grid);
+    AddSvmGridFlags(t, &tf->grid);
     t->callback([tf, exit_code] { *exit_code = RunTrain(*tf); });
   }
   if (CLI::App* analyze = app.get_subcommand("analyze")) {
@@ -508,7 +465,7 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     a->add_option("--model", af->model, "Model from train hub-svm");
     a->add_option("--baseline", af->baseline, "rules, heuristic or content");
     a->add_flag("--json", af->json, "Print {accuracy, precision, recall, f1, ...}");
-    AddGridFlags(a, &af->grid);
+    AddSvmGridFlags(a, &af->grid);
     a->callback([af, exit_code] { *exit_code = RunAnalyze(*af); });
 
     auto* tb = analyze->add_subcommand("hub-table", "Seed 003 reproduction table over host splits");
@@ -521,7 +478,7 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
                    "host (default: 7:3 by host, no host on both sides) or url (random rows)");
     tb->add_option("--methods", bf->methods,
                    "Comma list (default svm-full,svm-url,rules,heuristic,content)");
-    AddGridFlags(tb, &bf->grid);
+    AddSvmGridFlags(tb, &bf->grid);
     tb->callback([bf, exit_code] { *exit_code = RunTable(*bf); });
   }
 }

@@ -4,7 +4,7 @@
 // [-1, 1], grid search over (C, gamma) with k-fold CV, versioned checked
 // model file), the same conventions as `train hub-svm`.
 //   train result-svm --data FILE.tsv --out MODEL [--target detail|result]
-//       [--threads N] [--folds K] [--seed S] [--log2c A:B:S] [--log2g A:B:S]
+//       [--seed S] and the grid flags of cli/svm_grid_flags.h (as hub-svm)
 // FILE.tsv is what `label result-pages` writes. --target detail (default)
 // learns the DetailPage/LinkPage label; --target result learns the seed's
 // result page (a relevant DetailPage; needs `label result-pages --labels`).
@@ -15,6 +15,7 @@
 
 #include "classify/result_page_svm.h"
 #include "cli/commands.h"
+#include "cli/svm_grid_flags.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -24,18 +25,6 @@ struct TrainResultFlags {
   uint64_t seed = 1;
   SvmGridOptions grid;
 };
-
-// "MIN:MAX:STEP" of log2 exponents (the hub command's syntax).
-bool ParseLog2Range(const std::string& s, int* lo, int* hi, int* step) {
-  int a, b, c;
-  char x, y;
-  std::istringstream in(s);
-  if (!(in >> a >> x >> b >> y >> c) || x != ':' || y != ':' || c <= 0 || a > b) return false;
-  *lo = a;
-  *hi = b;
-  *step = c;
-  return true;
-}
 
 int RunTrainResultSvm(const TrainResultFlags& f) {
   ResultPageTarget target;
@@ -84,29 +73,7 @@ void AddResultSvmCommand(CLI::App& app, int* exit_code) {
   t->add_option("--target", f->target,
                 "detail (DetailPage label, default) or result (relevant DetailPage)");
   t->add_option("--seed", f->seed, "Seed of the CV folds (default 1)");
-  SvmGridOptions* g = &f->grid;
-  t->add_option("--threads", g->threads, "Grid-search threads (default 2)")
-      ->check(CLI::Range(1, 64));
-  t->add_option("--folds", g->folds, "Cross-validation folds (default 10)")
-      ->check(CLI::Range(2, 100));
-  t->add_option_function<std::string>(
-      "--log2c",
-      [g](const std::string& v) {
-        if (!ParseLog2Range(v, &g->log2c_min, &g->log2c_max, &g->log2c_step)) {
-          throw CLI::ValidationError("--log2c", "expected MIN:MAX:STEP");
-        }
-      },
-      "Grid of log2 C as MIN:MAX:STEP (default -5:15:2, libsvm's grid.py)");
-  t->add_option_function<std::string>(
-      "--log2g",
-      [g](const std::string& v) {
-        if (!ParseLog2Range(v, &g->log2g_min, &g->log2g_max, &g->log2g_step)) {
-          throw CLI::ValidationError("--log2g", "expected MIN:MAX:STEP");
-        }
-      },
-      "Grid of log2 gamma as MIN:MAX:STEP (default -15:3:2)");
-  t->add_option("--eps", g->eps, "libsvm stopping tolerance (default 0.001)")
-      ->check(CLI::PositiveNumber);
+  AddSvmGridFlags(t, &f->grid);
   t->callback([f, exit_code] { *exit_code = RunTrainResultSvm(*f); });
 }
 

@@ -1,0 +1,50 @@
+#include "cli/svm_grid_flags.h"
+
+#include <sstream>
+
+namespace topicrawl::cli {
+
+bool ParseLog2Range(const std::string& s, int* lo, int* hi, int* step) {
+  int a, b, c;
+  char x, y;
+  std::istringstream in(s);
+  if (!(in >> a >> x >> b >> y >> c) || x != ':' || y != ':' || c <= 0 || a > b) return false;
+  *lo = a;
+  *hi = b;
+  *step = c;
+  return true;
+}
+
+void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
+  cmd->add_option("--threads", g->threads, "Grid-search threads (default 2)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--folds", g->folds, "Cross-validation folds (default 10)")
+      ->check(CLI::Range(2, 100));
+  cmd->add_option_function<std::string>(
+      "--log2c",
+      [g](const std::string& v) {
+        if (!ParseLog2Range(v, &g->log2c_min, &g->log2c_max, &g->log2c_step)) {
+          throw CLI::ValidationError("--log2c", "expected MIN:MAX:STEP");
+        }
+      },
+      "Grid of log2 C as MIN:MAX:STEP (default -5:15:2, libsvm's grid.py)");
+  cmd->add_option_function<std::string>(
+      "--log2g",
+      [g](const std::string& v) {
+        if (!ParseLog2Range(v, &g->log2g_min, &g->log2g_max, &g->log2g_step)) {
+          throw CLI::ValidationError("--log2g", "expected MIN:MAX:STEP");
+        }
+      },
+      "Grid of log2 gamma as MIN:MAX:STEP (default -15:3:2)");
+  cmd->add_option("--eps", g->eps, "libsvm stopping tolerance (default 0.001)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("!--no-dedup", g->deduplicate,
+                "Cross-validate with one libsvm training per (point, fold) on the rows as they "
+                "are, instead of merging identical scaled vectors into weighted examples with "
+                "warm starts over C (same problem; docs/hub-svm.md)");
+  cmd->add_option("--max-iter", g->max_iterations,
+                  "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
+      ->check(CLI::NonNegativeNumber);
+}
+
+}  // namespace topicrawl::cli

@@ -1,0 +1,24 @@
+// The grid-search flags of the SVM training commands (`train hub-svm`,
+// `analyze hub`, `analyze hub-table`, `train result-svm`): one definition,
+// so that both seeds' SVMs are trained with the same conventions
+// (classify/svm_model.h SvmGridOptions).
+#ifndef TOPICRAWL_CLI_SVM_GRID_FLAGS_H_
+#define TOPICRAWL_CLI_SVM_GRID_FLAGS_H_
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "classify/svm_model.h"
+
+namespace topicrawl::cli {
+
+// "MIN:MAX:STEP" of log2 exponents (MIN <= MAX, STEP > 0).
+bool ParseLog2Range(const std::string& s, int* lo, int* hi, int* step);
+
+// --threads, --folds, --log2c, --log2g, --eps, --no-dedup, --max-iter into *g.
+void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g);
+
+}  // namespace topicrawl::cli
+
+#endif  // TOPICRAWL_CLI_SVM_GRID_FLAGS_H_
