@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
+#include <chrono>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -62,6 +63,13 @@ struct DbAggregate {
   std::deque<RecentPage> recent;
   std::deque<bool> window;
   int64_t window_relevant = 0;
+  // URLs still queued. Counting them reads the whole frontier (schema 4:
+  // the `frontier` view groups the append-only log), seconds at 10^7
+  // rows, so it is cached: recounted only when pages were added since,
+  // and then at most every kQueueRecountS seconds.
+  int64_t queue = 0;
+  int64_t queue_at_id = -1;  // last_id when counted (-1: never)
+  std::chrono::steady_clock::time_point queue_counted_at{};
 };
 
 struct Recall {

@@ -10,6 +10,7 @@
 #include "search/search_index.h"
 #include "search/search_test_util.h"
 #include "server/prometheus_text.h"
+#include "store/crawl_store.h"
 
 namespace topicrawl {
 namespace {
@@ -76,6 +77,38 @@ TEST_F(ApiServerTest, ReadOnlyStatusCountsMatchTheStore) {
   EXPECT_EQ(s["recent_relevant"].size(), 3u);
   EXPECT_EQ(s["recent_relevant"][0]["id"], 5);  // newest first
   EXPECT_EQ(s["recall"], nullptr);              // no labels
+}
+
+// The queue of a served crawl directory is the number of URLs whose
+// frontier state is still 0; counting it reads the whole frontier, so it is
+// counted once and again only after new pages (DbAggregate::queue).
+TEST_F(ApiServerTest, ReadOnlyStatusCountsTheQueuedUrlsOnce) {
+  {
+    auto store = CrawlStore::Open(dir_, OpenMode::kResume);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    std::vector<FrontierRecord> rows;
+    for (int i = 0; i < 3; ++i) {
+      FrontierRecord r;
+      r.url = "http://net.test/queued-" + std::to_string(i);
+      r.url_id = 1000 + i;
+      rows.push_back(r);
+    }
+    ASSERT_TRUE((*store)->AddSeeds(rows).ok());
+    ASSERT_TRUE((*store)->Close().ok());
+  }
+  Start();
+  EXPECT_EQ(Get("/api/status")["queue"], 3);
+  {
+    auto store = CrawlStore::Open(dir_, OpenMode::kResume);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    FrontierRecord r;
+    r.url = "http://net.test/queued-late";
+    r.url_id = 2000;
+    ASSERT_TRUE((*store)->AddSeeds({r}).ok());
+    ASSERT_TRUE((*store)->Close().ok());
+  }
+  // No page was added since the count: the cached figure stands.
+  EXPECT_EQ(Get("/api/status")["queue"], 3);
 }
 
 TEST_F(ApiServerTest, PagesFiltersAndPaging) {

@@ -6,6 +6,25 @@ namespace topicrawl {
 
 using namespace api_internal;  // NOLINT: this component's own internals
 
+namespace {
+
+// DbAggregate::queue, recounted as its comment says.
+int64_t QueuedUrls(CrawlDbReader* db, DbAggregate* a) {
+  constexpr double kQueueRecountS = 10;
+  const auto now = std::chrono::steady_clock::now();
+  if (a->queue_at_id == a->last_id) return a->queue;
+  if (a->queue_at_id >= 0 &&
+      std::chrono::duration<double>(now - a->queue_counted_at).count() < kQueueRecountS) {
+    return a->queue;
+  }
+  a->queue = db->QueryInt("SELECT count(*) FROM frontier WHERE state = 0").value_or(0);
+  a->queue_at_id = a->last_id;
+  a->queue_counted_at = now;
+  return a->queue;
+}
+
+}  // namespace
+
 void ApiServer::Impl::UpdateAggregate(CrawlState* c) {
   CrawlDbReader* db = Db(c);
   if (!db) return;
@@ -147,8 +166,7 @@ json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
                      {"relevant", a.relevant},
                      {"robots_denied", a.robots_denied},
                      {"bytes", a.bytes}};
-    j["queue"] = db ? db->QueryInt("SELECT count(*) FROM frontier WHERE state = 0").value_or(0)
-                    : 0;
+    j["queue"] = db ? QueuedUrls(db, &c->agg) : 0;
     j["hosts"] = a.hosts.size();
     j["in_flight"] = 0;
     j["elapsed_s"] = (a.last_ms - a.first_ms) / 1000.0;
