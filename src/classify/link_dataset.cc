@@ -5,6 +5,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/tsv.h"
 #include "nlohmann/json.hpp"
 
 namespace topicrawl {
@@ -44,20 +45,6 @@ std::vector<std::string> SplitTokens(std::string_view s) {
     i = j + 1;
   }
   return out;
-}
-
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (true) {
-    size_t j = line.find('\t', i);
-    if (j == std::string_view::npos) {
-      out.push_back(line.substr(i));
-      return out;
-    }
-    out.push_back(line.substr(i, j - i));
-    i = j + 1;
-  }
 }
 
 Status ParseLabel(std::string_view s, int* label) {

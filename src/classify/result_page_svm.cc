@@ -7,22 +7,10 @@
 #include <fstream>
 #include <span>
 
+#include "core/tsv.h"
+
 namespace topicrawl {
 namespace {
-
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (true) {
-    size_t j = line.find('\t', i);
-    if (j == std::string_view::npos) {
-      out.push_back(line.substr(i));
-      return out;
-    }
-    out.push_back(line.substr(i, j - i));
-    i = j + 1;
-  }
-}
 
 bool ParseDouble(std::string_view s, double* v) {
   std::string tmp(s);

@@ -8,10 +8,20 @@
 #include "core/status.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
+#include "core/tsv.h"
 #include "gtest/gtest.h"
 
 namespace topicrawl {
 namespace {
+
+TEST(TsvTest, SplitTabsKeepsEmptyFields) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(SplitTabs(""), V{""});
+  EXPECT_EQ(SplitTabs("a"), V{"a"});
+  EXPECT_EQ(SplitTabs("a\t\tb"), (V{"a", "", "b"}));
+  EXPECT_EQ(SplitTabs("\tx\t"), (V{"", "x", ""}));
+  EXPECT_EQ(SplitTabs("url with space\t1"), (V{"url with space", "1"}));
+}
 
 TEST(FetchStatusTest, NamesRoundTrip) {
   for (int i = 0; i <= static_cast<int>(FetchStatus::kTrapRefused); ++i) {

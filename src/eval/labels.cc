@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/tsv.h"
 #include "url/path_encoding.h"
 
 namespace topicrawl::eval {
@@ -40,20 +41,6 @@ std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   return s;
-}
-
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (true) {
-    size_t tab = line.find('\t', start);
-    if (tab == std::string_view::npos) {
-      fields.push_back(line.substr(start));
-      return fields;
-    }
-    fields.push_back(line.substr(start, tab - start));
-    start = tab + 1;
-  }
 }
 
 // Calls fn(line_number, line) for every line of `text` (without '\n').

@@ -8,6 +8,8 @@
 #include <random>
 #include <sstream>
 
+#include "core/tsv.h"
+
 namespace topicrawl::hub {
 namespace {
 
@@ -25,20 +27,6 @@ std::string Clean(std::string_view s) {
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
   }
   return out;
-}
-
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> f;
-  size_t p = 0;
-  while (true) {
-    size_t q = line.find('\t', p);
-    if (q == std::string_view::npos) {
-      f.push_back(line.substr(p));
-      return f;
-    }
-    f.push_back(line.substr(p, q - p));
-    p = q + 1;
-  }
 }
 
 bool ToInt(std::string_view s, int64_t* v) {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/tsv.h"
 #include "url/path_encoding.h"
 #include "web/site_index.h"
 
@@ -20,20 +21,6 @@ namespace {
 
 constexpr std::string_view kFormat = "topicrawl-evolved-web-1";
 constexpr std::string_view kInternalPrefix = "/__topicrawl_round__/";
-
-std::vector<std::string_view> SplitTabs(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    size_t tab = line.find('\t', start);
-    if (tab == std::string_view::npos) {
-      out.push_back(line.substr(start));
-      return out;
-    }
-    out.push_back(line.substr(start, tab - start));
-    start = tab + 1;
-  }
-}
 
 std::string Absolute(const std::string& dir) {
   std::error_code ec;
