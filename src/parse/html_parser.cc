@@ -18,6 +18,11 @@
 namespace topicrawl {
 namespace {
 
+using html_walk::CompactNode;
+using html_walk::DomContextScratch;
+using html_walk::VisibleText;
+using html_walk::WalkedLink;
+
 using SteadyClock = std::chrono::steady_clock;
 
 double SecondsSince(SteadyClock::time_point t0) {
@@ -174,7 +179,7 @@ struct Scratch {
   FoldedText stream;
   std::vector<std::pair<uint32_t, uint32_t>> pieces;
   std::vector<WordSpan> words;
-  std::vector<LinkRecord> links;
+  std::vector<WalkedLink> links;
   std::vector<CompactNode> cnodes;
   DomContextScratch dom;
 
@@ -248,7 +253,7 @@ class Extractor {
   Scratch& scratch_;
   FoldedText& stream_;                                  // all visible text, blocks space-separated
   std::vector<std::pair<uint32_t, uint32_t>>& pieces_;  // visible text nodes
-  std::vector<LinkRecord>& links_;
+  std::vector<WalkedLink>& links_;
   std::vector<CompactNode>& cnodes_;
   const ParseOptions& options_;
   bool options_has_base_;
@@ -339,7 +344,7 @@ void Extractor::Run(myhtml_tree_t* tree) {
   AttachTextContexts();
   AttachDomContexts();
   page_->links.reserve(links_.size());
-  for (LinkRecord& r : links_) {
+  for (WalkedLink& r : links_) {
     if (r.has_position && r.node != nullptr &&
         myhtml_node_tag_id(r.node) == MyHTML_TAG_A) {
       r.link.anchor = std::string(TrimSpaces(
@@ -468,7 +473,7 @@ int Extractor::AddLink(std::string_view href, LinkKind kind,
     if (stats_ != nullptr) ++stats_->links_unresolved;
     return -1;
   }
-  LinkRecord r;
+  WalkedLink r;
   r.link.url = std::move(*url);
   if (options_.keep_raw_href) r.link.raw_href = std::string(href);
   r.link.kind = kind;
@@ -587,19 +592,19 @@ void Extractor::Leave(myhtml_tree_node_t* node) {
 // The contexts themselves are parse/link_context.cc's: the walk only
 // recorded what they need.
 void Extractor::AttachTextContexts() {
-  ::topicrawl::AttachTextContexts(stream_.str(), options_.context_window_words,
-                                  options_.max_context_bytes, [this] { return OutOfTime(); },
-                                  &scratch_.words, &links_);
+  html_walk::AttachTextContexts(stream_.str(), options_.context_window_words,
+                                options_.max_context_bytes, [this] { return OutOfTime(); },
+                                &scratch_.words, &links_);
 }
 
 void Extractor::AttachDomContexts() {
   if (!dom_) return;
   const VisibleText visible{stream_.str(), &pieces_};
   for (size_t i = 0; i < links_.size(); ++i) {
-    LinkRecord& r = links_[i];
+    WalkedLink& r = links_[i];
     if (r.cnode < 0) continue;
     if ((i & 255) == 255 && OutOfTime()) return;
-    r.link.dom_context = DomContext(cnodes_, visible, r.cnode, options_.dom_delta,
+    r.link.dom_context = html_walk::DomContext(cnodes_, visible, r.cnode, options_.dom_delta,
                                     options_.max_context_bytes, &scratch_.dom);
   }
 }

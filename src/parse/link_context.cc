@@ -2,17 +2,17 @@
 
 #include <algorithm>
 
-namespace topicrawl {
+namespace topicrawl::html_walk {
 
 // Seed 001 (§3.3): "for a window of fixed size before and after the link, if
 // other links occur in it, take the anchor text of one link before and one
 // after as the context; otherwise take a stretch of nearby text".
 bool AttachTextContexts(std::string_view text, int window_words, size_t max_bytes,
                         const std::function<bool()>& out_of_time,
-                        std::vector<WordSpan>* words_buf, std::vector<LinkRecord>* links) {
+                        std::vector<WordSpan>* words_buf, std::vector<WalkedLink>* links) {
   if (window_words <= 0) return true;
   std::vector<WordSpan>& words = *words_buf;
-  std::vector<LinkRecord>& links_ = *links;
+  std::vector<WalkedLink>& links_ = *links;
   SplitWords(text, &words);
   const size_t window = static_cast<size_t>(window_words);
   // First word starting at/after `offset`. Links come in document order, so
@@ -47,7 +47,7 @@ bool AttachTextContexts(std::string_view text, int window_words, size_t max_byte
     if (last > first) spans.push_back({first, last, i});
   }
   auto anchor_of = [&](const Span& s) {
-    const LinkRecord& r = links_[s.link];
+    const WalkedLink& r = links_[s.link];
     return TrimSpaces(
         std::string_view(text).substr(r.text_begin, r.text_end - r.text_begin));
   };
@@ -184,4 +184,4 @@ std::string DomContext(const std::vector<CompactNode>& cnodes, const VisibleText
   return out;
 }
 
-}  // namespace topicrawl
+}  // namespace topicrawl::html_walk

@@ -7,6 +7,9 @@
 //     delta of the link (DomContext), over a compact copy of the visible DOM.
 // Both write into the LinkRecords the walk produced; neither allocates per
 // word (the scratch buffers are the caller's, reused across pages).
+// Namespace html_walk: these are the parser's own types (a topicrawl::
+// LinkRecord already exists in store/, and one name for two types would
+// break the one-definition rule).
 #ifndef TOPICRAWL_PARSE_LINK_CONTEXT_H_
 #define TOPICRAWL_PARSE_LINK_CONTEXT_H_
 
@@ -23,7 +26,7 @@
 
 struct myhtml_tree_node;  // myhtml's node (myhtml_tree_node_t)
 
-namespace topicrawl {
+namespace topicrawl::html_walk {
 
 // The part of the DOM that the seed-004 context needs, copied during the walk
 // into a flat array: elements that were descended into (visible content),
@@ -42,7 +45,7 @@ struct CompactNode {
 };
 
 // A link found during the walk, before contexts are attached.
-struct LinkRecord {
+struct WalkedLink {
   Outlink link;
   myhtml_tree_node* node = nullptr;    // the element (null for meta/canonical)
   int32_t cnode = -1;                  // its CompactNode
@@ -66,7 +69,7 @@ struct VisibleText {
 // context). `words` is scratch.
 bool AttachTextContexts(std::string_view text, int window_words, size_t max_bytes,
                         const std::function<bool()>& out_of_time,
-                        std::vector<WordSpan>* words, std::vector<LinkRecord>* links);
+                        std::vector<WordSpan>* words, std::vector<WalkedLink>* links);
 
 // Reused buffers of DomContext.
 struct DomContextScratch {
@@ -81,6 +84,6 @@ std::string DomContext(const std::vector<CompactNode>& nodes, const VisibleText&
                        int32_t link_node, int delta, size_t max_bytes,
                        DomContextScratch* scratch);
 
-}  // namespace topicrawl
+}  // namespace topicrawl::html_walk
 
 #endif  // TOPICRAWL_PARSE_LINK_CONTEXT_H_
