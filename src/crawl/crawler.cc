@@ -1066,11 +1066,9 @@ void Crawler::Impl::ClusterTick(bool force) {
   }
   // Politeness of hosts of shards taken over, before their URLs arrive.
   for (const HostPoliteness& p : cluster_->TakeArrivedHosts()) {
-    // A URL with that host key ("h:80" only comes from https).
-    const bool https = p.host_key.size() > 3 && p.host_key.ends_with(":80");
-    auto host = frontier_->InternHost((https ? "https://" : "http://") + p.host_key + "/");
-    if (!host) continue;
-    if (p.crawl_delay_s > 0) frontier_->SetHostMinDelay(*host, p.crawl_delay_s);
+    if (p.host_key.empty()) continue;
+    const HostId host = frontier_->InternHostKey(p.host_key);
+    if (p.crawl_delay_s > 0) frontier_->SetHostMinDelay(host, p.crawl_delay_s);
     HostHealth h;
     h.backoff_level = p.backoff_level;
     h.consecutive_failures = p.consecutive_failures;
@@ -1078,7 +1076,7 @@ void Crawler::Impl::ClusterTick(bool force) {
     h.last_failure = "reported by the host's previous worker";
     h.next_start = now + std::chrono::milliseconds(std::max<int64_t>(
                              0, p.not_before_unix_ms - clock_->UnixMillis()));
-    frontier_->AdoptHostHealth(*host, h);
+    frontier_->AdoptHostHealth(host, h);
   }
   for (LinkCandidate& c : taken) {
     const UrlId id = c.url_id;

@@ -123,11 +123,15 @@ Frontier::~Frontier() = default;
 std::optional<HostId> Frontier::InternHost(std::string_view url) {
   std::optional<std::string> key = HostKeyOfUrl(url);
   if (!key) return std::nullopt;
+  return InternHostKey(*key);
+}
+
+HostId Frontier::InternHostKey(std::string_view key) {
   auto [it, inserted] =
-      host_ids_.try_emplace(*key, static_cast<HostId>(hosts_.size()));
+      host_ids_.try_emplace(std::string(key), static_cast<HostId>(hosts_.size()));
   if (inserted) {
     hosts_.emplace_back();
-    hosts_.back().key = *key;
+    hosts_.back().key = std::string(key);
   }
   return it->second;
 }

@@ -202,6 +202,9 @@ class Frontier {
   // Host registry. InternHost() returns the id of the URL's host, creating
   // it; nullopt when the URL has no host.
   std::optional<HostId> InternHost(std::string_view url);
+  // The same from a host key as HostKey() gives it ("host[:port]"), e.g. a
+  // host whose politeness state arrives from another cluster worker.
+  HostId InternHostKey(std::string_view key);
   // REQUIRES: host < Hosts().
   const std::string& HostKey(HostId host) const;
   // A held host hands out nothing until released. Unknown ids are ignored.

@@ -83,6 +83,23 @@ TEST_F(FrontierPolitenessTest, OtherHostsAreServedWhileOneWaits) {
   EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 10.0);
 }
 
+// A host key interns to the host its URLs intern to, for every port form
+// HostKeyOfUrl gives (default ports dropped, "h:80" only from https).
+TEST_F(FrontierPolitenessTest, InternHostKeyIsTheHostOfItsUrls) {
+  auto f = Make(FrontierOptions());
+  const HostId a = *f->InternHost("http://a.com/x");
+  const HostId b443 = *f->InternHost("http://b.com:443/");
+  const HostId c80 = *f->InternHost("https://c.com:80/");
+  EXPECT_EQ(f->InternHostKey("a.com"), a);
+  EXPECT_EQ(*f->InternHost("https://a.com/y"), a);
+  EXPECT_EQ(f->InternHostKey("b.com:443"), b443);
+  EXPECT_EQ(f->InternHostKey("c.com:80"), c80);
+  const HostId d = f->InternHostKey("d.com:8080");
+  EXPECT_EQ(*f->InternHost("http://d.com:8080/z"), d);
+  EXPECT_EQ(f->HostKey(d), "d.com:8080");
+  EXPECT_EQ(f->Hosts(), 4u);
+}
+
 TEST_F(FrontierPolitenessTest, CrawlDelayFloorRaisesTheDelay) {
   FrontierOptions o;
   o.min_delay_s = 1;
