@@ -272,7 +272,9 @@ TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
     auto b = MakeRun(name, Context(dir, topic));
     bool found = false;
     Status s = RestoreStrategyState(b->strategy.get(), dir, &found);
-    if (s.ok()) EXPECT_EQ(Save(*b->strategy), Save(*a->strategy));
+    if (s.ok()) {
+      EXPECT_EQ(Save(*b->strategy), Save(*a->strategy));
+    }
     return std::make_pair(s, found);
   };
   auto [ok, found] = restore(file);
