@@ -1,0 +1,144 @@
+// Internal to crawl/: the crawl loop's state, shared by the files that
+// implement it along the flow of one URL:
+//   crawler.cc        set-up, seeding/resume, robots, dispatch, fetch and
+//                     parse callbacks, the loop, progress;
+//   crawler_store.cc  what a fetched, failed, refused or revisited URL
+//                     becomes in the store (pages rows, links, fates);
+//   crawler_hooks.cc  the monitor (REST/dashboard) and cluster hooks.
+// Nothing outside crawl/ includes this header: the interface is crawler.h.
+#ifndef TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
+#define TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
+
+#include <atomic>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/thread_pool.h"
+#include "crawl/cluster_role.h"
+#include "crawl/crawl_monitor.h"
+#include "crawl/crawl_strategy.h"
+#include "crawl/crawler.h"
+#include "crawl/round_state.h"
+#include "crawl/store_writer.h"
+#include "crawl/url_trap.h"
+#include "fetch/charset.h"
+#include "fetch/fetcher.h"
+#include "frontier/frontier.h"
+#include "parse/html_parser.h"
+#include "robots/robots_cache.h"
+#include "store/crawl_store.h"
+#include "url/url_filter.h"
+
+namespace topicrawl {
+
+class Crawler::Impl {
+ public:
+  // A fetched page after the parse pool is done with it.
+  struct ProcessedPage {
+    FetchResult fetch;
+    DecodedText decoded;
+    ParsedPage page;
+    PageAssessment assessment;
+    std::string parse_error;  // non-empty: parsing threw; stored as parse_error
+    uint64_t digest = 0;      // Hash64 of the body (rounds: change detection)
+    uint64_t simhash = 0;     // SimHash64 of the text (near-duplicates)
+  };
+
+  Impl(CrawlConfig config, const std::atomic<bool>* stop)
+      : config_(std::move(config)),
+        stop_(stop),
+        clock_(SystemClock()),
+        traps_(MakeTrapOptions(config_)) {}
+
+  Status Run();
+  const CrawlStats& stats() const { return stats_; }
+  bool interrupted() const { return interrupted_; }
+  CrawlMonitor* monitor_ = nullptr;  // optional (SetMonitor)
+  ClusterRole* cluster_ = nullptr;   // optional (SetClusterRole)
+
+ private:
+  void ServeMonitor(TimePoint now, bool final);
+  void ReportToMonitor(const PageRecord& rec, HostId host, bool relevant);
+  Status Setup();
+  Status BuildFilters();
+  Status SeedOrResume();
+  void Dispatch();
+  bool CheckRobots(const CrawlTask& task);
+  void OnRobotsFetched(FetchResult result);
+  void OnPageFetched(FetchResult result);
+  void Process(FetchResult result);  // parse pool
+  void DrainProcessed();
+  void StoreProcessed(ProcessedPage p);
+  void StoreFailure(FetchResult result);
+  // Rounds: a revisit answered 304 / with an equal digest / gone / failed.
+  bool StoreKeptRevisit(FetchResult* result);
+  void SetRoundFields(const FetchResult& f, PageRecord* rec);
+  Status AddPageRecord(PageRecord rec);
+  bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
+  bool Finished();
+  bool RefillFromStrategy();  // true when the strategy queued something
+  void CheckpointState();     // periodic save of the strategy's state
+  void Progress(bool final);
+  Duration PollWait();
+  // Back-off bookkeeping (issue #10): host state changes become events, URLs
+  // of given-up hosts become host_failed rows.
+  void NoteHostHealth(HostId host, const HostHealth& before);
+  void RecordAbandoned();
+  void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
+  PageRecord TransferRecord(FetchResult& f);
+  std::string WaitingReason();
+  void ClusterTick(bool force);  // cluster mode: hand-off, release, take
+  void ReportHostToCluster(UrlId url_id, bool ok, const std::string& url);
+  static UrlTrapOptions MakeTrapOptions(const CrawlConfig& c) {
+    UrlTrapOptions o;
+    o.max_urls_per_pattern = static_cast<uint32_t>(c.max_urls_per_pattern);
+    o.max_url_params = c.max_url_params;
+    return o;
+  }
+
+  CrawlConfig config_;
+  const std::atomic<bool>* stop_;
+  Clock* clock_;
+  std::unique_ptr<CrawlStore> store_;
+  std::unique_ptr<CrawlStrategy> strategy_;
+  std::unique_ptr<Frontier> frontier_;
+  std::unique_ptr<Fetcher> fetcher_;
+  std::unique_ptr<RobotsCache> robots_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<StoreWriter> writer_;  // owns store_ during the loop
+  UrlFilterChain filters_{FilterDecision::kAccept};
+  UrlTrapGuard traps_;
+  // robots.txt host key -> why its address was refused (SSRF rule): the
+  // host's URLs are recorded as refused_address, not robots_denied.
+  std::map<std::string, std::string> refused_hosts_;
+  // robots.txt host key -> why its robots.txt was unreachable (RFC 9309
+  // 2.3.1.4: disallow all), the reason stored with each denied URL.
+  std::map<std::string, std::string> robots_unreachable_;
+  ParseOptions parse_options_;
+
+  std::mutex processed_mu_;
+  std::deque<ProcessedPage> processed_;  // guarded by processed_mu_
+  size_t parsing_ = 0;                   // submitted to the pool, not drained
+  size_t page_fetches_ = 0;              // page transfers in flight
+  // robots.txt host key -> frontier hosts parked until it arrives.
+  std::map<std::string, std::vector<HostId>> robots_waiting_;
+
+  RoundState round_;  // round number, pending revisits, SimHash index
+  PageId next_page_id_ = 1;
+  Status error_;  // first storage error; stops the crawl
+  CrawlStats stats_;
+  bool interrupted_ = false;
+  TimePoint started_{};
+  TimePoint last_progress_{};
+  int64_t last_progress_pages_ = 0;
+  TimePoint next_state_save_{};
+  TimePoint next_cluster_tick_{};
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
