@@ -118,6 +118,31 @@ TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
       if (a.doc >= 0) {
         EXPECT_DOUBLE_EQ(index.Score(q, a.doc), a.score);
       }
+      EXPECT_EQ(a.shares_term, a.doc >= 0);
+      // With a threshold: the same hit when its normalised score is above
+      // it, else none.
+      for (double m : {0.05, 0.3, 0.7}) {
+        Bm25Hit c = index.Top1(q, m);
+        EXPECT_EQ(c.shares_term, a.doc >= 0);
+        if (a.doc >= 0 && a.normalized > m) {
+          ASSERT_EQ(c.doc, a.doc) << m;
+          ASSERT_EQ(c.score, a.score);
+        } else {
+          ASSERT_EQ(c.doc, -1) << m << " " << a.normalized;
+        }
+      }
+      // Finalize() precomputes the normalisers: the same doubles.
+      if (qi == 0) {
+        Bm25Index copy = index;
+        copy.Finalize();
+        for (int qj = 0; qj < 50; ++qj) {
+          Bm25Doc r = make();
+          Bm25Hit x = copy.Top1(r), y = index.Top1(r);
+          ASSERT_EQ(x.doc, y.doc);
+          ASSERT_EQ(x.score, y.score);
+          ASSERT_EQ(x.normalized, y.normalized);
+        }
+      }
     }
     EXPECT_GT(hits, 100);
   }

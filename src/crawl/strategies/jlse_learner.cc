@@ -50,6 +50,22 @@ Bm25Doc ToDoc(const JlseLinkFields& f) {
   return d;
 }
 
+// The fields as a query of views into `f` (no copies; `f` must outlive it).
+Bm25Query ToQuery(const JlseLinkFields& f) {
+  Bm25Query q;
+  for (int i = 0; i < kBm25Fields; ++i) {
+    const std::string& joined = f.terms[i];
+    size_t at = 0;
+    while (at < joined.size()) {
+      size_t end = joined.find(' ', at);
+      if (end == std::string::npos) end = joined.size();
+      if (end > at) q[i].emplace_back(joined.data() + at, end - at);
+      at = end + 1;
+    }
+  }
+  return q;
+}
+
 // URL words: lower-case alphanumeric runs of host and path, without the
 // scheme and the words every URL of a web shares.
 std::vector<std::string> UrlTerms(std::string_view url) {
@@ -161,7 +177,10 @@ JlseLinkScore JlseLearner::ScoreAgainst(const JlseLinkFields& fields, const Snap
   ls.sim_anchor = SimAnchorWords(Split(fields.terms[0]));
   if (!params_.use_graph) return ls;
   if (snap.index.size() == 0) return ls;
-  Bm25Hit hit = snap.index.Top1(ToDoc(fields));
+  // Only a vertex with s_j > sim_anchor can make sim_predicted win (V <= 1),
+  // so the search starts at that threshold.
+  Bm25Hit hit = snap.index.Top1(ToQuery(fields), ls.sim_anchor);
+  ls.mapped = hit.shares_term;
   if (hit.doc < 0) return ls;
   ls.vertex = hit.doc;
   ls.vertex_page = snap.page[static_cast<size_t>(hit.doc)];
@@ -239,6 +258,7 @@ void JlseLearner::Assess(const CrawlTask& task, const ParsedPage& page, PageAsse
     pp.fields.resize(n);
     pp.sim_anchor.assign(n, 0.0);
     pp.vertex.assign(n, 0);
+    pp.mapped.assign(n, 0);
     pp.bm25.assign(n, 0.0);
     std::vector<JlseLinkScore> scores(n);
     // One snapshot for the whole page: its links are scored against the
@@ -256,6 +276,7 @@ void JlseLearner::Assess(const CrawlTask& task, const ParsedPage& page, PageAsse
       if (cached > 1) ++cache_scored;
       pp.sim_anchor[i] = scores[i].sim_anchor;
       pp.vertex[i] = scores[i].vertex_page;
+      pp.mapped[i] = scores[i].mapped ? 1 : 0;
       pp.bm25[i] = scores[i].bm25;
       denominator += scores[i].sim();
       if (scores[i].vertex >= 0) ++predictions;
@@ -335,6 +356,7 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
       if (!inserted) continue;  // the frontier keeps the first parent too
       it->second.parent = id;
       it->second.sim_anchor = pp.sim_anchor[i];
+      it->second.mapped = pp.mapped[i] != 0;
       it->second.vertex = pp.vertex[i];
       it->second.bm25 = pp.bm25[i];
       it->second.fields = std::move(pp.fields[i]);
@@ -413,6 +435,7 @@ void JlseLearner::RebuildFrom(size_t n_results) {
   }
   for (UrlId u : unmapped_) to_rescore_.insert(u);
   value_by_page_ = std::move(values);
+  snap->index.Finalize();
   {
     std::lock_guard<std::mutex> lock(snapshot_mu_);
     snapshot_ = std::move(snap);
@@ -439,10 +462,10 @@ double JlseLearner::Rescore(UrlId url_id, double old_score) const {
     if (q.vertex != 0) {
       auto v = value_by_page_.find(q.vertex);
       if (v != value_by_page_.end()) s.sim_predicted = q.bm25 * v->second;
-    } else {
+    } else if (!q.mapped) {
       auto snap = snapshot();
       if (snap->index.size() > 0) {
-        Bm25Hit hit = snap->index.Top1(ToDoc(q.fields));
+        Bm25Hit hit = snap->index.Top1(ToQuery(q.fields), q.sim_anchor);
         if (hit.doc >= 0) {
           s.sim_predicted =
               hit.normalized * std::min(1.0, snap->value[static_cast<size_t>(hit.doc)]);
@@ -456,22 +479,23 @@ double JlseLearner::Rescore(UrlId url_id, double old_score) const {
 void JlseLearner::IndexQueued(UrlId url_id, const QueuedLink& q) {
   if (q.vertex != 0) {
     by_vertex_[q.vertex].push_back(url_id);
-  } else {
+  } else if (!q.mapped) {
     unmapped_.insert(url_id);
   }
 }
 
 double JlseLearner::QueuedPriority(UrlId url_id, QueuedLink* q, bool map, bool* looked_up) {
   *looked_up = false;
-  if (map && params_.use_graph && q->vertex == 0) {
+  if (map && params_.use_graph && !q->mapped) {
     auto snap = snapshot();
     if (snap->index.size() > 0) {
       *looked_up = true;
-      Bm25Hit hit = snap->index.Top1(ToDoc(q->fields));
+      Bm25Hit hit = snap->index.Top1(ToQuery(q->fields), q->sim_anchor);
+      q->mapped = hit.shares_term;
+      if (q->mapped) unmapped_.erase(url_id);
       if (hit.doc >= 0) {
         q->vertex = snap->page[static_cast<size_t>(hit.doc)];
         q->bm25 = hit.normalized;
-        unmapped_.erase(url_id);
         by_vertex_[q->vertex].push_back(url_id);
       }
     }

@@ -85,6 +85,10 @@ struct JlseLinkScore {
   double value = 0;      // V(v_j)
   int64_t vertex = -1;   // v_j in the snapshot, -1 when none
   PageId vertex_page = 0;  // v_j as a page id (stable across rebuilds), 0 when none
+  // Mapped: scored against a non-empty Gw with a term in common. A mapped
+  // link without a vertex had no vertex with s_j > sim_anchor (then
+  // sim_predicted <= s_j * V <= sim_anchor whatever V becomes).
+  bool mapped = false;
   double sim() const { return sim_anchor > sim_predicted ? sim_anchor : sim_predicted; }
 };
 
@@ -219,7 +223,8 @@ class JlseLearner {
   struct QueuedLink {
     PageId parent = 0;
     double sim_anchor = 0;
-    PageId vertex = 0;   // mapped Gw vertex v_j (0: none yet)
+    bool mapped = false;  // see JlseLinkScore::mapped
+    PageId vertex = 0;   // mapped Gw vertex v_j (0: none)
     double bm25 = 0;     // its normalised s_j
     JlseLinkFields fields;
   };
@@ -235,6 +240,7 @@ class JlseLearner {
     double denominator = 1;
     uint64_t generation = 0;        // snapshot the links were scored against
     std::vector<double> sim_anchor;  // per link
+    std::vector<char> mapped;        // per link: JlseLinkScore::mapped
     std::vector<PageId> vertex;      // per link: mapped vertex (0: none)
     std::vector<double> bm25;        // per link: its s_j
     std::vector<JlseLinkFields> fields;  // per link (empty when not expanded)

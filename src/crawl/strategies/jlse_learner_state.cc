@@ -116,6 +116,7 @@ std::string JlseLearner::SaveState() const {
     w.U(u);
     w.I(q.parent);
     w.D(q.sim_anchor);
+    w.U(q.mapped ? 1 : 0);
     w.I(q.vertex);
     w.D(q.bm25);
     PutFields(&w, q.fields);
@@ -182,14 +183,16 @@ Status JlseLearner::RestoreState(std::string_view bytes) {
   absl::flat_hash_map<UrlId, QueuedLink> queued;
   if (!r.U(&n)) return bad("queued");
   for (uint64_t i = 0; i < n; ++i) {
-    uint64_t u;
+    uint64_t u, mapped;
     QueuedLink q;
     double sim;
-    if (!r.U(&u) || !r.I(&q.parent) || !r.D(&sim) || !r.I(&q.vertex) || !r.D(&q.bm25) ||
+    if (!r.U(&u) || !r.I(&q.parent) || !r.D(&sim) || !r.U(&mapped) || !r.I(&q.vertex) ||
+        !r.D(&q.bm25) ||
         !GetFields(&r, &q.fields)) {
       return bad("queued link");
     }
     q.sim_anchor = sim;
+    q.mapped = mapped != 0;
     queued[u] = std::move(q);
   }
   absl::flat_hash_map<PageId, ParentInfo> parents;

@@ -221,13 +221,22 @@ TEST(JlseStrategyTest, GraphLearningAndSaveRestoreGiveIdenticalScores) {
   EXPECT_EQ(st.rebuilds, 3);
   EXPECT_EQ(st.gw_vertices, 5);  // seed, hub, 3 results
   ASSERT_EQ((*learner)->results().size(), 3u);
-  // An unseen guide link maps onto a guide vertex (a result: value r_d = 1).
-  JlseLinkFields f = (*learner)->Fields("tcp guide part 9",
-                                        "http://a.test/net/guide9.html", "");
+  // An unseen guide link with an NB-negative anchor maps onto a guide
+  // vertex (a result: value r_d = 1).
+  JlseLinkFields f = (*learner)->Fields("bread guide part 9", "http://a.test/net/guide9.html", "");
   JlseLinkScore s = (*learner)->ScoreLink(f);
+  EXPECT_DOUBLE_EQ(s.sim_anchor, 0.01);
   EXPECT_GE(s.vertex, 0);
+  EXPECT_TRUE(s.mapped);
   EXPECT_DOUBLE_EQ(s.value, 1.0);
-  EXPECT_GT(s.sim_predicted, 0.3);
+  EXPECT_GT(s.sim_predicted, 0.2);
+  // With an NB-positive anchor above every vertex's s_j, the search stops
+  // at that threshold: mapped, no vertex, sim = sim_anchor.
+  JlseLinkScore t = (*learner)->ScoreLink(
+      (*learner)->Fields("tcp socket packet", "http://a.test/net/guide9.html", ""));
+  EXPECT_GT(t.sim_anchor, 0.9);
+  EXPECT_TRUE(t.mapped);
+  if (t.vertex < 0) EXPECT_EQ(t.sim(), t.sim_anchor);
   // The queued guide links (3..5) now rank above the queued food link: their
   // nearest Gw vertices are results (V = 1), the food link's is not.
   ASSERT_FALSE(queued.empty());
