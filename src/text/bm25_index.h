@@ -87,11 +87,17 @@ class Bm25Index {
 
   // Adds a document; returns its id (0, 1, 2, ...).
   int64_t Add(const Bm25Doc& doc);
+  int64_t Add(const Bm25Query& doc);
+  // Finalize() builds impact tiers from this many documents on (below it
+  // Top1 stays the plain max-score, cheaper there; bench/jlse_bench).
+  static constexpr size_t kTieredFrom = 20000;
   // Precomputes each document's length normaliser k1 (1 - b + b |d_f| /
   // avgdl_f) for the current N (queries then skip the division). Optional:
   // the same values are computed on the fly until it is called, and Add()
   // undoes it. Needs exclusive access like Add().
-  void Finalize();
+  // From `tiered_from` documents on it also cuts every posting list into
+  // impact tiers, and Top1 runs max-score over the tiers (bm25_index.cc).
+  void Finalize(size_t tiered_from = kTieredFrom);
 
   // eq. 8 for one document (by id). REQUIRES: 0 <= doc < size().
   double Score(const Bm25Query& query, int64_t doc) const;
@@ -123,10 +129,17 @@ class Bm25Index {
     uint32_t doc;
     uint32_t tf;
   };
+  // An impact tier of a posting list (Finalize): the postings whose
+  // tf part lies in one band, in document order, with the band's maximum.
+  struct Tier {
+    std::vector<Posting> postings;
+    double max_impact = 0;
+  };
   struct PostingList {
     std::vector<Posting> postings;
     uint32_t max_tf = 0;
     uint32_t min_len = UINT32_MAX;
+    std::vector<Tier> tiers;  // after Finalize(), by descending max_impact
   };
   // One query term: a posting list, its weight and bound.
   struct QueryTerm {
@@ -141,6 +154,8 @@ class Bm25Index {
   // SelfScore(query), computed in the same pass.
   std::vector<QueryTerm> Prepare(const Bm25Query& query, double* self) const;
   double TfPart(uint32_t tf, uint32_t len, int field) const;
+  // Top1 over impact tiers (finalized index): see bm25_index.cc.
+  void Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
   // TfPart of document `doc` (its field length), through the precomputed
   // normaliser when finalized: the same double either way.
   double DocTfPart(uint32_t tf, uint32_t doc, int field) const;
@@ -152,6 +167,7 @@ class Bm25Index {
   std::array<uint64_t, kBm25Fields> total_len_{0, 0, 0};
   // Finalize(): per field, the length normaliser of every document.
   bool finalized_ = false;
+  bool tiered_ = false;
   std::array<std::vector<double>, kBm25Fields> norm_;
 };
 

@@ -44,12 +44,6 @@ std::vector<std::string> Split(const std::string& joined) {
   return out;
 }
 
-Bm25Doc ToDoc(const JlseLinkFields& f) {
-  Bm25Doc d;
-  for (int i = 0; i < kBm25Fields; ++i) d[i] = Split(f.terms[i]);
-  return d;
-}
-
 // The fields as a query of views into `f` (no copies; `f` must outlive it).
 Bm25Query ToQuery(const JlseLinkFields& f) {
   Bm25Query q;
@@ -411,7 +405,7 @@ void JlseLearner::RebuildFrom(size_t n_results) {
   absl::flat_hash_map<PageId, double> values;
   values.reserve(order.size());
   for (PageId p : order) {
-    snap->index.Add(ToDoc(pages_[page_index_[p]].fields));
+    snap->index.Add(ToQuery(pages_[page_index_[p]].fields));
     snap->value.push_back(g.LinkValue(vid[p], params_.q));
     values[p] = std::min(1.0, snap->value.back());
   }

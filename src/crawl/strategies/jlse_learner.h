@@ -214,7 +214,7 @@ class JlseLearner {
     absl::flat_hash_map<uint64_t, std::shared_ptr<const CachedLink>> map;  // guarded by mu
   };
   static constexpr size_t kCacheShards = 16;
-  static constexpr size_t kCacheShardCapacity = 2048;
+  static constexpr size_t kCacheShardCapacity = 4096;
   // Fields and score of one link against `snap`, through the cache. Returns
   // 0 (computed), 1 (fields from the cache) or 2 (fields and score).
   int ScoreCached(std::string_view anchor, std::string_view url, std::string_view context,

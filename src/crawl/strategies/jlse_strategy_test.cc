@@ -236,7 +236,9 @@ TEST(JlseStrategyTest, GraphLearningAndSaveRestoreGiveIdenticalScores) {
       (*learner)->Fields("tcp socket packet", "http://a.test/net/guide9.html", ""));
   EXPECT_GT(t.sim_anchor, 0.9);
   EXPECT_TRUE(t.mapped);
-  if (t.vertex < 0) EXPECT_EQ(t.sim(), t.sim_anchor);
+  if (t.vertex < 0) {
+    EXPECT_EQ(t.sim(), t.sim_anchor);
+  }
   // The queued guide links (3..5) now rank above the queued food link: their
   // nearest Gw vertices are results (V = 1), the food link's is not.
   ASSERT_FALSE(queued.empty());
