@@ -16,7 +16,7 @@
 //     grows by Heaps' law (V = 40 N^0.6); a query is a known vertex with half
 //     of its words re-drawn. Rare words then have posting lists that grow
 //     with N, so no exact top-1 can stay flat; reported for honesty.
-// Usage: jlse_bench [max_vertices]
+// Usage: jlse_bench [max_vertices] [sections|zipf]  (default: both models)
 #include <time.h>
 
 #include <algorithm>
@@ -197,8 +197,9 @@ void BenchQ(size_t n) {
 
 int main(int argc, char** argv) {
   const size_t max_n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
+  const std::string only = argc > 2 ? argv[2] : "";
   topicrawl::BenchQ(100000);
-  topicrawl::BenchBm25("sections", max_n);
-  topicrawl::BenchBm25("zipf", max_n);
+  if (only.empty() || only == "sections") topicrawl::BenchBm25("sections", max_n);
+  if (only.empty() || only == "zipf") topicrawl::BenchBm25("zipf", max_n);
   return 0;
 }
