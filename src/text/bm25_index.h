@@ -38,6 +38,13 @@
 // exactly what BruteForceTop1 returns (the same contributions summed in the
 // same order).
 //
+// From kTieredFrom documents on, Finalize() cuts every posting list into
+// impact tiers and Top1 runs max-score over (term, tier) lists, so that a
+// common term's long low tier can stay out of the candidates while its
+// short high tiers stay in (bm25_index.cc, Top1Tiered). A threshold
+// (min_normalized) starts the search there: the caller that only needs a
+// vertex above it (jlse: above sim_anchor) prunes more.
+//
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
 // access.
 #ifndef TOPICRAWL_TEXT_BM25_INDEX_H_
