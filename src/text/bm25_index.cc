@@ -11,14 +11,32 @@ constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();
 
 // Distinct terms of one field with their counts, in first-occurrence order
 // (the summation order of a query, identical in Top1 and BruteForceTop1).
-std::vector<std::pair<std::string_view, uint32_t>> CountTerms(
-    const std::vector<std::string>& terms) {
+// Short fields (anchors, URLs, contexts of <= 64 words) are deduplicated by
+// a linear scan: cheaper than a hash map for the sizes a link has.
+template <typename S>
+std::vector<std::pair<std::string_view, uint32_t>> CountTerms(const std::vector<S>& terms) {
   std::vector<std::pair<std::string_view, uint32_t>> out;
+  out.reserve(terms.size());
+  if (terms.size() <= 64) {
+    for (const auto& t : terms) {
+      const std::string_view v(t);
+      bool found = false;
+      for (auto& [u, n] : out) {
+        if (u == v) {
+          ++n;
+          found = true;
+          break;
+        }
+      }
+      if (!found) out.emplace_back(v, 1);
+    }
+    return out;
+  }
   StringMap<size_t> at;
   for (const auto& t : terms) {
-    auto [it, inserted] = at.try_emplace(t, out.size());
+    auto [it, inserted] = at.try_emplace(std::string(t), out.size());
     if (inserted) {
-      out.emplace_back(t, 1);
+      out.emplace_back(std::string_view(t), 1);
     } else {
       ++out[it->second].second;
     }
@@ -28,16 +46,100 @@ std::vector<std::pair<std::string_view, uint32_t>> CountTerms(
 
 }  // namespace
 
-int64_t Bm25Index::Add(const Bm25Doc& doc) {
+Bm25Query AsQuery(const Bm25Doc& doc) {
+  Bm25Query q;
+  for (int f = 0; f < kBm25Fields; ++f) q[f].assign(doc[f].begin(), doc[f].end());
+  return q;
+}
+
+void Bm25Index::Finalize(size_t tiered_from) {
+  for (int f = 0; f < kBm25Fields; ++f) {
+    norm_[f].resize(doc_len_.size());
+    const double a = avgdl(f);
+    for (size_t d = 0; d < doc_len_.size(); ++d) {
+      // The expression of TfPart, so that the value is the same double.
+      norm_[f][d] = params_.k1 * (1.0 - params_.b +
+                                  params_.b * static_cast<double>(doc_len_[d][f]) / a);
+    }
+  }
+  finalized_ = true;
+  // Impact tiers. A list's postings are cut by their tf part into up to four
+  // bands: the top ~1/1024, ~1/64 and ~1/8 of the postings and the rest
+  // (cuts only where the value changes, so a list of equal impacts is one
+  // tier). A document is in exactly one tier of a term, and its
+  // contribution is at most weight * that tier's maximum: Top1Tiered can
+  // leave a term's low tiers out of the candidates while its high, short
+  // tiers stay in.
+  // Below kTieredFrom documents the plain max-score is cheaper (fewer
+  // lists to set up per query; bench/jlse_bench): no tiers.
+  if (doc_len_.size() < tiered_from) {
+    for (int f = 0; f < kBm25Fields; ++f) {
+      for (PostingList& list : lists_[f]) list.tiers.clear();
+    }
+    tiered_ = false;
+    return;
+  }
+  tiered_ = true;
+  constexpr size_t kMinTiered = 32;
+  std::vector<double> imp, sorted;
+  for (int f = 0; f < kBm25Fields; ++f) {
+    for (PostingList& list : lists_[f]) {
+      list.tiers.clear();
+      const size_t L = list.postings.size();
+      imp.resize(L);
+      for (size_t i = 0; i < L; ++i) {
+        imp[i] = DocTfPart(list.postings[i].tf, list.postings[i].doc, f);
+      }
+      std::vector<double> cuts;  // descending: tier k holds (cuts[k], cuts[k-1]]
+      if (L >= kMinTiered) {
+        sorted = imp;
+        std::sort(sorted.begin(), sorted.end(), std::greater<double>());
+        double above = sorted[0];
+        for (size_t r : {L / 1024, L / 64, L / 8}) {
+          if (r == 0) continue;
+          const double c = sorted[r];
+          if (c < above) {
+            cuts.push_back(c);
+            above = c;
+          }
+        }
+      }
+      list.tiers.resize(cuts.size() + 1);
+      for (size_t i = 0; i < L; ++i) {
+        size_t k = 0;
+        while (k < cuts.size() && imp[i] <= cuts[k]) ++k;
+        Tier& t = list.tiers[k];
+        t.postings.push_back(list.postings[i]);
+        t.max_impact = std::max(t.max_impact, imp[i]);
+      }
+    }
+  }
+}
+
+double Bm25Index::DocTfPart(uint32_t tf, uint32_t doc, int field) const {
+  if (!finalized_) return TfPart(tf, doc_len_[doc][field], field);
+  const double t = static_cast<double>(tf);
+  return t * (params_.k1 + 1.0) / (t + norm_[field][doc]);
+}
+
+int64_t Bm25Index::Add(const Bm25Doc& doc) { return Add(AsQuery(doc)); }
+
+int64_t Bm25Index::Add(const Bm25Query& doc) {
+  finalized_ = false;
   const uint32_t id = static_cast<uint32_t>(doc_len_.size());
   std::array<uint32_t, kBm25Fields> len{};
   for (int f = 0; f < kBm25Fields; ++f) {
     len[f] = static_cast<uint32_t>(doc[f].size());
     total_len_[f] += len[f];
     for (const auto& [term, tf] : CountTerms(doc[f])) {
-      auto [it, inserted] =
-          term_ids_[f].try_emplace(std::string(term), static_cast<uint32_t>(lists_[f].size()));
-      if (inserted) lists_[f].emplace_back();
+      // Look up before inserting: a known term costs no string copy.
+      auto it = term_ids_[f].find(term);
+      if (it == term_ids_[f].end()) {
+        it = term_ids_[f]
+                 .emplace(std::string(term), static_cast<uint32_t>(lists_[f].size()))
+                 .first;
+        lists_[f].emplace_back();
+      }
       PostingList& list = lists_[f][it->second];
       list.postings.push_back({id, tf});
       list.max_tf = std::max(list.max_tf, tf);
@@ -63,36 +165,46 @@ double Bm25Index::idf(int field, std::string_view term) const {
 }
 
 double Bm25Index::TfPart(uint32_t tf, uint32_t len, int field) const {
-  const double k1 = params_.k1;
-  const double b = params_.b;
   const double t = static_cast<double>(tf);
-  return t * (k1 + 1.0) / (t + k1 * (1.0 - b + b * static_cast<double>(len) / avgdl(field)));
+  const double norm =
+      params_.k1 * (1.0 - params_.b + params_.b * static_cast<double>(len) / avgdl(field));
+  return t * (params_.k1 + 1.0) / (t + norm);
 }
 
-std::vector<Bm25Index::QueryTerm> Bm25Index::Prepare(const Bm25Doc& query) const {
+std::vector<Bm25Index::QueryTerm> Bm25Index::Prepare(const Bm25Query& query,
+                                                     double* self) const {
   std::vector<QueryTerm> terms;
   size_t order = 0;
+  double self_score = 0;
+  const double N = static_cast<double>(doc_len_.size());
   for (int f = 0; f < kBm25Fields; ++f) {
     if (params_.weights[f] <= 0) continue;
+    const uint32_t len = static_cast<uint32_t>(query[f].size());
     for (const auto& [term, qtf] : CountTerms(query[f])) {
       auto it = term_ids_[f].find(term);
-      if (it == term_ids_[f].end()) continue;
-      const PostingList& list = lists_[f][it->second];
+      const PostingList* list = it == term_ids_[f].end() ? nullptr : &lists_[f][it->second];
+      // idf() without a second lookup (same expression).
+      const double n = list ? static_cast<double>(list->postings.size()) : 0.0;
+      const double term_idf = std::log(1.0 + (N - n + 0.5) / (n + 0.5));
+      // SelfScore's sum, term by term in the same order.
+      if (self) self_score += params_.weights[f] * term_idf * qtf * TfPart(qtf, len, f);
+      if (!list) continue;
       QueryTerm q;
-      q.list = &list;
+      q.list = list;
       q.field = f;
-      q.weight = params_.weights[f] * idf(f, term) * static_cast<double>(qtf);
-      q.bound = q.weight * TfPart(list.max_tf, list.min_len, f);
+      q.weight = params_.weights[f] * term_idf * static_cast<double>(qtf);
+      q.bound = q.weight * TfPart(list->max_tf, list->min_len, f);
       q.order = order++;
       terms.push_back(q);
     }
   }
+  if (self) *self = self_score;
   return terms;
 }
 
-double Bm25Index::Score(const Bm25Doc& query, int64_t doc) const {
+double Bm25Index::Score(const Bm25Query& query, int64_t doc) const {
   double s = 0;
-  for (const QueryTerm& q : Prepare(query)) {
+  for (const QueryTerm& q : Prepare(query, nullptr)) {
     const auto& p = q.list->postings;
     auto it = std::lower_bound(p.begin(), p.end(), static_cast<uint32_t>(doc),
                                [](const Posting& a, uint32_t d) { return a.doc < d; });
@@ -102,23 +214,19 @@ double Bm25Index::Score(const Bm25Doc& query, int64_t doc) const {
   return s;
 }
 
-double Bm25Index::SelfScore(const Bm25Doc& query) const {
+double Bm25Index::SelfScore(const Bm25Query& query) const {
+  // Every query term counts, also those no document has (idf with n = 0):
+  // a query that shares only its common words with Gw stays far from 1.
   double s = 0;
-  for (int f = 0; f < kBm25Fields; ++f) {
-    if (params_.weights[f] <= 0) continue;
-    const uint32_t len = static_cast<uint32_t>(query[f].size());
-    // Every query term counts, also those no document has (idf with n = 0):
-    // a query that shares only its common words with Gw stays far from 1.
-    for (const auto& [term, qtf] : CountTerms(query[f])) {
-      s += params_.weights[f] * idf(f, term) * qtf * TfPart(qtf, len, f);
-    }
-  }
+  Prepare(query, &s);
   return s;
 }
 
-Bm25Hit Bm25Index::BruteForceTop1(const Bm25Doc& query) const {
+Bm25Hit Bm25Index::BruteForceTop1(const Bm25Query& query) const {
   Bm25Hit hit;
-  const auto terms = Prepare(query);
+  double self = 0;
+  const auto terms = Prepare(query, &self);
+  hit.shares_term = !terms.empty();
   for (size_t d = 0; d < doc_len_.size(); ++d) {
     double s = 0;
     bool any = false;
@@ -128,7 +236,7 @@ Bm25Hit Bm25Index::BruteForceTop1(const Bm25Doc& query) const {
                                  [](const Posting& a, uint32_t x) { return a.doc < x; });
       ++hit.postings_touched;
       if (it == p.end() || it->doc != d) continue;
-      s += q.weight * TfPart(it->tf, doc_len_[d][q.field], q.field);
+      s += q.weight * DocTfPart(it->tf, static_cast<uint32_t>(d), q.field);
       any = true;
     }
     ++hit.docs_scored;
@@ -138,17 +246,18 @@ Bm25Hit Bm25Index::BruteForceTop1(const Bm25Doc& query) const {
     }
   }
   if (hit.doc >= 0) {
-    const double self = SelfScore(query);
     hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
   }
   return hit;
 }
 
-Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
+Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   Bm25Hit hit;
-  std::vector<QueryTerm> terms = Prepare(query);
+  double self = 0;
+  std::vector<QueryTerm> terms = Prepare(query, &self);
   const size_t n = terms.size();
   if (n == 0) return hit;
+  hit.shares_term = true;
   // Max-score: terms by ascending bound; prefix[i] = bounds of terms 0..i-1.
   // Terms 0..first-1 are "non-essential": together they cannot beat theta,
   // so only documents of the essential lists are candidates, and the
@@ -181,7 +290,10 @@ Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
     pos[i] = static_cast<size_t>(it - p.begin());
   };
   std::vector<double> contrib(n, 0.0);  // by query order
-  double theta = 0;  // best score so far; a document must beat it strictly
+  // Best score so far; a document must beat it strictly. With a minimum,
+  // the search starts there: only a document above it can be the answer.
+  const double floor_score = min_normalized > 0 ? min_normalized * self : 0.0;
+  double theta = floor_score;
   // The tiny slack covers rounding of bound sums (scores are summed in
   // query order, bounds in bound order).
   auto need = [&] { return theta * (1.0 - 1e-9); };
@@ -201,8 +313,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
                                    [](const Posting& a, uint32_t x) { return a.doc < x; });
         ++hit.postings_touched;
         if (it == p.end() || it->doc != d) continue;
-        contrib[terms[i].order] =
-            terms[i].weight * TfPart(it->tf, doc_len_[d][terms[i].field], terms[i].field);
+        contrib[terms[i].order] = terms[i].weight * DocTfPart(it->tf, d, terms[i].field);
       }
       double sc = 0;
       for (size_t i = 0; i < n; ++i) {
@@ -216,6 +327,11 @@ Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
       }
     }
   }
+  if (finalized_ && tiered_) {
+    Top1Tiered(terms, theta, &hit);
+    if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
+    return hit;
+  }
   size_t first = 0;  // first essential term
   while (first < n && prefix[first + 1] <= need()) ++first;
   while (first < n) {
@@ -228,7 +344,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
     for (size_t i = first; i < n; ++i) {
       if (doc_of(i) != d) continue;
       const Posting& p = terms[i].list->postings[pos[i]];
-      const double c = terms[i].weight * TfPart(p.tf, doc_len_[d][terms[i].field], terms[i].field);
+      const double c = terms[i].weight * DocTfPart(p.tf, d, terms[i].field);
       contrib[terms[i].order] = c;
       partial += c;
       ++pos[i];
@@ -243,7 +359,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
       seek(i, d);
       if (doc_of(i) != d) continue;
       const Posting& p = terms[i].list->postings[pos[i]];
-      const double c = terms[i].weight * TfPart(p.tf, doc_len_[d][terms[i].field], terms[i].field);
+      const double c = terms[i].weight * DocTfPart(p.tf, d, terms[i].field);
       contrib[terms[i].order] = c;
       partial += c;
       ++hit.postings_touched;
@@ -262,10 +378,174 @@ Bm25Hit Bm25Index::Top1(const Bm25Doc& query) const {
     }
   }
   if (hit.doc >= 0) {
-    const double self = SelfScore(query);
     hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
   }
   return hit;
+}
+
+// Max-score over impact tiers. Every (term, tier) is a list with bound
+// weight * tier maximum. A term whose top e tiers are "essential" can add
+// at most c_t = the bound of its tier e to a document outside them (0 when
+// all are essential). Candidates are the documents of the essential tiers;
+// every other document scores at most sum_t c_t, so the essential set only
+// has to make that sum <= theta. Tiers enter it in a fixed order: by bound
+// reduction per posting (a term's tiers top-down), so when theta grows the
+// set shrinks from the end of that order, like max-score's first essential
+// term. A candidate's other contributions are probed in the non-essential
+// tiers of its terms (galloping seeks, monotone), and it is dropped when
+// its partial score plus the remaining c_t cannot beat theta. Scores are
+// summed in query order as in BruteForceTop1: the same top-1, the same
+// double.
+void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const {
+  const size_t n = terms.size();
+  struct Cursor {
+    const std::vector<Posting>* p;
+    size_t pos;
+    size_t term;
+    double bound;
+  };
+  std::vector<Cursor> cur;
+  std::vector<size_t> first_tier(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    first_tier[i] = cur.size();
+    for (const Tier& t : terms[i].list->tiers) {
+      cur.push_back({&t.postings, 0, i, terms[i].weight * t.max_impact});
+    }
+  }
+  first_tier[n] = cur.size();
+  auto tiers_of = [&](size_t i) { return first_tier[i + 1] - first_tier[i]; };
+  // The order tiers become essential, with the reduction of sum_t c_t each
+  // brings. Reduction per posting is made non-increasing within a term, and
+  // ties keep tier order, so a term's tiers enter top-down.
+  struct Step {
+    size_t term;
+    size_t cursor;
+    double reduction;
+    double ratio;
+  };
+  std::vector<Step> steps;
+  double total = 0;  // sum_t c_t with nothing essential
+  for (size_t i = 0; i < n; ++i) {
+    const size_t k0 = first_tier[i];
+    total += cur[k0].bound;
+    double ratio = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k < tiers_of(i); ++k) {
+      const double here = cur[k0 + k].bound;
+      const double below = k + 1 < tiers_of(i) ? cur[k0 + k + 1].bound : 0.0;
+      const double len = static_cast<double>(std::max<size_t>(1, cur[k0 + k].p->size()));
+      ratio = std::min(ratio, (here - below) / len);
+      steps.push_back({i, k0 + k, here - below, ratio});
+    }
+  }
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const Step& a, const Step& b) { return a.ratio > b.ratio; });
+  // remaining[j] = sum_t c_t when steps 0..j-1 are essential.
+  std::vector<double> remaining(steps.size() + 1);
+  remaining[0] = total;
+  for (size_t j = 0; j < steps.size(); ++j) remaining[j + 1] = remaining[j] - steps[j].reduction;
+  auto need = [&] { return theta * (1.0 - 1e-9); };
+  // Essential prefix: the shortest with remaining <= need (rounding: the
+  // last step leaves exactly 0).
+  size_t J = 0;
+  while (J < steps.size() && remaining[J] > need()) ++J;
+  if (J < steps.size() && remaining[J] > need()) J = steps.size();
+  std::vector<size_t> ess(n, 0);  // essential tiers per term (a top-down prefix)
+  std::vector<char> is_ess(cur.size(), 0);
+  for (size_t j = 0; j < J; ++j) {
+    ++ess[steps[j].term];
+    is_ess[steps[j].cursor] = 1;
+  }
+  auto c_of = [&](size_t i) {
+    return ess[i] < tiers_of(i) ? cur[first_tier[i] + ess[i]].bound : 0.0;
+  };
+  auto doc_at = [](const Cursor& c) -> uint32_t {
+    return c.pos < c.p->size() ? (*c.p)[c.pos].doc : kEnd;
+  };
+  auto seek = [&](Cursor& c, uint32_t target) {
+    const auto& p = *c.p;
+    size_t lo = c.pos, hi = c.pos, step = 1;
+    while (hi < p.size() && p[hi].doc < target) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+      ++hit->postings_touched;
+    }
+    hi = std::min(hi, p.size());
+    c.pos = static_cast<size_t>(
+        std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
+                         p.begin() + static_cast<std::ptrdiff_t>(hi), target,
+                         [](const Posting& a, uint32_t d) { return a.doc < d; }) -
+        p.begin());
+  };
+  std::vector<double> contrib(n, 0.0);  // by query order
+  std::vector<char> matched(n, 0);
+  uint32_t next = 0;
+  while (J > 0) {
+    uint32_t d = kEnd;
+    for (size_t j = 0; j < J; ++j) {
+      Cursor& c = cur[steps[j].cursor];
+      seek(c, next);
+      d = std::min(d, doc_at(c));
+    }
+    if (d == kEnd) break;
+    ++hit->candidates;
+    std::fill(contrib.begin(), contrib.end(), 0.0);
+    std::fill(matched.begin(), matched.end(), 0);
+    double partial = 0;
+    for (size_t j = 0; j < J; ++j) {
+      Cursor& c = cur[steps[j].cursor];
+      if (doc_at(c) != d) continue;
+      const QueryTerm& q = terms[c.term];
+      const double v = q.weight * DocTfPart((*c.p)[c.pos].tf, d, q.field);
+      contrib[q.order] = v;
+      partial += v;
+      matched[c.term] = 1;
+      ++hit->postings_touched;
+    }
+    double rem = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (!matched[i]) rem += c_of(i);
+    }
+    bool pruned = false;
+    // The other terms, highest bound first (terms are in ascending bound).
+    for (size_t i = n; i-- > 0;) {
+      if (matched[i]) continue;
+      if (partial + rem <= need()) {
+        pruned = true;
+        break;
+      }
+      rem -= c_of(i);
+      for (size_t k = first_tier[i] + ess[i]; k < first_tier[i + 1]; ++k) {
+        Cursor& c = cur[k];
+        seek(c, d);
+        if (doc_at(c) != d) continue;
+        const QueryTerm& q = terms[i];
+        const double v = q.weight * DocTfPart((*c.p)[c.pos].tf, d, q.field);
+        contrib[q.order] = v;
+        partial += v;
+        ++hit->postings_touched;
+        break;  // a document is in one tier of a term
+      }
+    }
+    next = d + 1;
+    if (pruned) continue;
+    double s = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (contrib[i] != 0.0) s += contrib[i];
+    }
+    ++hit->docs_scored;
+    if (s > theta || (s == theta && hit->doc >= 0 && d < hit->doc)) {
+      theta = s;
+      hit->doc = d;
+      hit->score = s;
+      // The essential set shrinks from the end of the order.
+      while (J > 0 && remaining[J - 1] <= need()) {
+        --J;
+        --ess[steps[J].term];
+        is_ess[steps[J].cursor] = 0;
+      }
+    }
+  }
 }
 
 }  // namespace topicrawl

@@ -38,6 +38,13 @@
 // exactly what BruteForceTop1 returns (the same contributions summed in the
 // same order).
 //
+// From kTieredFrom documents on, Finalize() cuts every posting list into
+// impact tiers and Top1 runs max-score over (term, tier) lists, so that a
+// common term's long low tier can stay out of the candidates while its
+// short high tiers stay in (bm25_index.cc, Top1Tiered). A threshold
+// (min_normalized) starts the search there: the caller that only needs a
+// vertex above it (jlse: above sim_anchor) prunes more.
+//
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
 // access.
 #ifndef TOPICRAWL_TEXT_BM25_INDEX_H_
@@ -64,6 +71,9 @@ struct Bm25Params {
 
 // The terms of one document or query, per field, in order (repeats count).
 using Bm25Doc = std::array<std::vector<std::string>, kBm25Fields>;
+// The same as views (a query built without copying its words).
+using Bm25Query = std::array<std::vector<std::string_view>, kBm25Fields>;
+Bm25Query AsQuery(const Bm25Doc& doc);
 
 struct Bm25Hit {
   int64_t doc = -1;     // document id (Add order, 0-based); -1: no match
@@ -73,6 +83,9 @@ struct Bm25Hit {
   int64_t postings_touched = 0;
   int64_t docs_scored = 0;
   int64_t candidates = 0;  // documents of the essential lists visited
+  // Whether the query shares a term with the index (then an unrestricted
+  // Top1 has a hit; with min_normalized the hit may still be -1).
+  bool shares_term = false;
 };
 
 class Bm25Index {
@@ -81,17 +94,37 @@ class Bm25Index {
 
   // Adds a document; returns its id (0, 1, 2, ...).
   int64_t Add(const Bm25Doc& doc);
+  int64_t Add(const Bm25Query& doc);
+  // Finalize() builds impact tiers from this many documents on (below it
+  // Top1 stays the plain max-score, cheaper there; bench/jlse_bench).
+  static constexpr size_t kTieredFrom = 20000;
+  // Precomputes each document's length normaliser k1 (1 - b + b |d_f| /
+  // avgdl_f) for the current N (queries then skip the division). Optional:
+  // the same values are computed on the fly until it is called, and Add()
+  // undoes it. Needs exclusive access like Add().
+  // From `tiered_from` documents on it also cuts every posting list into
+  // impact tiers, and Top1 runs max-score over the tiers (bm25_index.cc).
+  void Finalize(size_t tiered_from = kTieredFrom);
 
   // eq. 8 for one document (by id). REQUIRES: 0 <= doc < size().
-  double Score(const Bm25Doc& query, int64_t doc) const;
+  double Score(const Bm25Query& query, int64_t doc) const;
+  double Score(const Bm25Doc& query, int64_t doc) const { return Score(AsQuery(query), doc); }
   // The query against a document identical to itself (normaliser).
-  double SelfScore(const Bm25Doc& query) const;
+  double SelfScore(const Bm25Query& query) const;
+  double SelfScore(const Bm25Doc& query) const { return SelfScore(AsQuery(query)); }
 
   // The best document by max-score (see above); doc = -1 when no document shares
-  // a term with the query.
-  Bm25Hit Top1(const Bm25Doc& query) const;
+  // a term with the query. With `min_normalized` > 0 only a document whose
+  // normalised score is above it counts: doc = -1 when none is (the search
+  // starts with that threshold, so it prunes more). Otherwise the hit is
+  // exactly the unrestricted top-1.
+  Bm25Hit Top1(const Bm25Query& query, double min_normalized = 0) const;
+  Bm25Hit Top1(const Bm25Doc& query, double min_normalized = 0) const {
+    return Top1(AsQuery(query), min_normalized);
+  }
   // The same by scoring every document; for tests and benches.
-  Bm25Hit BruteForceTop1(const Bm25Doc& query) const;
+  Bm25Hit BruteForceTop1(const Bm25Query& query) const;
+  Bm25Hit BruteForceTop1(const Bm25Doc& query) const { return BruteForceTop1(AsQuery(query)); }
 
   size_t size() const { return doc_len_.size(); }
   const Bm25Params& params() const { return params_; }
@@ -103,10 +136,17 @@ class Bm25Index {
     uint32_t doc;
     uint32_t tf;
   };
+  // An impact tier of a posting list (Finalize): the postings whose
+  // tf part lies in one band, in document order, with the band's maximum.
+  struct Tier {
+    std::vector<Posting> postings;
+    double max_impact = 0;
+  };
   struct PostingList {
     std::vector<Posting> postings;
     uint32_t max_tf = 0;
     uint32_t min_len = UINT32_MAX;
+    std::vector<Tier> tiers;  // after Finalize(), by descending max_impact
   };
   // One query term: a posting list, its weight and bound.
   struct QueryTerm {
@@ -117,14 +157,25 @@ class Bm25Index {
     size_t order = 0;    // position in the query (summation order)
   };
 
-  std::vector<QueryTerm> Prepare(const Bm25Doc& query) const;
+  // The query's terms found in the index; `self` (optional) receives
+  // SelfScore(query), computed in the same pass.
+  std::vector<QueryTerm> Prepare(const Bm25Query& query, double* self) const;
   double TfPart(uint32_t tf, uint32_t len, int field) const;
+  // Top1 over impact tiers (finalized index): see bm25_index.cc.
+  void Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
+  // TfPart of document `doc` (its field length), through the precomputed
+  // normaliser when finalized: the same double either way.
+  double DocTfPart(uint32_t tf, uint32_t doc, int field) const;
 
   Bm25Params params_;
   std::array<StringMap<uint32_t>, kBm25Fields> term_ids_;
   std::array<std::vector<PostingList>, kBm25Fields> lists_;
   std::vector<std::array<uint32_t, kBm25Fields>> doc_len_;
   std::array<uint64_t, kBm25Fields> total_len_{0, 0, 0};
+  // Finalize(): per field, the length normaliser of every document.
+  bool finalized_ = false;
+  bool tiered_ = false;
+  std::array<std::vector<double>, kBm25Fields> norm_;
 };
 
 }  // namespace topicrawl

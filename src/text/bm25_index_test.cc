@@ -118,6 +118,38 @@ TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
       if (a.doc >= 0) {
         EXPECT_DOUBLE_EQ(index.Score(q, a.doc), a.score);
       }
+      EXPECT_EQ(a.shares_term, a.doc >= 0);
+      // Finalize() below the tier size: the same plain max-score.
+      // With a threshold: the same hit when its normalised score is above
+      // it, else none.
+      for (double m : {0.05, 0.3, 0.7}) {
+        Bm25Hit c = index.Top1(q, m);
+        EXPECT_EQ(c.shares_term, a.doc >= 0);
+        if (a.doc >= 0 && a.normalized > m) {
+          ASSERT_EQ(c.doc, a.doc) << m;
+          ASSERT_EQ(c.score, a.score);
+        } else {
+          ASSERT_EQ(c.doc, -1) << m << " " << a.normalized;
+        }
+      }
+      // Finalize() precomputes the normalisers (the same doubles) and the
+      // impact tiers: the tiered top-1 is the brute-force one too, with and
+      // without a threshold.
+      if (qi == 0) {
+        Bm25Index copy = index;
+        copy.Finalize(/*tiered_from=*/0);
+        for (int qj = 0; qj < 200; ++qj) {
+          Bm25Doc r = make();
+          Bm25Hit x = copy.Top1(r), y = index.BruteForceTop1(r);
+          ASSERT_EQ(x.doc, y.doc) << round << " " << qj;
+          ASSERT_EQ(x.score, y.score);
+          ASSERT_EQ(x.normalized, y.normalized);
+          for (double m : {0.1, 0.5}) {
+            Bm25Hit z = copy.Top1(r, m);
+            ASSERT_EQ(z.doc, y.doc >= 0 && y.normalized > m ? y.doc : -1) << m;
+          }
+        }
+      }
     }
     EXPECT_GT(hits, 100);
   }

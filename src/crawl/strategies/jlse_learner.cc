@@ -44,10 +44,20 @@ std::vector<std::string> Split(const std::string& joined) {
   return out;
 }
 
-Bm25Doc ToDoc(const JlseLinkFields& f) {
-  Bm25Doc d;
-  for (int i = 0; i < kBm25Fields; ++i) d[i] = Split(f.terms[i]);
-  return d;
+// The fields as a query of views into `f` (no copies; `f` must outlive it).
+Bm25Query ToQuery(const JlseLinkFields& f) {
+  Bm25Query q;
+  for (int i = 0; i < kBm25Fields; ++i) {
+    const std::string& joined = f.terms[i];
+    size_t at = 0;
+    while (at < joined.size()) {
+      size_t end = joined.find(' ', at);
+      if (end == std::string::npos) end = joined.size();
+      if (end > at) q[i].emplace_back(joined.data() + at, end - at);
+      at = end + 1;
+    }
+  }
+  return q;
 }
 
 // URL words: lower-case alphanumeric runs of host and path, without the
@@ -86,7 +96,7 @@ JlseLearner::JlseLearner(JlseParams params, std::shared_ptr<const NaiveBayes> mo
       words_(std::move(words)),
       result_model_(std::move(result_model)),
       fingerprint_(fingerprint),
-      snapshot_(std::make_shared<Snapshot>(Snapshot{Bm25Index(params.bm25), {}})) {}
+      snapshot_(std::make_shared<Snapshot>(Snapshot{Bm25Index(params.bm25), {}, 0, {}})) {}
 
 StatusOr<std::unique_ptr<JlseLearner>> JlseLearner::Create(
     JlseParams params, std::shared_ptr<const NaiveBayes> page_model,
@@ -161,9 +171,13 @@ JlseLinkScore JlseLearner::ScoreAgainst(const JlseLinkFields& fields, const Snap
   ls.sim_anchor = SimAnchorWords(Split(fields.terms[0]));
   if (!params_.use_graph) return ls;
   if (snap.index.size() == 0) return ls;
-  Bm25Hit hit = snap.index.Top1(ToDoc(fields));
+  // Only a vertex with s_j > sim_anchor can make sim_predicted win (V <= 1),
+  // so the search starts at that threshold.
+  Bm25Hit hit = snap.index.Top1(ToQuery(fields), ls.sim_anchor);
+  ls.mapped = hit.shares_term;
   if (hit.doc < 0) return ls;
   ls.vertex = hit.doc;
+  ls.vertex_page = snap.page[static_cast<size_t>(hit.doc)];
   ls.bm25 = hit.normalized;
   ls.value = std::min(1.0, snap.value[static_cast<size_t>(hit.doc)]);
   ls.sim_predicted = ls.bm25 * ls.value;
@@ -236,11 +250,15 @@ void JlseLearner::Assess(const CrawlTask& task, const ParsedPage& page, PageAsse
   } else {
     const size_t n = page.links.size();
     pp.fields.resize(n);
-    pp.sim_anchor.assign(n, 0.0f);
+    pp.sim_anchor.assign(n, 0.0);
+    pp.vertex.assign(n, 0);
+    pp.mapped.assign(n, 0);
+    pp.bm25.assign(n, 0.0);
     std::vector<JlseLinkScore> scores(n);
     // One snapshot for the whole page: its links are scored against the
     // same Gw even if a rebuild lands meanwhile.
     const std::shared_ptr<const Snapshot> snap = snapshot();
+    pp.generation = snap->generation;
     double denominator = 0;
     int64_t predictions = 0, wins = 0, cache_hits = 0, cache_scored = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -250,7 +268,10 @@ void JlseLearner::Assess(const CrawlTask& task, const ParsedPage& page, PageAsse
           ScoreCached(link.anchor, link.url, link.dom_context, *snap, &pp.fields[i], &scores[i]);
       if (cached > 0) ++cache_hits;
       if (cached > 1) ++cache_scored;
-      pp.sim_anchor[i] = static_cast<float>(scores[i].sim_anchor);
+      pp.sim_anchor[i] = scores[i].sim_anchor;
+      pp.vertex[i] = scores[i].vertex_page;
+      pp.mapped[i] = scores[i].mapped ? 1 : 0;
+      pp.bm25[i] = scores[i].bm25;
       denominator += scores[i].sim();
       if (scores[i].vertex >= 0) ++predictions;
       if (scores[i].sim_predicted > scores[i].sim_anchor) ++wins;
@@ -300,6 +321,7 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
   if (q != queued_.end()) {
     node.fields = std::move(q->second.fields);
     queued_.erase(q);
+    unmapped_.erase(task.url_id);
   } else {
     node.fields = Fields(task.anchor, task.url, "");  // a seed: URL words only
   }
@@ -315,6 +337,9 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
     ++results_since_rebuild_;
   }
   if (!pp.fields.empty()) {
+    // Links scored against an older snapshot than the current one: their
+    // V (or, unmapped, their match) may differ now.
+    const bool stale = params_.use_graph && pp.generation != snapshot()->generation;
     bool any = false;
     for (size_t i = 0; i < page.links.size() && i < pp.fields.size(); ++i) {
       const Outlink& link = page.links[i];
@@ -325,7 +350,14 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
       if (!inserted) continue;  // the frontier keeps the first parent too
       it->second.parent = id;
       it->second.sim_anchor = pp.sim_anchor[i];
+      it->second.mapped = pp.mapped[i] != 0;
+      it->second.vertex = pp.vertex[i];
+      it->second.bm25 = pp.bm25[i];
       it->second.fields = std::move(pp.fields[i]);
+      if (params_.use_graph) {
+        IndexQueued(uid, it->second);
+        if (stale) to_rescore_.insert(uid);
+      }
       any = true;
     }
     if (any) parents_[id] = {pp.p_page, pp.denominator, 0};
@@ -337,15 +369,16 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
   return false;
 }
 
-void JlseLearner::Rebuild() {
+void JlseLearner::RebuildFrom(size_t n_results) {
   const auto t0 = std::chrono::steady_clock::now();
   results_since_rebuild_ = 0;
   // Definition 5: the vertices on the paths from every result page back to
   // a seed (parents are found through LinkTable's parentID).
   absl::flat_hash_set<PageId> members;
   std::vector<PageId> order;
-  for (PageId r : results_) {
-    PageId p = r;
+  n_results = std::min(n_results, results_.size());
+  for (size_t i = 0; i < n_results; ++i) {
+    PageId p = results_[i];
     while (p != 0 && !members.contains(p)) {
       auto it = page_index_.find(p);
       if (it == page_index_.end()) break;
@@ -365,13 +398,38 @@ void JlseLearner::Rebuild() {
     if (parent != vid.end()) g.AddEdge(parent->second, vid[p]);
   }
   QLearningStats qs = g.Solve(params_.q);
-  auto snap = std::make_shared<Snapshot>(Snapshot{Bm25Index(params_.bm25), {}, 0});
+  auto snap = std::make_shared<Snapshot>(Snapshot{Bm25Index(params_.bm25), {}, 0, {}});
   snap->generation = snapshot()->generation + 1;
   snap->value.reserve(order.size());
+  snap->page = order;
+  absl::flat_hash_map<PageId, double> values;
+  values.reserve(order.size());
   for (PageId p : order) {
-    snap->index.Add(ToDoc(pages_[page_index_[p]].fields));
+    snap->index.Add(ToQuery(pages_[page_index_[p]].fields));
     snap->value.push_back(g.LinkValue(vid[p], params_.q));
+    values[p] = std::min(1.0, snap->value.back());
   }
+  // Queued links whose sim_predicted may change: those mapped to a vertex
+  // whose V changed (Gw only grows, so every mapped vertex is still in it)
+  // and those not mapped yet (the new snapshot may match them).
+  for (const auto& [p, v] : values) {
+    auto old = value_by_page_.find(p);
+    if (old != value_by_page_.end() && old->second == v) continue;
+    auto links = by_vertex_.find(p);
+    if (links == by_vertex_.end()) continue;
+    // Links that left the queue are dropped from the list here.
+    std::vector<UrlId>& list = links->second;
+    size_t kept = 0;
+    for (UrlId u : list) {
+      if (!queued_.contains(u)) continue;
+      list[kept++] = u;
+      to_rescore_.insert(u);
+    }
+    list.resize(kept);
+  }
+  for (UrlId u : unmapped_) to_rescore_.insert(u);
+  value_by_page_ = std::move(values);
+  snap->index.Finalize();
   {
     std::lock_guard<std::mutex> lock(snapshot_mu_);
     snapshot_ = std::move(snap);
@@ -381,7 +439,7 @@ void JlseLearner::Rebuild() {
   std::lock_guard<std::mutex> lock(stats_mu_);
   ++stats_.rebuilds;
   stats_.gw_vertices = static_cast<int64_t>(order.size());
-  stats_.gw_results = static_cast<int64_t>(results_.size());
+  stats_.gw_results = static_cast<int64_t>(n_results);
   stats_.q_sweeps = qs.sweeps;
   stats_.rebuild_seconds += secs;
 }
@@ -391,16 +449,93 @@ double JlseLearner::Rescore(UrlId url_id, double old_score) const {
   if (it == queued_.end()) return old_score;
   auto parent = parents_.find(it->second.parent);
   if (parent == parents_.end()) return old_score;
+  const QueuedLink& q = it->second;
   JlseLinkScore s;
-  s.sim_anchor = it->second.sim_anchor;
+  s.sim_anchor = q.sim_anchor;
   if (params_.use_graph) {
-    auto snap = snapshot();
-    Bm25Hit hit = snap->index.Top1(ToDoc(it->second.fields));
-    if (hit.doc >= 0) {
-      s.sim_predicted = hit.normalized * std::min(1.0, snap->value[static_cast<size_t>(hit.doc)]);
+    if (q.vertex != 0) {
+      auto v = value_by_page_.find(q.vertex);
+      if (v != value_by_page_.end()) s.sim_predicted = q.bm25 * v->second;
+    } else if (!q.mapped) {
+      auto snap = snapshot();
+      if (snap->index.size() > 0) {
+        Bm25Hit hit = snap->index.Top1(ToQuery(q.fields), q.sim_anchor);
+        if (hit.doc >= 0) {
+          s.sim_predicted =
+              hit.normalized * std::min(1.0, snap->value[static_cast<size_t>(hit.doc)]);
+        }
+      }
     }
   }
   return Priority(parent->second.p_page, s.sim(), parent->second.denominator);
+}
+
+void JlseLearner::IndexQueued(UrlId url_id, const QueuedLink& q) {
+  if (q.vertex != 0) {
+    by_vertex_[q.vertex].push_back(url_id);
+  } else if (!q.mapped) {
+    unmapped_.insert(url_id);
+  }
+}
+
+double JlseLearner::QueuedPriority(UrlId url_id, QueuedLink* q, bool map, bool* looked_up) {
+  *looked_up = false;
+  if (map && params_.use_graph && !q->mapped) {
+    auto snap = snapshot();
+    if (snap->index.size() > 0) {
+      *looked_up = true;
+      Bm25Hit hit = snap->index.Top1(ToQuery(q->fields), q->sim_anchor);
+      q->mapped = hit.shares_term;
+      if (q->mapped) unmapped_.erase(url_id);
+      if (hit.doc >= 0) {
+        q->vertex = snap->page[static_cast<size_t>(hit.doc)];
+        q->bm25 = hit.normalized;
+        by_vertex_[q->vertex].push_back(url_id);
+      }
+    }
+  }
+  return Rescore(url_id, 0.0);
+}
+
+std::vector<std::pair<UrlId, double>> JlseLearner::TakeRescores() {
+  std::vector<std::pair<UrlId, double>> out;
+  if (to_rescore_.empty()) return out;
+  // Sorted: the frontier sees the same sequence of updates in every run.
+  std::vector<UrlId> ids(to_rescore_.begin(), to_rescore_.end());
+  to_rescore_.clear();
+  std::sort(ids.begin(), ids.end());
+  int64_t lookups = 0;
+  out.reserve(ids.size());
+  for (UrlId u : ids) {
+    auto it = queued_.find(u);
+    if (it == queued_.end()) {
+      unmapped_.erase(u);
+      continue;
+    }
+    if (!parents_.contains(it->second.parent)) continue;
+    bool looked_up = false;
+    out.emplace_back(u, QueuedPriority(u, &it->second, true, &looked_up));
+    if (looked_up) ++lookups;
+  }
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  stats_.rescored += static_cast<int64_t>(out.size());
+  stats_.rescore_lookups += lookups;
+  return out;
+}
+
+std::vector<std::pair<UrlId, double>> JlseLearner::RescoreAllQueued() {
+  std::vector<UrlId> ids;
+  ids.reserve(queued_.size());
+  for (const auto& [u, q] : queued_) ids.push_back(u);
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::pair<UrlId, double>> out;
+  for (UrlId u : ids) {
+    QueuedLink& q = queued_[u];
+    if (!parents_.contains(q.parent)) continue;
+    bool looked_up = false;
+    out.emplace_back(u, QueuedPriority(u, &q, true, &looked_up));
+  }
+  return out;
 }
 
 }  // namespace topicrawl

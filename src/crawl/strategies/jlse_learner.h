@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "classify/link_features.h"
 #include "classify/naive_bayes.h"
 #include "classify/svm_model.h"
@@ -83,6 +84,11 @@ struct JlseLinkScore {
   double bm25 = 0;       // normalised s_j
   double value = 0;      // V(v_j)
   int64_t vertex = -1;   // v_j in the snapshot, -1 when none
+  PageId vertex_page = 0;  // v_j as a page id (stable across rebuilds), 0 when none
+  // Mapped: scored against a non-empty Gw with a term in common. A mapped
+  // link without a vertex had no vertex with s_j > sim_anchor (then
+  // sim_predicted <= s_j * V <= sim_anchor whatever V becomes).
+  bool mapped = false;
   double sim() const { return sim_anchor > sim_predicted ? sim_anchor : sim_predicted; }
 };
 
@@ -106,9 +112,26 @@ class JlseLearner {
   bool OnStored(const CrawlTask& task, PageId id, const ParsedPage& page,
                 const PageAssessment& assessment, const std::function<bool(UrlId)>& queued);
 
-  // New priority of a queued link after a rebuild; `old_score` when the link
-  // is unknown (e.g. a seed).
+  // Re-prioritisation. A queued link keeps the Gw vertex v_j and the
+  // normalised BM25 score s_j it was mapped to when it was scored (the
+  // seed maps a link when it is extracted); a rebuild changes its
+  // sim_predicted = s_j * V(v_j) only through V(v_j). A link with no match
+  // yet is mapped again against each new snapshot until it has one.
+  //
+  // New priority of a queued link now (const: an unmapped link is matched
+  // against the current snapshot without storing the match); `old_score`
+  // when the link is unknown (e.g. a seed).
   double Rescore(UrlId url_id, double old_score) const;
+  // The queued links whose priority changed since the last call, with their
+  // new priority: after a rebuild, the links mapped to a vertex whose V
+  // changed and the links still unmapped; after a page scored against an
+  // older snapshot, that page's links. Applying them leaves every queued
+  // link at exactly the priority RescoreAllQueued() would give it (unit
+  // test); unmapped links that now match are mapped (stored).
+  std::vector<std::pair<UrlId, double>> TakeRescores();
+  // Every queued link's priority now (the full re-score; maps unmapped links
+  // that now match). For tests and for callers without a per-link rescore.
+  std::vector<std::pair<UrlId, double>> RescoreAllQueued();
 
   // Tokenises a link into its fields (thread-safe).
   JlseLinkFields Fields(std::string_view anchor, std::string_view url,
@@ -122,7 +145,7 @@ class JlseLearner {
   void set_link_cache(bool on) { use_cache_ = on; }
 
   // Rebuilds Gw, Q and the BM25 index from the recorded pages now.
-  void Rebuild();
+  void Rebuild() { RebuildFrom(results_.size()); }
 
   // The learned state (topic fingerprint, recorded pages = LinkTable, result
   // pages, side tables of queued links, rebuild counter) as bytes; Restore
@@ -155,6 +178,8 @@ class JlseLearner {
     int64_t predicted_wins = 0; // links where sim_predicted > sim_anchor
     int64_t cache_hits = 0;     // links whose fields came from the link cache
     int64_t cache_scored = 0;   // ... and whose score too (same snapshot)
+    int64_t rescored = 0;       // links re-prioritised after rebuilds (TakeRescores)
+    int64_t rescore_lookups = 0;  // ... of which needed a BM25 top-1 (unmapped)
     double rebuild_seconds = 0;
   };
   Stats stats() const;
@@ -171,6 +196,7 @@ class JlseLearner {
     Bm25Index index;
     std::vector<double> value;  // V(v) per index document
     uint64_t generation = 0;    // 0 before the first rebuild, then 1, 2, ...
+    std::vector<PageId> page;   // the page id of each index document
   };
   // Link cache (parse pool): documentation pages repeat their navigation
   // links verbatim, so a link's fields and score are kept by its exact
@@ -188,7 +214,7 @@ class JlseLearner {
     absl::flat_hash_map<uint64_t, std::shared_ptr<const CachedLink>> map;  // guarded by mu
   };
   static constexpr size_t kCacheShards = 16;
-  static constexpr size_t kCacheShardCapacity = 2048;
+  static constexpr size_t kCacheShardCapacity = 4096;
   // Fields and score of one link against `snap`, through the cache. Returns
   // 0 (computed), 1 (fields from the cache) or 2 (fields and score).
   int ScoreCached(std::string_view anchor, std::string_view url, std::string_view context,
@@ -196,7 +222,10 @@ class JlseLearner {
   JlseLinkScore ScoreAgainst(const JlseLinkFields& fields, const Snapshot& snap) const;
   struct QueuedLink {
     PageId parent = 0;
-    float sim_anchor = 0;
+    double sim_anchor = 0;
+    bool mapped = false;  // see JlseLinkScore::mapped
+    PageId vertex = 0;   // mapped Gw vertex v_j (0: none)
+    double bm25 = 0;     // its normalised s_j
     JlseLinkFields fields;
   };
   struct ParentInfo {
@@ -209,7 +238,11 @@ class JlseLearner {
     bool relevant = false;
     bool result = false;
     double denominator = 1;
-    std::vector<float> sim_anchor;  // per link
+    uint64_t generation = 0;        // snapshot the links were scored against
+    std::vector<double> sim_anchor;  // per link
+    std::vector<char> mapped;        // per link: JlseLinkScore::mapped
+    std::vector<PageId> vertex;      // per link: mapped vertex (0: none)
+    std::vector<double> bm25;        // per link: its s_j
     std::vector<JlseLinkFields> fields;  // per link (empty when not expanded)
   };
 
@@ -217,7 +250,15 @@ class JlseLearner {
               std::unique_ptr<LinkFeatureExtractor> words,
               std::shared_ptr<const SvmModel> result_model, uint64_t fingerprint);
   std::shared_ptr<const Snapshot> snapshot() const;
+  // Rebuild over the first `n_results` result pages (a restore rebuilds the
+  // snapshot the saved crawl had, without the results found since).
+  void RebuildFrom(size_t n_results);
   double Priority(double p_page, double sim, double denominator) const;
+  // Priority of a queued link from its stored mapping; maps it first when
+  // unmapped and `map` (crawl thread).
+  double QueuedPriority(UrlId url_id, QueuedLink* q, bool map, bool* looked_up);
+  // Indexes a queued link by its vertex (or as unmapped).
+  void IndexQueued(UrlId url_id, const QueuedLink& q);
 
   JlseParams params_;
   std::shared_ptr<const NaiveBayes> model_;
@@ -241,6 +282,13 @@ class JlseLearner {
   int64_t results_since_rebuild_ = 0;
   absl::flat_hash_map<UrlId, QueuedLink> queued_;
   absl::flat_hash_map<PageId, ParentInfo> parents_;
+  // V(v) of the current snapshot by vertex page id.
+  absl::flat_hash_map<PageId, double> value_by_page_;
+  // Queued links by mapped vertex, and those not mapped yet (may hold
+  // links no longer queued: dropped when met).
+  absl::flat_hash_map<PageId, std::vector<UrlId>> by_vertex_;
+  absl::flat_hash_set<UrlId> unmapped_;
+  absl::flat_hash_set<UrlId> to_rescore_;
   mutable std::mutex stats_mu_;
   Stats stats_;
 };

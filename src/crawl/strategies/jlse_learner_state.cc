@@ -74,7 +74,7 @@ class Reader {
   size_t pos_ = 0;
 };
 
-constexpr char kStateMagic[] = "topicrawl-jlse-state-2";
+constexpr char kStateMagic[] = "topicrawl-jlse-state-3";
 
 void PutFields(Writer* w, const JlseLinkFields& f) {
   w->S(f.anchor_raw);
@@ -116,6 +116,9 @@ std::string JlseLearner::SaveState() const {
     w.U(u);
     w.I(q.parent);
     w.D(q.sim_anchor);
+    w.U(q.mapped ? 1 : 0);
+    w.I(q.vertex);
+    w.D(q.bm25);
     PutFields(&w, q.fields);
   }
   std::vector<PageId> pids;
@@ -180,13 +183,16 @@ Status JlseLearner::RestoreState(std::string_view bytes) {
   absl::flat_hash_map<UrlId, QueuedLink> queued;
   if (!r.U(&n)) return bad("queued");
   for (uint64_t i = 0; i < n; ++i) {
-    uint64_t u;
+    uint64_t u, mapped;
     QueuedLink q;
     double sim;
-    if (!r.U(&u) || !r.I(&q.parent) || !r.D(&sim) || !GetFields(&r, &q.fields)) {
+    if (!r.U(&u) || !r.I(&q.parent) || !r.D(&sim) || !r.U(&mapped) || !r.I(&q.vertex) ||
+        !r.D(&q.bm25) ||
+        !GetFields(&r, &q.fields)) {
       return bad("queued link");
     }
-    q.sim_anchor = static_cast<float>(sim);
+    q.sim_anchor = sim;
+    q.mapped = mapped != 0;
     queued[u] = std::move(q);
   }
   absl::flat_hash_map<PageId, ParentInfo> parents;
@@ -207,7 +213,24 @@ Status JlseLearner::RestoreState(std::string_view bytes) {
   results_ = std::move(results);
   queued_ = std::move(queued);
   parents_ = std::move(parents);
-  if (had_snapshot && params_.use_graph) Rebuild();
+  by_vertex_.clear();
+  unmapped_.clear();
+  to_rescore_.clear();
+  value_by_page_.clear();
+  if (params_.use_graph) {
+    std::vector<UrlId> ids;
+    for (const auto& [u, q] : queued_) ids.push_back(u);
+    std::sort(ids.begin(), ids.end());  // vertex lists in a fixed order
+    for (UrlId u : ids) IndexQueued(u, queued_.at(u));
+  }
+  // The snapshot of the saved crawl: its last rebuild did not yet see the
+  // `since` results found after it.
+  if (had_snapshot && params_.use_graph) {
+    RebuildFrom(results_.size() - static_cast<size_t>(std::min<int64_t>(
+                                      since, static_cast<int64_t>(results_.size()))));
+  }
+  // The restored links keep the priorities the frontier saved with them.
+  to_rescore_.clear();
   results_since_rebuild_ = since;
   return Status::Ok();
 }

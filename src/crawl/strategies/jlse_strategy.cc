@@ -69,13 +69,11 @@ class JlseStrategy : public CrawlStrategy {
 
   void OnPageStored(const CrawlTask& task, PageId id, const ParsedPage& page,
                     const PageAssessment& assessment, Frontier* frontier) override {
-    const bool rebuilt = learner_->OnStored(task, id, page, assessment,
-                                            [frontier](UrlId u) { return frontier->Seen(u); });
-    if (!rebuilt) return;
-    // Eq. 3 changed for every link whose nearest Gw vertex or its Q did:
-    // re-prioritise the queue from the side table.
-    frontier->RescoreAll(
-        [this](const QueuedLinkView& v) { return learner_->Rescore(v.url_id, v.score); });
+    learner_->OnStored(task, id, page, assessment,
+                       [frontier](UrlId u) { return frontier->Seen(u); });
+    // Eq. 3 changed only for the links whose mapped vertex's V changed (or
+    // that had no match yet): re-prioritise those, not the whole queue.
+    for (const auto& [url_id, score] : learner_->TakeRescores()) frontier->Rescore(url_id, score);
   }
 
   // The learned state (NB counts, LinkTable, results, side tables; Gw, Q and
@@ -100,6 +98,7 @@ class JlseStrategy : public CrawlStrategy {
           << ",\"result_pages\":" << st.result_pages << ",\"predictions\":" << st.predictions
           << ",\"predicted_wins\":" << st.predicted_wins
           << ",\"cache_hits\":" << st.cache_hits << ",\"cache_scored\":" << st.cache_scored
+          << ",\"rescored\":" << st.rescored << ",\"rescore_lookups\":" << st.rescore_lookups
           << ",\"rebuild_seconds\":" << st.rebuild_seconds << "}\n";
     if (!learner_->params().use_graph) return Status::Ok();
     {

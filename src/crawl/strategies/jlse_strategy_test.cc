@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 
 #include "classify/result_page_svm.h"
@@ -220,13 +221,24 @@ TEST(JlseStrategyTest, GraphLearningAndSaveRestoreGiveIdenticalScores) {
   EXPECT_EQ(st.rebuilds, 3);
   EXPECT_EQ(st.gw_vertices, 5);  // seed, hub, 3 results
   ASSERT_EQ((*learner)->results().size(), 3u);
-  // An unseen guide link maps onto a guide vertex (a result: value r_d = 1).
-  JlseLinkFields f = (*learner)->Fields("tcp guide part 9",
-                                        "http://a.test/net/guide9.html", "");
+  // An unseen guide link with an NB-negative anchor maps onto a guide
+  // vertex (a result: value r_d = 1).
+  JlseLinkFields f = (*learner)->Fields("bread guide part 9", "http://a.test/net/guide9.html", "");
   JlseLinkScore s = (*learner)->ScoreLink(f);
+  EXPECT_DOUBLE_EQ(s.sim_anchor, 0.01);
   EXPECT_GE(s.vertex, 0);
+  EXPECT_TRUE(s.mapped);
   EXPECT_DOUBLE_EQ(s.value, 1.0);
-  EXPECT_GT(s.sim_predicted, 0.3);
+  EXPECT_GT(s.sim_predicted, 0.2);
+  // With an NB-positive anchor above every vertex's s_j, the search stops
+  // at that threshold: mapped, no vertex, sim = sim_anchor.
+  JlseLinkScore t = (*learner)->ScoreLink(
+      (*learner)->Fields("tcp socket packet", "http://a.test/net/guide9.html", ""));
+  EXPECT_GT(t.sim_anchor, 0.9);
+  EXPECT_TRUE(t.mapped);
+  if (t.vertex < 0) {
+    EXPECT_EQ(t.sim(), t.sim_anchor);
+  }
   // The queued guide links (3..5) now rank above the queued food link: their
   // nearest Gw vertices are results (V = 1), the food link's is not.
   ASSERT_FALSE(queued.empty());
@@ -378,6 +390,97 @@ TEST(JlseStrategyTest, LinkCacheGivesIdenticalScores) {
   EXPECT_GT((*cached)->stats().cache_scored, 0);
   EXPECT_GT((*cached)->stats().cache_hits, (*cached)->stats().cache_scored);  // after rebuilds
   EXPECT_EQ((*plain)->stats().cache_hits, 0);
+}
+
+// A synthetic site crawled in pairs (two pages assessed before either is
+// stored, so the second is scored against a snapshot older than the one
+// current when it is stored): after every stored page, the priorities of
+// the selective re-prioritisation (TakeRescores applied to the previous
+// priorities) equal the full re-score of every queued link, bit for bit.
+TEST(JlseStrategyTest, SelectiveRescoreEqualsFullRescore) {
+  JlseParams p;
+  p.cf = 1;
+  auto sel = JlseLearner::Create(p, Model(), {});
+  auto full = JlseLearner::Create(p, Model(), {});
+  ASSERT_TRUE(sel.ok() && full.ok());
+  std::vector<std::string> topics = {"tcp guide", "socket howto", "bread recipe", "router faq",
+                                     "garden notes", "packet filter"};
+  auto url_of = [](int i) { return "http://s" + std::to_string(i % 3) + ".test/p" +
+                                   std::to_string(i) + ".html"; };
+  auto page_of = [&](int i) {
+    std::vector<std::pair<std::string, std::string>> links;
+    for (int k = 1; k <= 5; ++k) {
+      const int j = (i * 7 + k * 13) % 97;
+      links.push_back({topics[j % topics.size()] + " " + std::to_string(j), url_of(j)});
+    }
+    // Pages 3k+1 are long (result pages when relevant), others are hubs.
+    const bool cooking = i % 5 == 4;
+    return Page(cooking ? "cooking bread recipe garden" : "network tcp socket packet",
+                i % 3 == 1 ? 40 : 5, links);
+  };
+  absl::flat_hash_set<UrlId> queued;
+  absl::flat_hash_map<UrlId, double> prio;  // the frontier of `sel`
+  std::vector<int> order;
+  absl::flat_hash_set<int> seen = {0};
+  order.push_back(0);
+  PageId next_id = 1;
+  int checked = 0, rescored = 0;
+  for (size_t at = 0; at + 1 < order.size() || at == 0; at += 2) {
+    if (at >= order.size()) break;
+    const int batch = std::min<int>(2, static_cast<int>(order.size() - at));
+    std::vector<CrawlTask> tasks;
+    std::vector<ParsedPage> pages;
+    std::vector<PageAssessment> sa(batch), fa(batch);
+    for (int b = 0; b < batch; ++b) {
+      const int i = order[at + b];
+      tasks.push_back(Task(url_of(i), i == 0 ? 0 : 1, i == 0 ? 0 : 1, "a"));
+      pages.push_back(page_of(i));
+      (*sel)->Assess(tasks[b], pages[b], &sa[b]);
+      (*full)->Assess(tasks[b], pages[b], &fa[b]);
+    }
+    for (int b = 0; b < batch; ++b) {
+      for (size_t k = 0; k < pages[b].links.size(); ++k) {
+        ASSERT_EQ(sa[b].links[k].score, fa[b].links[k].score);
+        if (!sa[b].links[k].admit) continue;
+        const UrlId u = DedupId(pages[b].links[k].url, true);
+        if (queued.insert(u).second) prio[u] = sa[b].links[k].score;
+      }
+      auto in_queue = [&](UrlId u) { return queued.contains(u); };
+      const PageId id = next_id++;
+      (*sel)->OnStored(tasks[b], id, pages[b], sa[b], in_queue);
+      (*full)->OnStored(tasks[b], id, pages[b], fa[b], in_queue);
+      queued.erase(tasks[b].url_id);
+      prio.erase(tasks[b].url_id);
+      for (const auto& [u, sc] : (*sel)->TakeRescores()) {
+        if (prio.contains(u)) prio[u] = sc;
+        ++rescored;
+      }
+      for (const auto& [u, sc] : (*full)->RescoreAllQueued()) {
+        ASSERT_TRUE(prio.contains(u));
+        EXPECT_EQ(prio[u], sc) << "page " << id << " link " << u;
+        ++checked;
+      }
+    }
+    for (int b = 0; b < batch; ++b) {
+      for (const auto& l : pages[b].links) {
+        const int j = std::stoi(l.url.substr(l.url.rfind("/p") + 2));
+        if (seen.insert(j).second && order.size() < 60) order.push_back(j);
+      }
+    }
+  }
+  const auto st = (*sel)->stats();
+  EXPECT_GE(st.rebuilds, 3);
+  EXPECT_GT(st.predictions, 0);
+  EXPECT_GT(checked, 200);
+  EXPECT_GT(rescored, 0);
+  // Selective: fewer re-prioritisations than full re-scores.
+  EXPECT_LT(rescored, checked);
+  // The saved state carries the mappings: a restored learner gives the same
+  // priorities.
+  auto fresh = JlseLearner::Create(p, Model(), {});
+  ASSERT_TRUE(fresh.ok());
+  ASSERT_TRUE((*fresh)->RestoreState((*sel)->SaveState()).ok());
+  for (UrlId u : queued) EXPECT_EQ((*fresh)->Rescore(u, -1), prio[u]) << u;
 }
 
 TEST(JlseStrategyTest, AtaHasNoPrediction) {
