@@ -32,6 +32,9 @@ Status SvmDataset::Validate() const {
   }
   if (feature_names.empty()) return Status::Error("svm: no features");
   if (rows.size() != labels.size()) return Status::Error("svm: rows and labels differ in length");
+  if (!groups.empty() && groups.size() != rows.size()) {
+    return Status::Error("svm: rows and groups differ in length");
+  }
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].size() != feature_names.size()) {
       return Status::Error("svm: row " + std::to_string(i) + " has " +

@@ -57,6 +57,9 @@ struct SvmDataset {
   std::vector<std::string> feature_names;
   std::vector<std::vector<double>> rows;
   std::vector<int> labels;
+  // Optional: a group per row (e.g. the row's web site). Empty, or one per
+  // row. Used only by SvmGridOptions::group_folds.
+  std::vector<uint32_t> groups;
 
   void Add(std::vector<double> row, int label) {
     rows.push_back(std::move(row));
@@ -137,6 +140,11 @@ struct SvmGridOptions {
   // score is the score at that threshold and the chosen point's threshold
   // goes into the model (Predict: decision > threshold).
   bool tune_threshold = false;
+  // false: stratified folds of the rows. true: folds of whole groups
+  // (SvmDataset::groups, GroupFolds), so that cross-validation scores rows of
+  // groups the fold's model never saw: the condition of a test split by web
+  // site. min(folds, groups) folds; training needs >= 2 groups.
+  bool group_folds = false;
 };
 
 struct SvmGridPoint {
@@ -167,6 +175,11 @@ struct SvmTrainReport {
 // shuffled with `seed` and dealt round-robin, so every fold gets
 // floor/ceil(n_class / k) of each class. Returns fold index per example.
 std::vector<int> StratifiedFolds(const std::vector<int>& labels, int folds, uint64_t seed);
+
+// Folds of whole groups: groups are shuffled with `seed`, then taken largest
+// first, each into the fold with the fewest rows so far (ties: lower fold).
+// k = min(folds, distinct groups) folds. Returns the fold per row.
+std::vector<int> GroupFolds(const std::vector<uint32_t>& groups, int folds, uint64_t seed);
 
 // Platt's sigmoid fit (Lin, Lin and Weng 2007 version of Platt 2000) of
 // labels (0/1) on decision values; returns {A, B}.

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <random>
 
 #include "classify/svm_model.h"
@@ -153,6 +154,70 @@ TEST(SvmSelectionTest, F1SelectionAndTheTunedThresholdRaiseCvF1) {
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->threshold(), mt->threshold());
   EXPECT_EQ(back->positive_weight(), mt->positive_weight());
+}
+
+}  // namespace
+}  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+TEST(GroupFoldsTest, EveryGroupInOneFoldAndFoldsBalanced) {
+  std::vector<uint32_t> groups;
+  const int sizes[] = {40, 5, 30, 12, 8, 25, 3, 17};
+  for (uint32_t g = 0; g < 8; ++g) groups.insert(groups.end(), sizes[g], g * 10 + 7);
+  auto fold = GroupFolds(groups, 3, 1);
+  EXPECT_EQ(fold, GroupFolds(groups, 3, 1));
+  std::vector<int> fold_of_group(100, -1), rows(3, 0);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    ASSERT_GE(fold[i], 0);
+    ASSERT_LT(fold[i], 3);
+    if (fold_of_group[groups[i]] < 0) fold_of_group[groups[i]] = fold[i];
+    EXPECT_EQ(fold_of_group[groups[i]], fold[i]) << "group " << groups[i] << " split";
+    ++rows[fold[i]];
+  }
+  // 140 rows, largest first into the smallest fold: 46-47 each.
+  for (int r : rows) EXPECT_NEAR(r, 140 / 3.0, 2.0);
+  // More folds than groups: one fold per group.
+  auto two = GroupFolds({5, 5, 9, 9, 9}, 10, 1);
+  EXPECT_EQ(*std::max_element(two.begin(), two.end()), 1);
+  EXPECT_NE(two[0], two[2]);
+}
+
+// Two groups whose positives sit in different places: row folds see both
+// groups in training and score well; group folds score a group with a model
+// of the other one, which is what a test split by group measures.
+TEST(GroupFoldsTest, CrossValidationByGroupScoresUnseenGroups) {
+  SvmDataset d;
+  d.feature_names = {"a"};
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 200; ++i) {
+    const uint32_t g = i % 2;
+    const int label = i % 4 < 2 ? 1 : 0;
+    // group 0: positives near 0.2, negatives near 0.8; group 1: reversed.
+    double centre = (label == 1) == (g == 0) ? 0.2 : 0.8;
+    d.Add({centre + 0.1 * (u(rng) - 0.5)}, label);
+    d.groups.push_back(g);
+  }
+  SvmGridOptions o;
+  o.folds = 5;
+  o.threads = 1;
+  SvmTrainReport rows, grouped;
+  ASSERT_TRUE(SvmModel::TrainAt(d, "g", 0, 0, o, &rows).ok());
+  o.group_folds = true;
+  ASSERT_TRUE(SvmModel::TrainAt(d, "g", 0, 0, o, &grouped).ok());
+  EXPECT_EQ(grouped.folds, 2);
+  EXPECT_LT(grouped.best.cv_accuracy, 0.2);  // the other group's rule is the reverse
+  EXPECT_GT(rows.best.cv_accuracy, 0.4);
+  // Without groups, or with one group, group folds are refused.
+  SvmDataset one = d;
+  std::fill(one.groups.begin(), one.groups.end(), 0);
+  EXPECT_FALSE(SvmModel::TrainAt(one, "g", 0, 0, o).ok());
+  one.groups.clear();
+  EXPECT_FALSE(SvmModel::TrainAt(one, "g", 0, 0, o).ok());
+  one.groups = {1, 2};
+  EXPECT_FALSE(one.Validate().ok());
 }
 
 }  // namespace

@@ -162,6 +162,39 @@ std::vector<int> StratifiedFolds(const std::vector<int>& labels, int folds, uint
   return fold;
 }
 
+std::vector<int> GroupFolds(const std::vector<uint32_t>& groups, int folds, uint64_t seed) {
+  std::vector<uint32_t> ids(groups.begin(), groups.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::mt19937_64 rng(seed);
+  for (size_t i = ids.size(); i > 1; --i) std::swap(ids[i - 1], ids[rng() % i]);
+  std::vector<size_t> size_of(ids.size(), 0);
+  // Sizes by id (ids is shuffled, so look up through a sorted copy).
+  std::vector<std::pair<uint32_t, size_t>> by_id;  // (id, position in shuffled order)
+  for (size_t i = 0; i < ids.size(); ++i) by_id.emplace_back(ids[i], i);
+  std::sort(by_id.begin(), by_id.end());
+  auto position = [&](uint32_t id) {
+    return std::lower_bound(by_id.begin(), by_id.end(), std::make_pair(id, size_t{0}))->second;
+  };
+  for (uint32_t g : groups) ++size_of[position(g)];
+  std::vector<size_t> order(ids.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return size_of[a] > size_of[b]; });
+  const int k = std::max(1, std::min<int>(folds, static_cast<int>(ids.size())));
+  std::vector<size_t> fold_rows(k, 0);
+  std::vector<int> fold_of(ids.size(), 0);
+  for (size_t i : order) {
+    const int f = static_cast<int>(std::min_element(fold_rows.begin(), fold_rows.end()) -
+                                   fold_rows.begin());
+    fold_of[i] = f;
+    fold_rows[f] += size_of[i];
+  }
+  std::vector<int> fold(groups.size());
+  for (size_t r = 0; r < groups.size(); ++r) fold[r] = fold_of[position(groups[r])];
+  return fold;
+}
+
 std::pair<double, double> FitPlattSigmoid(const std::vector<double>& dec,
                                           const std::vector<int>& labels) {
   // Lin, Lin & Weng, "A note on Platt's probabilistic outputs for support
@@ -246,8 +279,18 @@ struct SvmModelBuilder {
     FeatureScaler scaler = FeatureScaler::Fit(data.rows, d);
     ScaledNodes nodes = ToNodes(data, scaler);
     std::vector<double> y(data.labels.begin(), data.labels.end());
-    const int folds = static_cast<int>(std::min<size_t>(o.folds, data.size()));
-    std::vector<int> fold = StratifiedFolds(data.labels, folds, o.seed);
+    int folds = static_cast<int>(std::min<size_t>(o.folds, data.size()));
+    std::vector<int> fold;
+    if (o.group_folds) {
+      if (data.groups.empty()) return Status::Error("svm: group folds need the rows' groups");
+      fold = GroupFolds(data.groups, folds, o.seed);
+      folds = 1 + *std::max_element(fold.begin(), fold.end());
+      if (folds < 2) {
+        return Status::Error("svm: group folds need at least 2 groups (the data has 1)");
+      }
+    } else {
+      fold = StratifiedFolds(data.labels, folds, o.seed);
+    }
     // libsvm's -w1: the positive class's C times n_negative / n_positive,
     // so that both classes carry the same total bound.
     const double positive_weight =

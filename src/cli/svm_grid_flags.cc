@@ -89,6 +89,9 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
         g->tune_threshold = true;
       },
       "Shorthand for --class-weight balanced --select f1 --threshold cv");
+  cmd->add_flag("--group-folds", g->group_folds,
+                "Cross-validation folds of whole groups (hub data: hosts), so that the grid "
+                "and the threshold are chosen on sites the fold's model never saw");
   cmd->add_option("--max-iter", g->max_iterations,
                   "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
       ->check(CLI::NonNegativeNumber);

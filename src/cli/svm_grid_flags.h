@@ -17,7 +17,7 @@ namespace topicrawl::cli {
 bool ParseLog2Range(const std::string& s, int* lo, int* hi, int* step);
 
 // --threads, --folds, --log2c, --log2g, --eps, --no-dedup, --max-iter,
-// --class-weight, --select, --threshold, --imbalanced into *g.
+// --class-weight, --select, --threshold, --imbalanced, --group-folds into *g.
 void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g);
 
 }  // namespace topicrawl::cli
