@@ -36,6 +36,11 @@
 // it and never hands the file to libsvm: a truncated, edited or foreign file
 // is refused with an error naming the file and line, never a crash.
 //
+// Implementation by role: svm_model.cc (data checks, scaling, prediction),
+// svm_train.cc (folds, grid, selection, final fit), svm_model_io.cc (the
+// file), svm_selection.h (scores and thresholds), svm_cv_grid.h and
+// svm_smo.h (the deduplicated cross-validation engine).
+//
 // Thread-safety: a trained or loaded SvmModel is immutable; Decision(),
 // Probability() and Predict() may be called from many threads.
 #ifndef TOPICRAWL_CLASSIFY_SVM_MODEL_H_
