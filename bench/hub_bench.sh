@@ -18,10 +18,12 @@ trap 'rm -rf "$work"' EXIT
 # solves the 20,000-iteration cap stopped). GRID_FEATURES picks the feature
 # sets (url = before download, full = with page size); NO_DEDUP=1 adds the
 # run with one libsvm training per (point, fold) (~400 s CPU: slow).
+# GRID_FLAGS adds training flags, e.g. GRID_FLAGS=--imbalanced (class weight,
+# F1 selection, CV threshold: docs/hub-svm.md).
 for f in ${GRID_FEATURES:-url full}; do
   echo "== grid search, 2,000 training URLs, $f features, 2 threads"
   /usr/bin/time -f "   time: %U s user, %S s sys, %e s wall" \
-    "$bin" train hub-svm --data "$data" --train-size 2000 --features "$f" --threads 2 --out "$work/model-$f"
+    "$bin" train hub-svm --data "$data" --train-size 2000 --features "$f" --threads 2 ${GRID_FLAGS:-} --out "$work/model-$f"
   if [ -n "${NO_DEDUP:-}" ]; then
     echo "== the same with --no-dedup (libsvm per point and fold)"
     /usr/bin/time -f "   time: %U s user, %S s sys, %e s wall" \

@@ -15,7 +15,7 @@ std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vecto
                                                     const std::vector<int>& labels,
                                                     const std::vector<int>& fold, int folds,
                                                     const std::vector<std::pair<int, int>>& points,
-                                                    double eps, int64_t max_iterations, int threads,
+                                                    double positive_weight, double eps, int64_t max_iterations, int threads,
                                                     CvGridStats* stats) {
   const size_t n = scaled.size();
   std::vector<std::vector<double>> dec(points.size(), std::vector<double>(n, 0.0));
@@ -86,7 +86,9 @@ std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vecto
           if (w <= 0) continue;
           train_u.push_back(u);
           y.push_back(label == 1 ? 1 : -1);
-          upper_w.push_back(w);
+          // The class weight multiplies the bound like the multiplicity
+          // does, so warm starts over C stay exact.
+          upper_w.push_back(label == 1 ? w * positive_weight : w);
           (label == 1 ? pos : neg) += 1;
         }
       }

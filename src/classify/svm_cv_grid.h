@@ -39,12 +39,13 @@ struct CvGridStats {
 
 // Out-of-fold decision values dec[p][i] (> 0 = label 1) of every grid point
 // p = (log2c, log2g) for every example i. `scaled` are the scaled rows,
-// `fold` the fold of each example (0..folds-1). max_iterations is per solve.
+// `fold` the fold of each example (0..folds-1). positive_weight multiplies
+// the bound of label-1 examples (libsvm's -w1). max_iterations is per solve.
 std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vector<double>>& scaled,
                                                     const std::vector<int>& labels,
                                                     const std::vector<int>& fold, int folds,
                                                     const std::vector<std::pair<int, int>>& points,
-                                                    double eps, int64_t max_iterations, int threads,
+                                                    double positive_weight, double eps, int64_t max_iterations, int threads,
                                                     CvGridStats* stats);
 
 }  // namespace topicrawl

@@ -13,6 +13,12 @@
 //     (grid point, fold) trainings spread over `threads` std::threads.
 //   ⑤ the final model is trained on all examples with the best (C, gamma).
 //   ⑥ the model is saved and reloaded (our own versioned text format).
+// Beyond the seed, for a small positive class (hub pages are 5-55 % of a
+// site's pages): libsvm's class weight (-w1: the positive class's C times
+// n_negative / n_positive), the grid point chosen by cross-validated F1 of
+// the positive class instead of accuracy, and a decision threshold chosen on
+// the out-of-fold decision values of the training data (SvmGridOptions).
+// The defaults are the seed's: no weight, accuracy, threshold 0.
 //
 // Determinism: folds are stratified by class and shuffled with our own
 // seeded generator, not libsvm's svm_cross_validation (which uses rand(),
@@ -21,12 +27,19 @@
 // of the chosen grid point (what libsvm's -b 1 does with an internal 5-fold
 // CV and rand()); so the same data and options give the same model bytes.
 //
-// Model file: text, first line "topicrawl-svm-model 1", then the kind (a
+// Model file: text, first line "topicrawl-svm-model 2", then the kind (a
 // caller-chosen name such as "hub-url"), the feature names with their scale,
-// C, gamma, rho, Platt's A and B, the support vectors (scaled), and a last
+// C, gamma, rho, Platt's A and B, the class weight and the decision
+// threshold (version 2; a version 1 file loads with weight 1 and threshold
+// 0), the support vectors (scaled), and a last
 // line "checksum <Hash64Hex of every byte before it>". Load() checks all of
 // it and never hands the file to libsvm: a truncated, edited or foreign file
 // is refused with an error naming the file and line, never a crash.
+//
+// Implementation by role: svm_model.cc (data checks, scaling, prediction),
+// svm_train.cc (folds, grid, selection, final fit), svm_model_io.cc (the
+// file), svm_selection.h (scores and thresholds), svm_cv_grid.h and
+// svm_smo.h (the deduplicated cross-validation engine).
 //
 // Thread-safety: a trained or loaded SvmModel is immutable; Decision(),
 // Probability() and Predict() may be called from many threads.
@@ -49,6 +62,9 @@ struct SvmDataset {
   std::vector<std::string> feature_names;
   std::vector<std::vector<double>> rows;
   std::vector<int> labels;
+  // Optional: a group per row (e.g. the row's web site). Empty, or one per
+  // row. Used only by SvmGridOptions::group_folds.
+  std::vector<uint32_t> groups;
 
   void Add(std::vector<double> row, int label) {
     rows.push_back(std::move(row));
@@ -88,6 +104,17 @@ class FeatureScaler {
   double lower_ = -1, upper_ = 1;
 };
 
+// How the positive class's C is weighted (libsvm's -wi / weight_label).
+enum class SvmClassWeight {
+  kNone,              // C for both classes (libsvm's default, the seed's)
+  kInverseFrequency,  // C_positive = C n_negative / n_positive of the training data
+};
+// What the grid search maximises over the out-of-fold predictions.
+enum class SvmSelection {
+  kAccuracy,  // libsvm grid.py's criterion (the seed's)
+  kF1,        // F1 of the positive class (label 1)
+};
+
 struct SvmGridOptions {
   // log2 ranges, inclusive (libsvm tools/grid.py defaults).
   int log2c_min = -5, log2c_max = 15, log2c_step = 2;
@@ -110,12 +137,27 @@ struct SvmGridOptions {
   // capped, all at large C; the chosen point is the uncapped grid's:
   // docs/hub-svm.md). A capped solve is an early-stopped SMO solution.
   int64_t max_iterations = 20000;
+  SvmClassWeight class_weight = SvmClassWeight::kNone;
+  SvmSelection select = SvmSelection::kAccuracy;
+  // false: the decision threshold is 0 (libsvm's sign). true: for every
+  // grid point, the threshold on its out-of-fold decision values of the
+  // TRAINING data that maximises `select` (svm_selection.h); the point's
+  // score is the score at that threshold and the chosen point's threshold
+  // goes into the model (Predict: decision > threshold).
+  bool tune_threshold = false;
+  // false: stratified folds of the rows. true: folds of whole groups
+  // (SvmDataset::groups, GroupFolds), so that cross-validation scores rows of
+  // groups the fold's model never saw: the condition of a test split by web
+  // site. min(folds, groups) folds; training needs >= 2 groups.
+  bool group_folds = false;
 };
 
 struct SvmGridPoint {
   int log2c = 0;
   int log2g = 0;
   double cv_accuracy = 0;  // share of examples classified right out of fold
+  double cv_f1 = 0;        // out-of-fold F1 of the positive class
+  double threshold = 0;    // the decision threshold both figures are at
 };
 
 struct SvmTrainReport {
@@ -123,6 +165,7 @@ struct SvmTrainReport {
   SvmGridPoint best;
   int folds = 0;
   size_t examples = 0, positives = 0;
+  double positive_weight = 1;  // the positive class's C multiplier
   size_t support_vectors = 0;
   double cpu_seconds = 0;   // process CPU time of the whole Train() call
   double wall_seconds = 0;
@@ -137,6 +180,11 @@ struct SvmTrainReport {
 // shuffled with `seed` and dealt round-robin, so every fold gets
 // floor/ceil(n_class / k) of each class. Returns fold index per example.
 std::vector<int> StratifiedFolds(const std::vector<int>& labels, int folds, uint64_t seed);
+
+// Folds of whole groups: groups are shuffled with `seed`, then taken largest
+// first, each into the fold with the fewest rows so far (ties: lower fold).
+// k = min(folds, distinct groups) folds. Returns the fold per row.
+std::vector<int> GroupFolds(const std::vector<uint32_t>& groups, int folds, uint64_t seed);
 
 // Platt's sigmoid fit (Lin, Lin and Weng 2007 version of Platt 2000) of
 // labels (0/1) on decision values; returns {A, B}.
@@ -161,10 +209,14 @@ class SvmModel {
   // Decision value of RAW features (scaled inside): > 0 means class 1.
   // REQUIRES: raw.size() == feature_names().size()
   double Decision(std::span<const double> raw) const;
-  // Platt probability of class 1.
+  // Platt probability of class 1 (fitted on the out-of-fold decision values;
+  // the threshold does not enter it).
   double Probability(std::span<const double> raw) const;
-  // libsvm's rule: the sign of the decision value.
-  int Predict(std::span<const double> raw) const { return Decision(raw) > 0 ? 1 : 0; }
+  // Class 1 when the decision value exceeds the model's threshold: 0 (libsvm's
+  // rule, the sign) unless trained with tune_threshold.
+  int Predict(std::span<const double> raw) const {
+    return Decision(raw) > threshold_ ? 1 : 0;
+  }
 
   std::string Serialize() const;
   Status Save(const std::string& path) const;
@@ -184,6 +236,8 @@ class SvmModel {
   double c() const { return c_; }
   double gamma() const { return gamma_; }
   double cv_accuracy() const { return cv_accuracy_; }
+  double threshold() const { return threshold_; }
+  double positive_weight() const { return positive_weight_; }
   double platt_a() const { return platt_a_; }
   double platt_b() const { return platt_b_; }
   size_t support_vectors() const { return coef_.size(); }
@@ -202,6 +256,7 @@ class SvmModel {
   size_t train_examples_ = 0, train_positives_ = 0;
   double rho_ = 0;
   double platt_a_ = -1, platt_b_ = 0;
+  double positive_weight_ = 1, threshold_ = 0;
   std::vector<double> coef_;  // alpha_i * y_i, sign so that > 0 is class 1
   std::vector<double> sv_;    // support vectors, scaled, row-major (n_sv x dims)
   // Prediction layout: only the dimensions whose training range is not a

@@ -261,9 +261,11 @@ TEST_F(SvmModelFileTest, RefusesBadContentWithValidChecksum) {
     t.replace(p, from.size(), to);
     return SvmModel::Parse(Resign(t), "", "m.svm");
   };
-  auto v2 = edit("topicrawl-svm-model 1", "topicrawl-svm-model 2");
-  ASSERT_FALSE(v2.ok());
-  EXPECT_NE(v2.status().message().find("version 2"), std::string::npos);
+  auto v3 = edit("topicrawl-svm-model 2", "topicrawl-svm-model 3");
+  ASSERT_FALSE(v3.ok());
+  EXPECT_NE(v3.status().message().find("version 3"), std::string::npos);
+  EXPECT_FALSE(edit("\nweight ", "\nweight -").ok());
+  EXPECT_FALSE(edit("\nthreshold ", "\nthreshold x").ok());
   auto nan = edit("\ngamma ", "\ngamma nan");
   ASSERT_FALSE(nan.ok());
   EXPECT_NE(nan.status().message().find("line"), std::string::npos);
@@ -271,6 +273,32 @@ TEST_F(SvmModelFileTest, RefusesBadContentWithValidChecksum) {
   EXPECT_FALSE(edit("features 2", "features 99999999999").ok());
   EXPECT_FALSE(edit("\nsv ", "\nsv 9").ok());
   EXPECT_FALSE(edit("\nrho ", "\nrho  ").ok());
+}
+
+// A version-1 file (before class weights and thresholds) still loads, as
+// weight 1 and threshold 0, and predicts what the version-2 file predicts.
+TEST_F(SvmModelFileTest, ReadsVersionOneFiles) {
+  std::string t = text_;
+  t.replace(t.find("topicrawl-svm-model 2"), 21, "topicrawl-svm-model 1");
+  for (const char* key : {"\nweight ", "\nthreshold "}) {
+    size_t p = t.find(key);
+    ASSERT_NE(p, std::string::npos);
+    t.erase(p, t.find('\n', p + 1) - p);
+  }
+  auto v1 = SvmModel::Parse(Resign(t), "rings", "m.svm");
+  ASSERT_TRUE(v1.ok()) << v1.status().message();
+  auto v2 = SvmModel::Parse(text_, "rings", "m.svm");
+  ASSERT_TRUE(v2.ok());
+  EXPECT_EQ(v1->threshold(), 0);
+  EXPECT_EQ(v1->positive_weight(), 1);
+  for (double x = 0; x <= 100; x += 10) {
+    std::vector<double> raw = {x, 100 - x};
+    EXPECT_EQ(v1->Decision(raw), v2->Decision(raw));
+    EXPECT_EQ(v1->Predict(raw), v2->Predict(raw));
+  }
+  // An unknown version-1 line where version 2 has its weight is refused.
+  auto broken = SvmModel::Parse(Resign(t).replace(0, 21, "topicrawl-svm-model 2"), "rings", "m.svm");
+  EXPECT_FALSE(broken.ok());
 }
 
 TEST_F(SvmModelFileTest, RandomMutationsNeverCrash) {

@@ -145,12 +145,12 @@ int RunTrain(const TrainFlags& f) {
     std::cerr << "error: " << s.message() << "\n";
     return kExitFailure;
   }
-  std::printf("hub SVM (%s features): %zu examples (%zu hubs), best C = 2^%d, gamma = 2^%d, "
-              "%d-fold CV accuracy %.4f, %zu support vectors; grid of %zu points: %.1f s CPU, "
-              "%.1f s wall, %d threads -> %s\n",
+  std::printf("hub SVM (%s features): %zu examples (%zu hubs), positive weight %.3g, best C = "
+              "2^%d, gamma = 2^%d, threshold %.4g, %d-fold CV accuracy %.4f, F1 %.4f, %zu support "
+              "vectors; grid of %zu points: %.1f s CPU, %.1f s wall, %d threads -> %s\n",
               std::string(hub::HubFeatureSetName(set)).c_str(), rep.examples, rep.positives,
-              rep.best.log2c, rep.best.log2g, rep.folds, rep.best.cv_accuracy,
-              rep.support_vectors, rep.grid.size(), rep.cpu_seconds, rep.wall_seconds,
+              rep.positive_weight, rep.best.log2c, rep.best.log2g, rep.best.threshold, rep.folds,
+              rep.best.cv_accuracy, rep.best.cv_f1, rep.support_vectors, rep.grid.size(), rep.cpu_seconds, rep.wall_seconds,
               grid.threads, f.out.c_str());
   if (grid.deduplicate) {
     std::printf("cross-validation: %zu distinct scaled vectors of %zu, %zu solves, %lld SMO "
@@ -246,11 +246,14 @@ int RunAnalyze(const AnalyzeFlags& f) {
     out["c"] = model->c();
     out["gamma"] = model->gamma();
     out["cv_accuracy"] = model->cv_accuracy();
+    out["threshold"] = model->threshold();
+    out["positive_weight"] = model->positive_weight();
     out["support_vectors"] = model->support_vectors();
     out["test_rows"] = test.size();
     if (!f.json) {
       char extra[128];
-      std::snprintf(extra, sizeof extra, " C=%g gamma=%g", model->c(), model->gamma());
+      std::snprintf(extra, sizeof extra, " C=%g gamma=%g threshold=%g weight=%g", model->c(),
+                    model->gamma(), model->threshold(), model->positive_weight());
       PrintMetrics("URL SVM (" + std::string(hub::HubFeatureSetName(set)) + ")", m, extra);
     }
   }

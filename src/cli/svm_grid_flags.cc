@@ -42,6 +42,56 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
                 "Cross-validate with one libsvm training per (point, fold) on the rows as they "
                 "are, instead of merging identical scaled vectors into weighted examples with "
                 "warm starts over C (same problem; docs/hub-svm.md)");
+  cmd->add_option_function<std::string>(
+      "--class-weight",
+      [g](const std::string& v) {
+        if (v == "none") {
+          g->class_weight = SvmClassWeight::kNone;
+        } else if (v == "balanced") {
+          g->class_weight = SvmClassWeight::kInverseFrequency;
+        } else {
+          throw CLI::ValidationError("--class-weight", "expected none or balanced");
+        }
+      },
+      "none (default, the seed's) or balanced: the positive class's C times n_negative / "
+      "n_positive (libsvm -w1)");
+  cmd->add_option_function<std::string>(
+      "--select",
+      [g](const std::string& v) {
+        if (v == "accuracy") {
+          g->select = SvmSelection::kAccuracy;
+        } else if (v == "f1") {
+          g->select = SvmSelection::kF1;
+        } else {
+          throw CLI::ValidationError("--select", "expected accuracy or f1");
+        }
+      },
+      "Grid-search criterion: accuracy (default, libsvm's grid.py) or f1 (of the positive "
+      "class), over the out-of-fold predictions");
+  cmd->add_option_function<std::string>(
+      "--threshold",
+      [g](const std::string& v) {
+        if (v == "zero") {
+          g->tune_threshold = false;
+        } else if (v == "cv") {
+          g->tune_threshold = true;
+        } else {
+          throw CLI::ValidationError("--threshold", "expected zero or cv");
+        }
+      },
+      "Decision threshold: zero (default, libsvm's sign) or cv (the one that maximises the "
+      "--select criterion on the training data's out-of-fold decision values)");
+  cmd->add_flag_callback(
+      "--imbalanced",
+      [g] {
+        g->class_weight = SvmClassWeight::kInverseFrequency;
+        g->select = SvmSelection::kF1;
+        g->tune_threshold = true;
+      },
+      "Shorthand for --class-weight balanced --select f1 --threshold cv");
+  cmd->add_flag("--group-folds", g->group_folds,
+                "Cross-validation folds of whole groups (hub data: hosts), so that the grid "
+                "and the threshold are chosen on sites the fold's model never saw");
   cmd->add_option("--max-iter", g->max_iterations,
                   "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
       ->check(CLI::NonNegativeNumber);

@@ -16,7 +16,8 @@ namespace topicrawl::cli {
 // "MIN:MAX:STEP" of log2 exponents (MIN <= MAX, STEP > 0).
 bool ParseLog2Range(const std::string& s, int* lo, int* hi, int* step);
 
-// --threads, --folds, --log2c, --log2g, --eps, --no-dedup, --max-iter into *g.
+// --threads, --folds, --log2c, --log2g, --eps, --no-dedup, --max-iter,
+// --class-weight, --select, --threshold, --imbalanced, --group-folds into *g.
 void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g);
 
 }  // namespace topicrawl::cli

@@ -100,6 +100,7 @@ SvmDataset ContentDataset(const std::vector<HubExample>& rows, const std::vector
   SvmDataset d;
   d.feature_names = ContentFeatureNames();
   for (size_t i : idx) d.Add(ContentFeatures(rows[i]), rows[i].label);
+  d.groups = HostGroups(rows, idx);
   return d;
 }
 

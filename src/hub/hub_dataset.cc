@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <unordered_map>
 
 #include "core/tsv.h"
 
@@ -178,11 +179,21 @@ std::vector<size_t> Subsample(const std::vector<size_t>& idx, int64_t n, uint64_
   return out;
 }
 
+std::vector<uint32_t> HostGroups(const std::vector<HubExample>& rows,
+                                 const std::vector<size_t>& idx) {
+  std::unordered_map<std::string, uint32_t> id;
+  std::vector<uint32_t> g;
+  g.reserve(idx.size());
+  for (size_t i : idx) g.push_back(id.try_emplace(rows[i].host, id.size()).first->second);
+  return g;
+}
+
 SvmDataset UrlDataset(const std::vector<HubExample>& rows, const std::vector<size_t>& idx,
                       HubFeatureSet set) {
   SvmDataset d;
   d.feature_names = HubFeatureNames(set);
   for (size_t i : idx) d.Add(HubFeatures(rows[i].Observation(), set), rows[i].label);
+  d.groups = HostGroups(rows, idx);
   return d;
 }
 

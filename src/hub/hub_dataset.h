@@ -66,7 +66,12 @@ std::vector<bool> SplitByRow(const std::vector<HubExample>& rows, double train_f
 // random subset, in their original order.
 std::vector<size_t> Subsample(const std::vector<size_t>& idx, int64_t n, uint64_t seed);
 
-// The SVM data set of `rows[idx]` for the URL-feature model.
+// The host of each of rows[idx] as a group id (first seen = 0), for
+// cross-validation folds by site (SvmGridOptions::group_folds).
+std::vector<uint32_t> HostGroups(const std::vector<HubExample>& rows,
+                                 const std::vector<size_t>& idx);
+
+// The SVM data set of `rows[idx]` for the URL-feature model (groups: hosts).
 SvmDataset UrlDataset(const std::vector<HubExample>& rows, const std::vector<size_t>& idx,
                       HubFeatureSet set);
 

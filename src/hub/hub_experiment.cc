@@ -79,6 +79,8 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
     r.log2c = rep.best.log2c;
     r.log2g = rep.best.log2g;
     r.cv_accuracy = rep.best.cv_accuracy;
+    r.cv_f1 = rep.best.cv_f1;
+    r.threshold = rep.best.threshold;
     r.support_vectors = rep.support_vectors;
     r.train_cpu_seconds = rep.cpu_seconds;
   };
@@ -161,8 +163,9 @@ HubTable RunHubTable(const std::vector<HubExample>& rows, const HubTableOptions&
                   << " " << HubMethodName(cell.method) << ": acc " << r->metrics.accuracy()
                   << " f1 " << r->metrics.f1();
         if (r->svm) {
-          *progress << " (C=2^" << r->log2c << " g=2^" << r->log2g << " cv " << r->cv_accuracy
-                    << ", " << r->support_vectors << " SV, " << r->train_cpu_seconds << " s CPU)";
+          *progress << " (C=2^" << r->log2c << " g=2^" << r->log2g << " t " << r->threshold
+                    << " cv acc " << r->cv_accuracy << " f1 " << r->cv_f1 << ", "
+                    << r->support_vectors << " SV, " << r->train_cpu_seconds << " s CPU)";
         }
         *progress << "\n";
         progress->flush();

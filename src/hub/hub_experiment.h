@@ -30,7 +30,8 @@ struct HubMethodResult {
   size_t train_examples = 0;
   bool svm = false;  // the fields below are set
   int log2c = 0, log2g = 0;
-  double cv_accuracy = 0;
+  double cv_accuracy = 0, cv_f1 = 0;
+  double threshold = 0;  // chosen on the training rows' out-of-fold values only
   size_t support_vectors = 0;
   double train_cpu_seconds = 0;
 };

@@ -30,6 +30,7 @@
 // a page with its id), examples capped at kMaxExamples.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -183,28 +184,30 @@ class HubsRoundPolicy : public RoundPolicy {
     auto g = RoundGraph::Read(history);
     if (!g.ok()) return g.status();
     const size_t n = g->url.size();
-    std::vector<uint32_t> indeg(n, 0);
+    // Each crawled page's sorted, deduplicated same-site child list, built
+    // once into one array (CSR: page i's children are
+    // kids[offset[i] .. offset[i + 1])); the in-degrees and the parenthood
+    // sums both read it.
+    std::vector<size_t> offset(n + 1, 0);
     std::vector<uint32_t> kids;
-    auto same_site_children = [&](uint32_t i) {
-      kids.clear();
+    for (uint32_t i = 0; i < n; ++i) {
+      offset[i] = kids.size();
+      if (!g->hub.pages[i].crawled) continue;
       for (uint32_t j : g->hub.links.Children(i)) {
         if (j != i && g->hub.pages[j].crawled && g->hub.pages[j].site == g->hub.pages[i].site) {
           kids.push_back(j);
         }
       }
-      std::sort(kids.begin(), kids.end());
-      kids.erase(std::unique(kids.begin(), kids.end()), kids.end());
-    };
-    for (uint32_t i = 0; i < n; ++i) {
-      if (!g->hub.pages[i].crawled) continue;
-      same_site_children(i);
-      for (uint32_t j : kids) ++indeg[j];
+      auto first = kids.begin() + static_cast<std::ptrdiff_t>(offset[i]);
+      std::sort(first, kids.end());
+      kids.erase(std::unique(first, kids.end()), kids.end());
     }
+    offset[n] = kids.size();
+    std::vector<uint32_t> indeg(n, 0);
+    for (uint32_t j : kids) ++indeg[j];
     std::vector<double> parenthood(n, 0.0);
     for (uint32_t i = 0; i < n; ++i) {
-      if (!g->hub.pages[i].crawled) continue;
-      same_site_children(i);
-      for (uint32_t j : kids) parenthood[i] += 1.0 / indeg[j];
+      for (size_t k = offset[i]; k < offset[i + 1]; ++k) parenthood[i] += 1.0 / indeg[kids[k]];
     }
     std::vector<double> p_url(revisits->size()), p_par(revisits->size(), 0.0);
     for (size_t r = 0; r < revisits->size(); ++r) {
