@@ -18,6 +18,8 @@
 #                   "oracle" (bench only, simulated evolutions): the bound,
 #                   planned by $ORACLE (build/bench/recrawl_oracle) from the
 #                   evolution's true change rates (E/truth/rates.tsv)
+#        ROUND0     a finished round-0 crawl directory to copy instead of
+#                   crawling round 0 (same web, seeds and topic)
 #        ROUNDS     default 4; SEED default 1 (the evolution's seed)
 #        MODEL      evolution model when EVO is created: news (default) or legacy
 #        HOMES, TOPIC, LABELS  seeds, topic and labels (default: the dev web's
@@ -77,9 +79,17 @@ if [ -n "${HOSTS:-}" ]; then
   EVAL_SCOPE=--scope-hosts
 fi
 ARGS=$(serve 0)
-echo "round 0: crawl (best-first${HOSTS:+, hosts $HOSTS}) ..." >&2
-read -r CPU0 WALL0 <<< "$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" \
-  --strategy best-first --max-pages 0 --delay 0 $SCOPE $ARGS --out "$OUT/round0")"
+if [ -n "${ROUND0:-}" ]; then
+  # Reuse a finished round-0 crawl of the same web (e.g. another policy's
+  # bench run): every policy then starts from exactly the same store.
+  echo "round 0: copied from $ROUND0" >&2
+  cp -a "$ROUND0" "$OUT/round0"
+  CPU0=0; WALL0=0
+else
+  echo "round 0: crawl (best-first${HOSTS:+, hosts $HOSTS}) ..." >&2
+  read -r CPU0 WALL0 <<< "$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" \
+    --strategy best-first --max-pages 0 --delay 0 $SCOPE $ARGS --out "$OUT/round0")"
+fi
 declare -A CPU
 declare -A PBUDGET
 NAMES=""
