@@ -58,7 +58,7 @@ def load(store, evo, rounds=4):
 
 def new_page(url, depth, nl, ol, rel, first):
     return dict(dir=url.rsplit('/', 1)[0], depth=depth, nl_first=nl, nl_last=nl, ol=ol, rel=rel,
-                first=first, last=first, n=0, x=0, gone=False, hist=[], ever_hub=False)
+                first=first, last=first, n=0, x=0, gone=False, hist=[], ever_hub=False, bfs=False)
 
 
 def simulate(data, rank, budget=0.3, rounds=4, scope=None):
