@@ -15,10 +15,11 @@ the same stores they agree within ~2 points per round
 
 Usage:
   bench/recrawl_sim.py --runs 'R/dev-s{seed}/round0' --evo '/work/webs/incr2-dev-s{seed}' \
-      --seeds 1,2,3,4,5 [--budget 0.3] [--hosts h1,h2,...] [--variants a,b,...]
+      --seeds 1,2,3,4,5 [--budget 0.3] [--hosts h1,h2,...] [--homes H.tsv] [--variants 'a;b;...']
   (--runs: recrawl_bench.sh OUT dirs' round0; --hosts: count the truth of
-  these hosts only, as eval --scope-hosts)
-Prints changed pages detected per round 1..4 (mean ± sd over the seeds).
+  these hosts only, as eval --scope-hosts; --homes SEEDS.tsv: also the
+  BFS-parent feature)
+Prints changed pages detected per round 1..--rounds (mean ± sd over the seeds).
 """
 import argparse, collections, copy, csv, math, re, sqlite3, statistics, sys
 from urllib.parse import urlsplit
@@ -39,7 +40,27 @@ def read_tsv(path):
         return [r for r in csv.reader(f, delimiter='\t') if r and r[0] != 'url']
 
 
-def load(store, evo, rounds=4):
+def bfs_parents(con, known, homes):
+    """Pages with BFS children in a breadth-first walk of the stored link
+    graph (links in document order) from the home pages: index/list pages,
+    observable by any crawler from its own graph."""
+    url_of = {pid: canon(u) for pid, u in con.execute("SELECT id, url FROM pages WHERE http_code = 200")}
+    links = collections.defaultdict(list)
+    for fid, to in con.execute("SELECT from_id, to_url FROM links ORDER BY from_id, ord"):
+        if fid in url_of:
+            links[url_of[fid]].append(canon(to))
+    roots = [canon(c) for r in read_tsv(homes) for c in r if c.startswith('http')]
+    order = [r for r in roots if r in known]
+    seen, children, i = set(order), collections.Counter(), 0
+    while i < len(order):
+        u = order[i]; i += 1
+        for t in links.get(u, []):
+            if t in known and t not in seen:
+                seen.add(t); order.append(t); children[u] += 1
+    return children
+
+
+def load(store, evo, rounds=4, homes=None):
     con = sqlite3.connect(store + '/crawl.db')
     pages = {}
     for url, depth, nl, ol, rel in con.execute(
@@ -49,6 +70,10 @@ def load(store, evo, rounds=4):
         c = canon(url)
         if c not in pages:
             pages[c] = new_page(c, depth, nl, ol, rel or 0.0, 0)
+    if homes:
+        children = bfs_parents(con, set(pages), homes)
+        for u, p in pages.items():
+            p['bfs'] = children[u] > 0
     truth = {k: dict(read_tsv('%s/truth/round-%d.tsv' % (evo, k))) for k in range(1, rounds + 1)}
     hubs = {k: {u: int(n) for u, n in read_tsv('%s/truth/hubs-%d.tsv' % (evo, k))}
             for k in range(1, rounds + 1)}
@@ -146,6 +171,8 @@ def adaptive(ctx, group=lambda p: (min(p['depth'], 7), p['nl_last'] > 0), relw=1
     return scores
 
 
+RNG = __import__('random').Random(1)
+
 GRID = [0.0005, 0.002, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
         0.65, 0.8, 0.9, 0.97, 0.995]
 
@@ -173,7 +200,7 @@ def em_prior(hists, init, iters=30):
     return w
 
 
-def bayes(ctx, prior=None, group=None):
+def bayes(ctx, prior=None, group=None, thompson=False):
     """Posterior P(changed since the last fetch) under a discrete prior over
     q: given (`prior`), or learned by EM from all histories, per group."""
     k, pages, live = ctx['round'], ctx['pages'], ctx['live']
@@ -196,6 +223,17 @@ def bayes(ctx, prior=None, group=None):
             e = max(1, k - p['last'])
             post = [wi * lik(p['hist'], q) for wi, q in zip(w, GRID)]
             z = sum(post)
+            if thompson and z:
+                # Thompson sampling: rank by one draw of q from the posterior
+                # (explores pages whose few revisits left their rate open).
+                r, acc, q = RNG.random() * z, 0.0, GRID[-1]
+                for pi, qq in zip(post, GRID):
+                    acc += pi
+                    if acc >= r:
+                        q = qq
+                        break
+                scores[u] = 1 - (1 - q) ** e
+                continue
             scores[u] = sum(pi * (1 - (1 - q) ** e) for pi, q in zip(post, GRID)) / z if z else 0
     return scores
 
@@ -221,9 +259,11 @@ VARIANTS = {
     'groups depth x new URLs x outlinks': lambda d: lambda c: adaptive(c, group=lambda p: (min(p['depth'], 7), p['nl_last'] > 0, olb(p))),
     'groups depth x new URLs x ever hub': lambda d: lambda c: adaptive(c, group=lambda p: (min(p['depth'], 7), p['nl_last'] > 0, p['ever_hub'])),
     'groups URL directory': lambda d: lambda c: adaptive(c, group=lambda p: p['dir']),
+    'groups depth x new URLs x BFS parent (needs --homes)': lambda d: lambda c: adaptive(c, group=lambda p: (min(p['depth'], 7), p['nl_last'] > 0, p['bfs'])),
     'round 1 prior by depth': lambda d: lambda c: adaptive(c, r1=lambda p, rho: 0.3 / (1 + p['depth']) ** 2),
     'staleness first (unchanged pages by rounds since fetch)': lambda d: lambda c: staleness(c),
     'Bayes, q prior learned by EM, depth x first-fetch groups': lambda d: lambda c: bayes(c, group=lambda p: (min(p['depth'], 3), p['nl_first'] > 0)),
+    'Thompson sampling, q prior learned by EM, depth x first-fetch groups': lambda d: lambda c: bayes(c, group=lambda p: (min(p['depth'], 3), p['nl_first'] > 0), thompson=True),
     'Bayes, TRUE q distribution as prior (no features)': lambda d: (lambda tp: lambda c: bayes(c, prior=tp))(true_prior(d)),
 }
 
@@ -243,19 +283,22 @@ def main():
     ap.add_argument('--budget', type=float, default=0.3)
     ap.add_argument('--hosts', default='')
     ap.add_argument('--variants', default='')
+    ap.add_argument('--rounds', type=int, default=4)
+    ap.add_argument('--homes', default='', help='home pages (seeds file): enables the BFS-parent feature')
     a = ap.parse_args()
     scope = set(a.hosts.split(',')) if a.hosts else None
-    names = [n for n in VARIANTS if not a.variants or n in a.variants.split(',')]
+    names = [n for n in VARIANTS if (not a.variants or n in a.variants.split(';')) and (a.homes or 'BFS' not in n)]
     res = {n: [] for n in names}
     for s in a.seeds.split(','):
-        data = load(a.runs.replace('{seed}', s), a.evo.replace('{seed}', s))
+        data = load(a.runs.replace('{seed}', s), a.evo.replace('{seed}', s), homes=a.homes or None, rounds=a.rounds)
         for n in names:
-            res[n].append(simulate(data, VARIANTS[n](data), budget=a.budget, scope=scope))
-    print('| ranking (simulated, budget %g %%, %d seeds) | round 1 | round 2 | round 3 | round 4 |' % (100 * a.budget, len(res[names[0]])))
-    print('|---|---:|---:|---:|---:|')
+            res[n].append(simulate(data, VARIANTS[n](data), budget=a.budget, rounds=a.rounds, scope=scope))
+    print('| ranking (simulated, budget %g %%, %d seeds) | %s |' % (
+        100 * a.budget, len(res[names[0]]), ' | '.join('round %d' % k for k in range(1, a.rounds + 1))))
+    print('|---|' + '---:|' * a.rounds)
     for n in names:
         cols = []
-        for k in range(4):
+        for k in range(a.rounds):
             v = [100 * r[k] for r in res[n]]
             cols.append('%.1f ± %.1f' % (statistics.mean(v), statistics.stdev(v) if len(v) > 1 else 0.0))
         print('| %s | %s |' % (n, ' | '.join(cols)))
