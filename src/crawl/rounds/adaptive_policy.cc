@@ -45,8 +45,10 @@
 // The round starts from the original seeds (new pages linked from them).
 //
 // The store's history is streamed once per plan: each live URL leaves a
-// 40-byte Candidate (the parts of its value), the group priors are pooled in
-// the same pass, and the values are computed from the candidates.
+// 48-byte Candidate (the parts of its value); the link graph is streamed
+// once (ForEachLink) for the BFS-parent flag, 8 bytes a link between live
+// pages while the walk runs; then the group priors are pooled and the
+// values computed from the candidates.
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
