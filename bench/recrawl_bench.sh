@@ -14,7 +14,12 @@
 #        BASE       built web to evolve (default /work/webs/dev)
 #        OUT        runs directory (default /tmp/recrawl_bench/runs, replaced)
 #        POLICIES   default "full adaptive nutch"; NAME:BUDGET gives one policy
-#                   its own budget ("hubs:" = none: the policy's choice)
+#                   its own budget ("hubs:" = none: the policy's choice).
+#                   "oracle" (bench only, simulated evolutions): the bound,
+#                   planned by $ORACLE (build/bench/recrawl_oracle) from the
+#                   evolution's true change rates (E/truth/rates.tsv)
+#        ROUND0     a finished round-0 crawl directory to copy instead of
+#                   crawling round 0 (same web, seeds and topic)
 #        ROUNDS     default 4; SEED default 1 (the evolution's seed)
 #        MODEL      evolution model when EVO is created: news (default) or legacy
 #        HOMES, TOPIC, LABELS  seeds, topic and labels (default: the dev web's
@@ -29,6 +34,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGET=${1:-30%}
 BIN=${TOPICRAWL:-build/topicrawl}
+ORACLE=${ORACLE:-build/bench/recrawl_oracle}
 BASE=${BASE:-/work/webs/dev}
 EVO=${EVO:-/tmp/recrawl_bench/evo}
 OUT=${OUT:-/tmp/recrawl_bench/runs}
@@ -73,9 +79,17 @@ if [ -n "${HOSTS:-}" ]; then
   EVAL_SCOPE=--scope-hosts
 fi
 ARGS=$(serve 0)
-echo "round 0: crawl (best-first${HOSTS:+, hosts $HOSTS}) ..." >&2
-read -r CPU0 WALL0 <<< "$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" \
-  --strategy best-first --max-pages 0 --delay 0 $SCOPE $ARGS --out "$OUT/round0")"
+if [ -n "${ROUND0:-}" ]; then
+  # Reuse a finished round-0 crawl of the same web (e.g. another policy's
+  # bench run): every policy then starts from exactly the same store.
+  echo "round 0: copied from $ROUND0" >&2
+  cp -a "$ROUND0" "$OUT/round0"
+  CPU0=0; WALL0=0
+else
+  echo "round 0: crawl (best-first${HOSTS:+, hosts $HOSTS}) ..." >&2
+  read -r CPU0 WALL0 <<< "$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" \
+    --strategy best-first --max-pages 0 --delay 0 $SCOPE $ARGS --out "$OUT/round0")"
+fi
 declare -A CPU
 declare -A PBUDGET
 NAMES=""
@@ -92,7 +106,15 @@ for k in $(seq 1 "$ROUNDS"); do
   for p in $POLICIES; do
     b=""; [ -z "${PBUDGET[$p]}" ] || b="--budget ${PBUDGET[$p]}"
     echo "round $k: recrawl --policy $p $b ..." >&2
-    read -r c w <<< "$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b --delay 0 $ARGS)"
+    if [ "$p" = oracle ]; then
+      # Bench only: the oracle plans with the evolution's true change rates
+      # (build/bench/recrawl_oracle), then the planned round runs as a resume.
+      "$ORACLE" "$OUT/$p" --truth-dir "$EVO" --budget "${PBUDGET[$p]:-$BUDGET}" 2> "$OUT/$p.round$k.plan" || {
+        echo "recrawl_bench: oracle plan failed" >&2; cat "$OUT/$p.round$k.plan" >&2; exit 1; }
+      read -r c w <<< "$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --resume --delay 0 $ARGS)"
+    else
+      read -r c w <<< "$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b --delay 0 $ARGS)"
+    fi
     CPU[$p]="${CPU[$p]} $c"
   done
 done

@@ -106,6 +106,24 @@ Status EvolveOptions::Validate() const {
   return Status::Ok();
 }
 
+PageRate TruePageRate(const EvolvePlan& plan, const PageGraph& graph, uint32_t page) {
+  PageRate r;
+  const PagePlan& p = plan.pages[page];
+  r.edit_p = p.change_p;
+  int present = 0, hub = 0;
+  for (int k = 1; k <= plan.rounds; ++k) {
+    // A change in round k needs the page in k - 1 and k.
+    if (!p.Present(k) || !p.Present(k - 1)) continue;
+    ++present;
+    bool gains = false;
+    for (uint32_t t : graph.links[page]) gains = gains || plan.pages[t].publish_round == k;
+    hub += gains ? 1 : 0;
+  }
+  r.hub_share = present > 0 ? static_cast<double>(hub) / present : 0.0;
+  r.change_p = 1.0 - (1.0 - r.edit_p) * (1.0 - r.hub_share);
+  return r;
+}
+
 bool PagePlan::EditedIn(int round) const {
   return std::binary_search(edit_rounds.begin(), edit_rounds.end(), round);
 }

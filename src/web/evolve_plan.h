@@ -121,6 +121,20 @@ struct EvolvePlan {
   std::vector<size_t> published, edited, gone;
 };
 
+// The true per-round change probability of page `page` (for the bench-only
+// oracle round policy, eval/round_oracle.h; written to E/truth/rates.tsv):
+//   edit_p    = its edit probability p_i (PagePlan::change_p),
+//   hub_share = the share of the rounds 1..rounds it is present in in which
+//               it links to a page published in that round (its link
+//               appears: a change on top of the edits),
+//   change_p  = 1 - (1 - edit_p) (1 - hub_share).
+struct PageRate {
+  double edit_p = 0;
+  double hub_share = 0;
+  double change_p = 0;
+};
+PageRate TruePageRate(const EvolvePlan& plan, const PageGraph& graph, uint32_t page);
+
 // "news" / "legacy" and back.
 const char* EvolveModelName(EvolveModel model);
 bool ParseEvolveModel(const std::string& name, EvolveModel* model);

@@ -200,6 +200,35 @@ TEST(EvolvePlanTest, NewsModelChangesAreSkewedPersistentAndHubsStable) {
   EXPECT_LT(overlap(parents(*legacy, 1), parents(*legacy, 2)), 0.5);
 }
 
+TEST(EvolvePlanTest, TruePageRateCombinesEditsAndLinkGains) {
+  // Hand-built plan: 0 -> {1, 2, 3}; 1 -> 2. Page 2 is published in round 2,
+  // page 3 in round 4 (after the last round: never), page 1 is gone from
+  // round 3 on.
+  PageGraph g;
+  g.links = {{1, 2, 3}, {2}, {}, {}};
+  g.roots = {0};
+  EvolvePlan plan;
+  plan.rounds = 3;
+  plan.pages.resize(4);
+  plan.pages[0].change_p = 0.2;
+  plan.pages[1].change_p = 0.5;
+  plan.pages[1].gone_round = 3;
+  plan.pages[2].publish_round = 2;
+  plan.pages[3].publish_round = kNever;
+  // Page 0: present in rounds 0..3, gains a link in round 2 of 3 rounds.
+  PageRate r0 = TruePageRate(plan, g, 0);
+  EXPECT_DOUBLE_EQ(r0.edit_p, 0.2);
+  EXPECT_DOUBLE_EQ(r0.hub_share, 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(r0.change_p, 1.0 - 0.8 * (2.0 / 3.0));
+  // Page 1: rounds 1 and 2 count (round 3: gone), gains in round 2.
+  PageRate r1 = TruePageRate(plan, g, 1);
+  EXPECT_DOUBLE_EQ(r1.hub_share, 0.5);
+  EXPECT_DOUBLE_EQ(r1.change_p, 0.75);
+  // Page 2: can change in round 3 only; links to nothing.
+  EXPECT_DOUBLE_EQ(TruePageRate(plan, g, 2).change_p, 0.0);
+  EXPECT_DOUBLE_EQ(TruePageRate(plan, g, 3).hub_share, 0.0);
+}
+
 TEST(EvolvePlanTest, HiddenAndGonePagesAreLeavesWhoseBfsParentStays) {
   PageGraph g = NewsSite(10, 30);
   EvolveOptions o;

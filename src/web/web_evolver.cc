@@ -2,7 +2,9 @@
 
 #include <utime.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -265,6 +267,25 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
     log("truth round " + std::to_string(k) + ": new " + std::to_string(c[TruthState::kNew]) + ", changed " +
         std::to_string(c[TruthState::kChanged]) + ", unchanged " + std::to_string(c[TruthState::kUnchanged]) +
         ", gone " + std::to_string(c[TruthState::kGone]));
+  }
+  // The true change probability of every page that evolves (bench-only:
+  // the oracle round policy, eval/round_oracle.h). Sorted by url.
+  {
+    std::vector<std::pair<std::string, PageRate>> rows;
+    for (uint32_t i = 0; i < n; ++i) {
+      const PagePlan& p = plan.pages[i];
+      if (!p.reachable || p.publish_round == kNever) continue;
+      rows.push_back({base.urls[i], TruePageRate(plan, graph, i)});
+    }
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string text = "url\tchange_p\tedit_p\thub_share\n";
+    char buf[96];
+    for (const auto& [url, r] : rows) {
+      std::snprintf(buf, sizeof buf, "\t%.6g\t%.6g\t%.6g\n", r.change_p, r.edit_p, r.hub_share);
+      text += url;
+      text += buf;
+    }
+    if (Status s = WriteWholeFile(out + "/truth/rates.tsv", text); !s.ok()) return s;
   }
   std::string host_list;
   for (const std::string& h : o.hosts) host_list += (host_list.empty() ? "" : ",") + h;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -336,6 +337,49 @@ TEST_F(WebEvolveIntegrationTest, TruthReaderAgreesWithWebTruth) {
     for (const auto& [url, state] : cli) EXPECT_EQ(eval::PageChangeName(t->state.at(url)), state);
   }
   EXPECT_THAT(eval::ReadRoundTruth(evo_, 4).status().message(), HasSubstr("out of range"));
+}
+
+// truth/rates.tsv (the bench-only oracle's input): a page that changes in
+// some round has a positive true change probability; a page with none never
+// changes; a hub of a round (present the round before) has hub_share > 0.
+TEST_F(WebEvolveIntegrationTest, TrueRatesAgreeWithTheTruth) {
+  std::istringstream in(Slurp(evo_ + "/truth/rates.tsv"));
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "url\tchange_p\tedit_p\thub_share");
+  std::map<std::string, std::array<double, 3>> rates;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string url;
+    std::array<double, 3> r{};
+    row >> url >> r[0] >> r[1] >> r[2];
+    for (double v : r) EXPECT_TRUE(v >= 0 && v <= 1) << line;
+    EXPECT_NEAR(r[0], 1 - (1 - r[1]) * (1 - r[2]), 1e-5) << line;
+    rates[url] = r;
+  }
+  ASSERT_FALSE(rates.empty());
+  size_t changed = 0, hubs = 0;
+  for (int k = 1; k <= 3; ++k) {
+    std::string hubs_text;
+    std::map<std::string, std::string> truth = Truth(k, &hubs_text);
+    for (const auto& [url, state] : truth) {
+      if (state != "changed") continue;
+      ++changed;
+      ASSERT_TRUE(rates.count(url)) << url << " changes in round " << k << " but has no rate";
+      EXPECT_GT(rates[url][0], 0) << url;
+    }
+    std::istringstream h(hubs_text);
+    std::getline(h, line);
+    while (std::getline(h, line)) {
+      const std::string url = line.substr(0, line.find('\t'));
+      if (truth.count(url) && truth[url] != "new") {
+        ++hubs;
+        EXPECT_GT(rates[url][2], 0) << url << " is a hub of round " << k;
+      }
+    }
+  }
+  EXPECT_GT(changed, 0u);
+  EXPECT_GT(hubs, 0u);
 }
 
 TEST_F(WebEvolveIntegrationTest, TruthCountsRelevantPagesWithLabels) {

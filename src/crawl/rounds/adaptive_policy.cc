@@ -17,9 +17,11 @@
 //     lambda_i = (kPriorWeight * prior_i + n * r / I) / (kPriorWeight + n)
 // Pages without revisit history (n = 0: round 1, or newly found pages) get
 // the prior rate. The prior is learned from the crawl's own history
-// (empirical Bayes): pages are grouped by depth (0..7+) and by whether their
+// (empirical Bayes): pages are grouped by depth (0..7+), by whether their
 // last fetch admitted new URLs (index pages near the home change more often
-// than deep articles on real sites, and list the new pages), and each
+// than deep articles on real sites, and list the new pages) and by whether
+// they are a parent in a breadth-first walk of the stored link graph from
+// the seeds (MarkBfsParents: index/list pages), and each
 // group's prior is the same estimator applied to the pooled revisits of its
 // pages,
 //     prior_g = r(sum n, sum X) / (sum span / sum n),
@@ -43,10 +45,14 @@
 // The round starts from the original seeds (new pages linked from them).
 //
 // The store's history is streamed once per plan: each live URL leaves a
-// 40-byte Candidate (the parts of its value), the group priors are pooled in
-// the same pass, and the values are computed from the candidates.
+// 48-byte Candidate (the parts of its value); the link graph is streamed
+// once (ForEachLink) for the BFS-parent flag, 8 bytes a link between live
+// pages while the walk runs; then the group priors are pooled and the
+// values computed from the candidates.
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "crawl/rounds/policies.h"
@@ -59,7 +65,7 @@ constexpr double kPriorWeight = 1.0;  // ... worth this many revisits
 constexpr double kHubBonus = 1.0;     // last fetch found new URLs
 constexpr double kPriorNewShare = 0.01;  // new pages per known page and round, before evidence
 constexpr double kGroupWeight = 20;  // pseudo-revisits pulling a group's prior to the pooled one
-constexpr int kGroups = 16;          // depth 0..7+ x (last fetch admitted new URLs)
+constexpr int kGroups = 32;  // depth 0..7+ x (last fetch admitted new URLs) x BFS parent
 
 // Pooled revisits of a group of pages.
 struct Pool {
@@ -84,14 +90,21 @@ struct Candidate {
   uint32_t x;          // revisits that found a change (trivial ones included)
   int32_t span;        // rounds between its first and last fetch
   int32_t last_round;
+  uint32_t depth;
 };
+
+uint16_t GroupOf(uint32_t depth, bool new_links, bool bfs_parent) {
+  return static_cast<uint16_t>((std::min<uint32_t>(depth, 7) * 2 + (new_links ? 1 : 0)) * 2 +
+                               (bfs_parent ? 1 : 0));
+}
 
 Candidate MakeCandidate(const KnownUrl& u) {
   Candidate c;
   c.url_id = u.url_id;
   c.n = u.fetches > 0 ? u.fetches - 1 : 0;
   c.new_links = u.new_links_last > 0;
-  c.group = static_cast<uint16_t>(std::min<uint32_t>(u.depth, kGroups / 2 - 1) * 2 + (c.new_links ? 1 : 0));
+  c.depth = u.depth;
+  c.group = GroupOf(u.depth, c.new_links, false);
   double w = 1.0 + u.relevance.value_or(1.0);
   if (c.new_links && c.n > 0) w *= 1.0 + kHubBonus;
   c.weight = w;
@@ -144,6 +157,55 @@ double ValueOf(const Candidate& c, int round, double prior) {
   return (1.0 - std::exp(-lambda * elapsed)) * c.weight;
 }
 
+// Index pages: the pages with children in a breadth-first walk of the
+// stored link graph from the depth-0 pages (the seeds), i.e. the first
+// known page to link to some other page. On real sites these are the front,
+// section and list pages, which change far more often than the articles
+// (Adar et al., WSDM 2009); their group gets its own learned prior. The walk
+// visits each page's targets in url-id order (ForEachLink's order).
+Status MarkBfsParents(RoundHistory& history, std::vector<Candidate>* candidates) {
+  std::vector<Candidate>& c = *candidates;
+  std::unordered_map<UrlId, uint32_t> index;
+  index.reserve(c.size());
+  for (uint32_t i = 0; i < c.size(); ++i) index.emplace(c[i].url_id, i);
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  Status s = history.ForEachLink([&](UrlId from, UrlId to) {
+    auto f = index.find(from);
+    auto t = index.find(to);
+    if (f != index.end() && t != index.end() && f->second != t->second) {
+      edges.push_back({f->second, t->second});
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::stable_sort(edges.begin(), edges.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<uint32_t> start(c.size() + 1, 0);
+  for (const auto& e : edges) ++start[e.first + 1];
+  for (size_t i = 0; i < c.size(); ++i) start[i + 1] += start[i];
+  std::vector<char> seen(c.size(), 0);
+  std::vector<uint32_t> queue;
+  for (uint32_t i = 0; i < c.size(); ++i) {
+    if (c[i].depth == 0) {
+      seen[i] = 1;
+      queue.push_back(i);
+    }
+  }
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const uint32_t u = queue[head];
+    bool parent = false;
+    for (uint32_t e = start[u]; e < start[u + 1]; ++e) {
+      const uint32_t v = edges[e].second;
+      if (seen[v]) continue;
+      seen[v] = 1;
+      queue.push_back(v);
+      parent = true;
+    }
+    if (parent) c[u].group = GroupOf(c[u].depth, c[u].new_links, true);
+  }
+  return Status::Ok();
+}
+
 class AdaptiveRoundPolicy : public RoundPolicy {
  public:
   std::string_view Name() const override { return "adaptive"; }
@@ -154,10 +216,11 @@ class AdaptiveRoundPolicy : public RoundPolicy {
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
       if (u.page_id == 0 || u.gone()) return true;  // no stored version
       candidates.push_back(MakeCandidate(u));
-      priors.Add(candidates.back());
       return true;
     });
     if (!s.ok()) return s;
+    if (Status b = MarkBfsParents(history, &candidates); !b.ok()) return b;
+    for (const Candidate& c : candidates) priors.Add(c);
     const int64_t known = static_cast<int64_t>(candidates.size());
     const RoundSummary& last = history.LastRoundSummary();
     const double rho = last.round >= 1 && known > 0
@@ -180,7 +243,7 @@ class AdaptiveRoundPolicy : public RoundPolicy {
     plan->seeds = history.OriginalSeeds();
     plan->note = "adaptive: " + std::to_string(plan->revisits.size()) + " revisits, " +
                  std::to_string(with_history) + " pages with change history, " +
-                 (priors.learned() ? std::string("priors learned per depth and new-URL group")
+                 (priors.learned() ? std::string("priors learned per depth, new-URL and BFS-parent group")
                                    : "link-gain rate " + std::to_string(rho) + " per outlink");
     return Status::Ok();
   }

@@ -227,6 +227,65 @@ TEST(AdaptivePolicy, PagesWithoutHistoryGetThePriorLearnedForTheirGroup) {
   EXPECT_NEAR(AdaptiveRevisitValue(hub, 2, 0.5), 2 * AdaptiveRevisitValue(h.urls.at(10), 2, 0.5), 1e-12);
 }
 
+TEST(AdaptivePolicy, BfsParentsOfTheLinkGraphLearnTheirOwnPrior) {
+  // Round 2 is planned. The seed (depth 0) links to 22 depth-1 pages. Ten of
+  // them (10..19) link to a leaf of their own (100..109): parents in a
+  // breadth-first walk from the seed; revisited in round 1, all changed.
+  // Ten others (30..39) link only back to the seed: not parents; revisited,
+  // none changed. Of the two pages without a revisit, 50 (a parent: it
+  // links to leaf 150) gets the parents' learned prior and comes before 51
+  // (links only to a leaf someone else reached first), although both are
+  // at depth 1 and neither last fetch admitted new URLs.
+  FakeRoundHistory h;
+  h.summary.round = 1;
+  KnownUrl& seed = h.Add(1, "http://a/");
+  seed.depth = 0;
+  auto add = [&](UrlId id, uint32_t depth, uint32_t fetches, uint32_t changes) {
+    KnownUrl& u = h.Add(id, "http://a/" + std::to_string(id));
+    u.depth = depth;
+    u.fetches = fetches;
+    u.changes = changes;
+    u.relevance = 0.0;
+    if (fetches == 1) u.last_round = 0;
+  };
+  for (UrlId i = 0; i < 10; ++i) {
+    add(10 + i, 1, 2, 1);
+    add(100 + i, 2, 1, 0);
+    add(30 + i, 1, 2, 0);
+  }
+  add(50, 1, 1, 0);
+  add(51, 1, 1, 0);
+  add(150, 2, 1, 0);
+  for (UrlId i = 0; i < 10; ++i) h.links.push_back({1, 10 + i});
+  for (UrlId i = 0; i < 10; ++i) h.links.push_back({1, 30 + i});
+  h.links.push_back({1, 50});
+  h.links.push_back({1, 51});
+  for (UrlId i = 0; i < 10; ++i) h.links.push_back({10 + i, 100 + i});
+  for (UrlId i = 0; i < 10; ++i) h.links.push_back({30 + i, 1});
+  h.links.push_back({50, 150});
+  h.links.push_back({51, 150});  // reached by 50 first (lower id): 51 is no parent
+  h.urls.at(1).relevance = 0.0;
+  auto p = MakeRoundPolicy("adaptive", {});
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({2, -1, 0}, h, &plan).ok());
+  auto priority = [&](UrlId id) {
+    for (const Revisit& r : plan.revisits) {
+      if (r.url_id == id) return r.priority;
+    }
+    return -1.0;
+  };
+  // Pooled over all 20 revisited pages: n = 20, X = 10, span 20. Parents'
+  // group: n = 10, X = 10; non-parents: n = 10, X = 0 (rate 0). Shrunk with
+  // 20 pseudo-revisits of the pooled rate; 2 rounds since round 0; w = 1.
+  const double pooled = std::log(20.5 / 10.5);
+  const double parents = (20 * pooled + 10 * std::log(21.0)) / 30;
+  const double others = (20 * pooled + 0) / 30;
+  EXPECT_NEAR(priority(50), 1 - std::exp(-2 * parents), 1e-9);
+  EXPECT_NEAR(priority(51), 1 - std::exp(-2 * others), 1e-9);
+  EXPECT_GT(priority(50), priority(51));
+}
+
 TEST(NutchPolicy, IntervalsShrinkOnChangeGrowOtherwiseAndSurviveSaveRestore) {
   FakeRoundHistory h;
   h.summary.round = 1;

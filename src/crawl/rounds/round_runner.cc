@@ -224,6 +224,10 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
   ctx.model_file = options.model_file;
   auto policy = MakeRoundPolicy(options.policy, ctx);  // before touching the crawl
   if (!policy.ok()) return policy.status();
+  return PlanNextRoundWith(options, **policy);
+}
+
+StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPolicy& policy) {
   auto opened = CrawlStore::Open(options.dir, OpenMode::kResume);
   if (!opened.ok()) return opened.status();
   std::unique_ptr<CrawlStore> store = std::move(opened).value();
@@ -243,14 +247,14 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
   // The policy's memory: restore, then feed it the rounds it has not seen.
   auto saved = store->GetMeta(PolicyStateKey(options.policy));
   if (!saved.ok()) return saved.status();
-  if (Status s = (*policy)->RestoreState(saved->value_or("")); !s.ok()) {
+  if (Status s = policy.RestoreState(saved->value_or("")); !s.ok()) {
     return Status::Error("round policy " + options.policy + ": cannot restore its state: " +
                          s.message());
   }
   auto fed = MetaInt(store.get(), PolicyFedKey(options.policy), -1);
   if (!fed.ok()) return fed.status();
   if (*fed < last) {
-    if (Status s = (*policy)->OnRoundFinished(**history); !s.ok()) return s;
+    if (Status s = policy.OnRoundFinished(**history); !s.ok()) return s;
   }
 
   RoundRequest request;
@@ -273,7 +277,7 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
     request.budget = static_cast<int64_t>(options.budget_fraction * static_cast<double>(known) + 0.5);
   }
   RoundPlan plan;
-  if (Status s = (*policy)->Plan(request, **history, &plan); !s.ok()) {
+  if (Status s = policy.Plan(request, **history, &plan); !s.ok()) {
     return Status::Error("round policy " + options.policy + ": " + s.message());
   }
   TruncateToBudget(&plan.revisits, request.budget);
@@ -323,7 +327,7 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
       !st.ok()) {
     return st;
   }
-  if (Status st = store->SetMeta(PolicyStateKey(options.policy), (*policy)->SaveState());
+  if (Status st = store->SetMeta(PolicyStateKey(options.policy), policy.SaveState());
       !st.ok()) {
     return st;
   }

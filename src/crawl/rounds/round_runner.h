@@ -52,6 +52,12 @@ struct PlannedRound {
 // it"), an unknown policy, a policy error.
 StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options);
 
+// The same with a policy made by the caller (not from the registry): for
+// bench tools whose policy is no crawl option, e.g. the oracle that reads an
+// evolved web's true change rates (eval/round_oracle.h). Its state is kept
+// under options.policy, which names it in the round's meta.
+StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPolicy& policy);
+
 // For `recrawl --resume`: the number of the current round when it is
 // unfinished; an error when it has finished ("plan a new one") or the
 // directory is no round-capable crawl.
