@@ -2,7 +2,9 @@
 # Large-crawl bench (issue 12; a bench, not a test): serves the synthetic web
 # `web synth --hosts 1000 --pages 3000000 --seed 3`, crawls it best-first
 # with the dev-security topic and no delay, and prints every STEP pages:
-# pages/s over the step, RSS, crawl.db (+WAL) and WARC bytes per stored page,
+# pages/s over the step, CPU ms per page over the step (utime + stime of the
+# crawl process from /proc/PID/stat: unlike pages/s, it does not follow the
+# other jobs' load on a shared machine), RSS, crawl.db (+WAL) and WARC bytes per stored page,
 # and the queue size. At the end: peak RSS and CPU (/usr/bin/time), the time
 # from the end of the crawl loop (first "closing" line) to the process exit,
 # and the time of a resume of the finished directory (it rebuilds the
@@ -51,8 +53,8 @@ bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%d\n", s}'; }
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
 echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts 1000 --pages 3000000 --seed 3 ${SYNTH:-}"
-printf '%10s %9s %8s %10s %10s %10s %9s\n' pages "pages/s" "RSS MB" "db B/page" \
-  "warc B/pg" queue "elapsed"
+printf '%10s %9s %9s %8s %10s %10s %10s %9s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
+  "db B/page" "warc B/pg" queue "elapsed"
 # shellcheck disable=SC2086
 ( /usr/bin/time -v -o "$TMP/time.txt" "$BIN" crawl --seeds "$TMP/seeds.txt" \
     --strategy best-first --topic "$TOPIC" --max-pages "$PAGES" --delay 0 $CRAWL_ARGS \
@@ -62,17 +64,28 @@ CRAWL_PID=
 next=$STEP
 last_t=$(date +%s.%N)
 last_pages=0
+last_cpu=0
+TICKS=$(getconf CLK_TCK)
+# CPU seconds (user + system, all threads) of the crawl process so far.
+cpu_seconds() {
+  awk -v hz="$TICKS" '{sub(/.*\) /, ""); printf "%.2f\n", ($12 + $13) / hz}' \
+    "/proc/$CRAWL_PID/stat" 2>/dev/null || true
+}
 report() {  # pages queue elapsed
-  local now rss db warc
+  local now rss db warc cpu
   now=$(date +%s.%N)
+  cpu=$(cpu_seconds)
+  [ -n "$cpu" ] || cpu=-1  # the crawl has exited: no CPU figure for this step
   rss=$(awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$CRAWL_PID/status" 2>/dev/null || echo 0)
   db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
   warc=$(bytes "$OUT/warc")
   awk -v p="$1" -v q="$2" -v e="$3" -v t0="$last_t" -v t1="$now" -v p0="$last_pages" \
-      -v rss="$rss" -v db="$db" -v warc="$warc" 'BEGIN {
-    printf "%10d %9.0f %8d %10.0f %10.0f %10d %9s\n", p, (p - p0) / (t1 - t0), rss,
-           db / p, warc / p, q, e }'
+      -v rss="$rss" -v db="$db" -v warc="$warc" -v c0="$last_cpu" -v c1="$cpu" 'BEGIN {
+    cpu = c1 < 0 ? "-" : sprintf("%.3f", 1000 * (c1 - c0) / (p - p0))
+    printf "%10d %9.0f %9s %8d %10.0f %10.0f %10d %9s\n", p, (p - p0) / (t1 - t0),
+           cpu, rss, db / p, warc / p, q, e }'
   last_t=$now
+  [ "$cpu" = -1 ] || last_cpu=$cpu
   last_pages=$1
 }
 while kill -0 "$RUNNER" 2>/dev/null; do
