@@ -371,8 +371,12 @@ TEST_F(CrawlStoreTest, FrontierIsALogFirstAdmissionWinsAndStateOnlyGrows) {
 // Schema 5 keeps an admitted URL cut from its parent page's URL; the view,
 // LoadFrontier and a resume give back the whole URL.
 TEST_F(CrawlStoreTest, AdmittedUrlsAreCutFromTheirParentAndJoinedBack) {
-  const std::vector<std::string> urls{"http://a.test/d/c.html", "http://a.test/e/f?g=/h",
-                                      "http://z.test/", "http://a.test/d/x", "http://a.test/d/y"};
+  // Cut URLs longer than std::string's in-place buffer: the store must keep
+  // the bound text alive (it is bound without a copy).
+  const std::string c = "http://a.test/d/a-name-longer-than-sso-buffers.html";
+  const std::string e = "http://a.test/e/f?g=/h-and-a-long-query-string";
+  const std::vector<std::string> urls{c, e, "http://z.test/", "http://a.test/d/x",
+                                      "http://a.test/d/y"};
   auto stream = [](CrawlStore* store) {
     std::vector<std::string> out;
     EXPECT_TRUE(store->LoadFrontier([&out](const FrontierRecord& f) {
@@ -381,7 +385,7 @@ TEST_F(CrawlStoreTest, AdmittedUrlsAreCutFromTheirParentAndJoinedBack) {
                 }).ok());
     return out;
   };
-  const std::vector<std::string> want{"http://a.test/d/c.html|c0", "http://a.test/e/f?g=/h|c1",
+  const std::vector<std::string> want{c + "|c0", e + "|c1",
                                       "http://z.test/|c2", "http://a.test/d/x|c3",
                                       "http://a.test/d/y|c4"};
   {
@@ -400,7 +404,8 @@ TEST_F(CrawlStoreTest, AdmittedUrlsAreCutFromTheirParentAndJoinedBack) {
   }
   Reader r(dir_);
   EXPECT_EQ(r.Rows("SELECT url FROM frontier_log ORDER BY rowid"),
-            (std::vector<std::string>{".c.html", "/e/f?g=/h", "http://z.test/",
+            (std::vector<std::string>{".a-name-longer-than-sso-buffers.html",
+                                      "/e/f?g=/h-and-a-long-query-string", "http://z.test/",
                                       "http://a.test/d/x", "http://a.test/d/y"}));
   EXPECT_EQ(r.Rows("SELECT url || '|' || anchor FROM frontier WHERE state = 0 ORDER BY anchor"),
             want);
