@@ -13,6 +13,8 @@
 // open, Close() and before reads, as before).
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "store/crawl_store.h"
@@ -30,6 +32,23 @@ int64_t AsInt64(UrlId id) { return static_cast<int64_t>(id); }
 // slot, the id 0 is kept aside). ~8-16 bytes an id, no allocation per id.
 class IdSet {
  public:
+  // Room for `n` ids without growing (each growth copies the table and holds
+  // both copies for a moment: ~3x the final size at 10^7 ids).
+  void Reserve(size_t n) {
+    size_t slots = 1024;
+    while (slots * 3 < n * 4 + 4) slots *= 2;
+    if (slots > slots_.size()) {
+      std::vector<uint64_t> old;
+      old.swap(slots_);
+      slots_.assign(slots, 0);
+      size_ = 0;
+      const bool zero = has_zero_;
+      for (uint64_t id : old) {
+        if (id != 0) Insert(id);
+      }
+      has_zero_ = zero;
+    }
+  }
   bool Contains(uint64_t id) const {
     if (id == 0) return has_zero_;
     if (slots_.empty()) return false;
@@ -143,6 +162,12 @@ Status CrawlStore::LoadFrontier(
   // every queued row was a binary search of ~22 cache misses at 3 M done.
   IdSet done;
   size_t done_count = 0;
+  if (db_->schema_version >= 5) {
+    StatusOr<std::optional<std::string>> rows =
+        db_->conn->QueryText("SELECT coalesce(max(rowid), 0) FROM frontier_state");
+    if (!rows.ok()) return rows.status();
+    done.Reserve(static_cast<size_t>(std::stoll(rows->value_or("0"))));
+  }
   if (log_only) {
     StatusOr<SqliteStatement> d = db_->conn->Prepare(
         db_->schema_version >= 5 ? "SELECT url_id FROM frontier_state WHERE state > 0"
@@ -164,29 +189,44 @@ Status CrawlStore::LoadFrontier(
   PageId parent_id = -1;
   std::string parent_url;
   IdSet visited;
+  if (log_only) {
+    // The log's rowids count its rows (never deleted): one allocation.
+    StatusOr<std::optional<std::string>> rows =
+        db_->conn->QueryText("SELECT coalesce(max(rowid), 0) FROM frontier_log");
+    if (!rows.ok()) return rows.status();
+    visited.Reserve(static_cast<size_t>(std::stoll(rows->value_or("0"))));
+  }
   Status status;
   FrontierRecord row;
   size_t done_seen = 0;  // done url_ids met in the log
   while (q->NextRow(&status)) {
     row.url_id = static_cast<UrlId>(q->Int(0));
     if (log_only && !visited.Insert(row.url_id)) continue;  // not its first row
-    row.url = q->Text(1);
+    // Views into the row, copied into row's reused buffers: no allocation
+    // a row once they have grown.
+    const std::string_view url = q->TextView(1);
     row.depth = static_cast<uint32_t>(q->Int(2));
     row.parent_id = q->Int(3);
-    row.anchor = q->Text(4);
+    row.anchor.assign(q->TextView(4));
     row.score = q->Double(5);
-    row.explanation = q->Text(6);
+    row.explanation.assign(q->TextView(6));
     row.state = static_cast<int>(q->Int(7));
-    if (IsCompactUrl(row.url) && db_->schema_version >= 5) {
+    if (IsCompactUrl(url) && db_->schema_version >= 5) {
       if (row.parent_id != parent_id) {
         parent_id = row.parent_id;
         parent_q->BindInt(1, parent_id);
         Status ps;
-        parent_url = parent_q->NextRow(&ps) ? parent_q->Text(0) : std::string();
+        if (parent_q->NextRow(&ps)) {
+          parent_url.assign(parent_q->TextView(0));
+        } else {
+          parent_url.clear();
+        }
         parent_q->Reset();
         if (!ps.ok()) return ps;
       }
-      row.url = ExpandCompactUrl(row.url, parent_url);
+      ExpandCompactUrlInto(url, parent_url, &row.url);
+    } else {
+      row.url.assign(url);
     }
     if (log_only && done.Contains(static_cast<uint64_t>(row.url_id))) {
       row.state = std::max(row.state, 1);

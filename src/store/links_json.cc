@@ -141,19 +141,27 @@ std::string CompactUrl(std::string_view url, std::string_view page_url) {
   return std::string(url);
 }
 
-std::string ExpandCompactUrl(std::string_view stored, std::string_view page_url) {
-  if (!IsCompactUrl(stored)) return std::string(stored);
+void ExpandCompactUrlInto(std::string_view stored, std::string_view page_url, std::string* out) {
+  if (!IsCompactUrl(stored)) {
+    out->assign(stored);
+    return;
+  }
   if (stored[0] == '.') {
     // rtrim(url, replace(url, '/', '')): up to the last '/'.
     const size_t slash = page_url.rfind('/');
-    std::string out(page_url.substr(0, slash == std::string_view::npos ? 0 : slash + 1));
-    out.append(stored.substr(1));
-    return out;
+    out->assign(page_url.substr(0, slash == std::string_view::npos ? 0 : slash + 1));
+    out->append(stored.substr(1));
+    return;
   }
   // substr(url, 1, instr(substr(url, 9), '/') + 7).
   const size_t slash = page_url.size() > 8 ? page_url.find('/', 8) : std::string_view::npos;
-  std::string out(page_url.substr(0, slash == std::string_view::npos ? 7 : slash));
-  out.append(stored);
+  out->assign(page_url.substr(0, slash == std::string_view::npos ? 7 : slash));
+  out->append(stored);
+}
+
+std::string ExpandCompactUrl(std::string_view stored, std::string_view page_url) {
+  std::string out;
+  ExpandCompactUrlInto(stored, page_url, &out);
   return out;
 }
 
