@@ -48,7 +48,7 @@ CRAWL_ARGS=$(sed -n 's/^crawl-args: //p' "$TMP/synth.out")
 [ -n "$CRAWL_ARGS" ] || { echo "scale_bench: web synth did not start" >&2; cat "$TMP/synth.err" >&2; exit 1; }
 for i in $(seq 0 9); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
 
-bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%d\n", s}'; }
+bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'; }  # %d stops at 2^31
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
@@ -112,20 +112,25 @@ awk -F': ' '/Maximum resident/ {printf "peak RSS: %.0f MB\n", $2 / 1024}
 db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
 warc=$(bytes "$OUT/warc")
 stored=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages" 2>/dev/null || echo 0)
-# frontier_log rows (schema 4: the frontier itself, one row per admission
-# plus one per fetched page; `frontier` is a view that would sort them all).
+# frontier_log rows (schemas 4-5: the frontier itself, one row per admission,
+# schema 4 also one per fetched page; `frontier` is a view that would sort
+# them all).
 rows=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM frontier_log" 2>/dev/null || echo 0)
-echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per stored page ($stored pages rows), WARC $((warc / (stored > 0 ? stored : 1))) B per page, $rows frontier_log rows"
+ok=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages WHERE status = 'ok'" 2>/dev/null || echo 0)
+echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per pages row ($stored rows), $((db / (ok > 0 ? ok : 1))) B per ok page ($ok), WARC $((warc / (stored > 0 ? stored : 1))) B per pages row, $rows frontier_log rows"
 if command -v sqlite3 >/dev/null && sqlite3 "$OUT/crawl.db" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
-  sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 5" |
+  sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6" |
     awk -F'|' -v p="$stored" -v r="$rows" '{printf "  %-14s %8.0f MB  %7.0f B/page  %6.0f B/frontier row\n", $1, $2 / 1048576, $2 / (p ? p : 1), $2 / (r ? r : 1)}'
 fi
 [ -n "$close_t" ] && awk -v a="$close_t" -v b="$end_t" 'BEGIN {printf "exit: %.1f s from the end of the crawl loop to the last line\n", b - a}'
-# Resume of the finished directory: load, rebuild, close.
+# Resume of the finished directory: load, rebuild, close (fetches nothing).
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-/usr/bin/time -v -o "$TMP/resume_time.txt" "$BIN" crawl --resume "$OUT" --max-pages "$PAGES" \
+# --max-pages = the stored ok pages: after an interrupted crawl (SIGINT),
+# PAGES would make the resume go on crawling.
+/usr/bin/time -v -o "$TMP/resume_time.txt" "$BIN" crawl --resume "$OUT" --max-pages "$((ok > 0 ? ok : PAGES))" \
   $CRAWL_ARGS > /dev/null 2> "$TMP/resume.log" || true
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" 'BEGIN {printf "resume: %.1f s wall", b - a}'
-awk -F': ' '/Maximum resident/ {printf ", peak RSS %.0f MB\n", $2 / 1024}' "$TMP/resume_time.txt"
+awk -F': ' '/User time/ {u = $2} /System time/ {s = $2}
+  /Maximum resident/ {m = $2} END {printf ", %.1f s CPU, peak RSS %.0f MB\n", u + s, m / 1024}' "$TMP/resume_time.txt"
