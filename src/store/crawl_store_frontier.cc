@@ -110,7 +110,7 @@ Status CrawlStore::LogFrontier(const FrontierRecord& row, int state,
     f.BindText(2, row.url);
   } else {
     // Bound SQLITE_STATIC: the text must outlive the statement's Run().
-    db_->cut_url = CompactUrl(row.url, parent_url);
+    CompactUrlInto(row.url, parent_url, &db_->cut_url);
     f.BindText(2, db_->cut_url);
   }
   f.BindInt(3, row.depth);

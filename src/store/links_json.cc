@@ -127,18 +127,30 @@ size_t LinkOriginLength(std::string_view page_url) {
   return slash == std::string_view::npos ? 0 : slash;
 }
 
-std::string CompactUrl(std::string_view url, std::string_view page_url) {
+void CompactUrlInto(std::string_view url, std::string_view page_url, std::string* out) {
   const size_t origin = LinkOriginLength(page_url);
-  if (origin == 0) return std::string(url);
+  if (origin == 0) {
+    out->assign(url);
+    return;
+  }
   const size_t dir = page_url.rfind('/') + 1;
   if (url.size() >= dir && url.compare(0, dir, page_url.substr(0, dir)) == 0) {
-    return "." + std::string(url.substr(dir));
+    out->assign(1, '.');
+    out->append(url.substr(dir));
+    return;
   }
   if (url.size() > origin && url[origin] == '/' &&
       url.compare(0, origin, page_url.substr(0, origin)) == 0) {
-    return std::string(url.substr(origin));
+    out->assign(url.substr(origin));
+    return;
   }
-  return std::string(url);
+  out->assign(url);
+}
+
+std::string CompactUrl(std::string_view url, std::string_view page_url) {
+  std::string out;
+  CompactUrlInto(url, page_url, &out);
+  return out;
 }
 
 void ExpandCompactUrlInto(std::string_view stored, std::string_view page_url, std::string* out) {

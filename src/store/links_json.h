@@ -49,6 +49,9 @@ size_t LinkOriginLength(std::string_view page_url);
 // '.' or '/'). Schema 5 keeps a frontier_log admission row's URL this way,
 // cut from its parent page's URL (issue 12).
 std::string CompactUrl(std::string_view url, std::string_view page_url);
+// The same into *out (replaced; its capacity is reused: one call an
+// admitted URL on the store thread).
+void CompactUrlInto(std::string_view url, std::string_view page_url, std::string* out);
 // The inverse: `stored` rebuilt against `page_url` (what the views' SQL
 // does); `stored` itself unless it starts with '.' or '/'.
 std::string ExpandCompactUrl(std::string_view stored, std::string_view page_url);
