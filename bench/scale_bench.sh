@@ -2,7 +2,9 @@
 # Large-crawl bench (issue 12; a bench, not a test): serves the synthetic web
 # `web synth --hosts 1000 --pages 3000000 --seed 3`, crawls it best-first
 # with the dev-security topic and no delay, and prints every STEP pages:
-# pages/s over the step, RSS, crawl.db (+WAL) and WARC bytes per stored page,
+# pages/s over the step, CPU ms per page over the step (utime + stime of the
+# crawl process from /proc/PID/stat: unlike pages/s, it does not follow the
+# other jobs' load on a shared machine), RSS, crawl.db (+WAL) and WARC bytes per stored page,
 # and the queue size. At the end: peak RSS and CPU (/usr/bin/time), the time
 # from the end of the crawl loop (first "closing" line) to the process exit,
 # and the time of a resume of the finished directory (it rebuilds the
@@ -46,13 +48,13 @@ CRAWL_ARGS=$(sed -n 's/^crawl-args: //p' "$TMP/synth.out")
 [ -n "$CRAWL_ARGS" ] || { echo "scale_bench: web synth did not start" >&2; cat "$TMP/synth.err" >&2; exit 1; }
 for i in $(seq 0 9); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
 
-bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%d\n", s}'; }
+bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'; }  # %d stops at 2^31
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
 echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts 1000 --pages 3000000 --seed 3 ${SYNTH:-}"
-printf '%10s %9s %8s %10s %10s %10s %9s\n' pages "pages/s" "RSS MB" "db B/page" \
-  "warc B/pg" queue "elapsed"
+printf '%10s %9s %9s %8s %10s %10s %10s %9s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
+  "db B/page" "warc B/pg" queue "elapsed"
 # shellcheck disable=SC2086
 ( /usr/bin/time -v -o "$TMP/time.txt" "$BIN" crawl --seeds "$TMP/seeds.txt" \
     --strategy best-first --topic "$TOPIC" --max-pages "$PAGES" --delay 0 $CRAWL_ARGS \
@@ -62,17 +64,28 @@ CRAWL_PID=
 next=$STEP
 last_t=$(date +%s.%N)
 last_pages=0
+last_cpu=0
+TICKS=$(getconf CLK_TCK)
+# CPU seconds (user + system, all threads) of the crawl process so far.
+cpu_seconds() {
+  awk -v hz="$TICKS" '{sub(/.*\) /, ""); printf "%.2f\n", ($12 + $13) / hz}' \
+    "/proc/$CRAWL_PID/stat" 2>/dev/null || true
+}
 report() {  # pages queue elapsed
-  local now rss db warc
+  local now rss db warc cpu
   now=$(date +%s.%N)
+  cpu=$(cpu_seconds)
+  [ -n "$cpu" ] || cpu=-1  # the crawl has exited: no CPU figure for this step
   rss=$(awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$CRAWL_PID/status" 2>/dev/null || echo 0)
   db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
   warc=$(bytes "$OUT/warc")
   awk -v p="$1" -v q="$2" -v e="$3" -v t0="$last_t" -v t1="$now" -v p0="$last_pages" \
-      -v rss="$rss" -v db="$db" -v warc="$warc" 'BEGIN {
-    printf "%10d %9.0f %8d %10.0f %10.0f %10d %9s\n", p, (p - p0) / (t1 - t0), rss,
-           db / p, warc / p, q, e }'
+      -v rss="$rss" -v db="$db" -v warc="$warc" -v c0="$last_cpu" -v c1="$cpu" 'BEGIN {
+    cpu = c1 < 0 ? "-" : sprintf("%.3f", 1000 * (c1 - c0) / (p - p0))
+    printf "%10d %9.0f %9s %8d %10.0f %10.0f %10d %9s\n", p, (p - p0) / (t1 - t0),
+           cpu, rss, db / p, warc / p, q, e }'
   last_t=$now
+  [ "$cpu" = -1 ] || last_cpu=$cpu
   last_pages=$1
 }
 while kill -0 "$RUNNER" 2>/dev/null; do
@@ -99,20 +112,25 @@ awk -F': ' '/Maximum resident/ {printf "peak RSS: %.0f MB\n", $2 / 1024}
 db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
 warc=$(bytes "$OUT/warc")
 stored=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages" 2>/dev/null || echo 0)
-# frontier_log rows (schema 4: the frontier itself, one row per admission
-# plus one per fetched page; `frontier` is a view that would sort them all).
+# frontier_log rows (schemas 4-5: the frontier itself, one row per admission,
+# schema 4 also one per fetched page; `frontier` is a view that would sort
+# them all).
 rows=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM frontier_log" 2>/dev/null || echo 0)
-echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per stored page ($stored pages rows), WARC $((warc / (stored > 0 ? stored : 1))) B per page, $rows frontier_log rows"
+ok=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages WHERE status = 'ok'" 2>/dev/null || echo 0)
+echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per pages row ($stored rows), $((db / (ok > 0 ? ok : 1))) B per ok page ($ok), WARC $((warc / (stored > 0 ? stored : 1))) B per pages row, $rows frontier_log rows"
 if command -v sqlite3 >/dev/null && sqlite3 "$OUT/crawl.db" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
-  sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 5" |
+  sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6" |
     awk -F'|' -v p="$stored" -v r="$rows" '{printf "  %-14s %8.0f MB  %7.0f B/page  %6.0f B/frontier row\n", $1, $2 / 1048576, $2 / (p ? p : 1), $2 / (r ? r : 1)}'
 fi
 [ -n "$close_t" ] && awk -v a="$close_t" -v b="$end_t" 'BEGIN {printf "exit: %.1f s from the end of the crawl loop to the last line\n", b - a}'
-# Resume of the finished directory: load, rebuild, close.
+# Resume of the finished directory: load, rebuild, close (fetches nothing).
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-/usr/bin/time -v -o "$TMP/resume_time.txt" "$BIN" crawl --resume "$OUT" --max-pages "$PAGES" \
+# --max-pages = the stored ok pages: after an interrupted crawl (SIGINT),
+# PAGES would make the resume go on crawling.
+/usr/bin/time -v -o "$TMP/resume_time.txt" "$BIN" crawl --resume "$OUT" --max-pages "$((ok > 0 ? ok : PAGES))" \
   $CRAWL_ARGS > /dev/null 2> "$TMP/resume.log" || true
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" 'BEGIN {printf "resume: %.1f s wall", b - a}'
-awk -F': ' '/Maximum resident/ {printf ", peak RSS %.0f MB\n", $2 / 1024}' "$TMP/resume_time.txt"
+awk -F': ' '/User time/ {u = $2} /System time/ {s = $2}
+  /Maximum resident/ {m = $2} END {printf ", %.1f s CPU, peak RSS %.0f MB\n", u + s, m / 1024}' "$TMP/resume_time.txt"

@@ -160,8 +160,12 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
         "f.revisit FROM " + sp + ".fetches f JOIN idmap m ON m.src = " + src +
         " AND m.old = f.page_id WHERE 1 ON CONFLICT DO NOTHING;"
         "INSERT OR IGNORE INTO frontier SELECT url_id, url, depth, 0, anchor, score, "
-        "explanation, max(state) FROM (SELECT * FROM " + sp + ".frontier UNION ALL SELECT * FROM " +
-        sp + ".frontier_log) GROUP BY url_id;");
+        "explanation, max(state) FROM (SELECT * FROM " + sp + ".frontier" +
+        // Schemas 4-5: the view already reads the log (and schema 5's log
+        // rows hold URLs cut from their parent page's, which only the view
+        // joins back); schemas 1-3: the table plus the unmerged log.
+        (compact_links ? std::string() : " UNION ALL SELECT * FROM " + sp + ".frontier_log") +
+        ") GROUP BY url_id;");
     if (!s.ok()) return s;
   }
   s = db.Exec("UPDATE frontier SET state = 1 WHERE url IN (SELECT url FROM pages);"

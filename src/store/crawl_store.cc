@@ -64,6 +64,11 @@ Status CrawlStore::Db::Prepare() {
       {&log_frontier,
        "INSERT INTO frontier_log(url_id,url,depth,parent_id,anchor,score,"
        "explanation,state) VALUES(?,?,?,?,?,?,?,?)"},
+      // A state change (LogState): schema 5 has a table for them; older
+      // schemas log a frontier_log row (log_frontier, above).
+      {&log_state,
+       schema_version >= 5 ? "INSERT INTO frontier_state(url_id,state,page_id) VALUES(?,?,?)"
+                           : "SELECT 1"},
       // In url_id order; for one url_id the earliest row supplies the
       // columns (first admission wins) and state only grows (0 -> 1).
       // "WHERE true" resolves the INSERT ... SELECT ... ON CONFLICT
@@ -274,8 +279,18 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
     }
   }
   for (const FrontierRecord& row : page.admitted) {
-    if (Status s = LogFrontier(row, 0); !s.ok()) return s;
+    // Schema 5: the URL cut from this page's (~25 of a row's ~105 bytes;
+    // the view and LoadFrontier join it back by parent_id). Rows with an
+    // explanation (--link-details) keep theirs whole: `explain` and
+    // `serve` find them by URL.
+    const bool cut = db_->schema_version >= 5 && row.parent_id == id &&
+                     row.explanation.empty();
+    if (Status s = LogFrontier(row, 0, cut ? std::string_view(page.url) : std::string_view());
+        !s.ok()) {
+      return s;
+    }
   }
+  if (db_->schema_version >= 5) return LogState(page.url_id, 1, id);
   FrontierRecord self;
   self.url_id = page.url_id;
   self.url = page.url;

@@ -24,9 +24,10 @@
 // corrupt the store); CrawlStoreOptions::sync makes every commit durable.
 //
 // The frontier is append-only: new rows and state changes go to the
-// frontier_log table. Schema 4 (new crawls) never merges it: `frontier` is
-// a view over it (one row per url_id: the first row's columns, state the
-// maximum), so Close() has nothing to rewrite. Schemas 1-3 (resumed old
+// frontier_log table (schema 5: state changes to frontier_state). Schemas
+// 4-5 never merge it: `frontier` is a view over it (one row per url_id: the
+// first row's columns, state the maximum), so Close() has nothing to
+// rewrite. Schemas 1-3 (resumed old
 // directories) keep a `frontier` table that the log is merged into on
 // Close() and on resume (see frontier_merge_rows); their readers find the
 // newest rows in the log (same columns; for one url_id, state is the
@@ -56,6 +57,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.h"
@@ -296,8 +298,11 @@ class CrawlStore {
 
   // Streams every frontier row (state 0 and 1), one per url_id (its first
   // admission's columns, state the highest given), including rows of the
-  // open batch. Order: url_id for schemas 1-3, admission order for schema 4
-  // (two scans of frontier_log and ~16 bytes of RAM a row while it runs).
+  // open batch. Order: url_id for schemas 1-3, admission order for schemas
+  // 4-5 (schema 5: one scan of frontier_log and one of frontier_state;
+  // schema 4: two scans of frontier_log; ~16 bytes of RAM a row while it
+  // runs). Schema 5: a done URL that was never admitted comes last, with
+  // its page's url, depth, parent, anchor and link score.
   // Stops early when `visit` returns false.
   Status LoadFrontier(const std::function<bool(const FrontierRecord&)>& visit);
   // Streams every page in id order (see PageSummary).
@@ -379,7 +384,12 @@ class CrawlStore {
   Status WriteFetchRow(const PageRecord& page, PageId version);
   std::vector<WarcRecord> BuildRevisitRecords(const PageRecord& page);
   Status RequireRounds() const;
-  Status LogFrontier(const FrontierRecord& row, int state);
+  // A frontier_log row; with `parent_url` (schema 5, a URL admitted by the
+  // page being stored) its URL cut from it (store/links_json.h CompactUrl).
+  Status LogFrontier(const FrontierRecord& row, int state,
+                     std::string_view parent_url = {});
+  // Schema 5: appends (url_id, state, page_id) to frontier_state.
+  Status LogState(UrlId url_id, int state, PageId page_id);
   Status MergeFrontierLog();
 
   const std::string dir_;

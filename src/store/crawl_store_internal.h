@@ -14,14 +14,16 @@
 namespace topicrawl {
 namespace store_internal {
 
-// Schema versions (meta.schema_version). 4: frontier_log is the frontier
+// Schema versions (meta.schema_version). 5: state changes in their own
+// frontier_state(url_id, state) table, frontier_log holds admissions only
+// (issue 12). 4: frontier_log is the frontier
 // (never merged) and `frontier` a view; compact page_links JSON (issue 12).
 // 3: rounds (issue 11): pages gains
 // round and near_dup_of, plus the fetches and revisits tables. 2: a page's links as one JSON text
 // in page_links, `links` a view over it, 16 KiB pages. 1: links as rows of a
 // rowid table plus the links_from_id index, 4 KiB pages; still resumed and
 // written (see crawl_store_open.cc).
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 inline constexpr int kOldestSchemaVersion = 1;
 inline constexpr char kDbName[] = "crawl.db";
 inline constexpr char kWarcDir[] = "warc";
@@ -37,9 +39,11 @@ class CrawlStore::Db {
   std::unique_ptr<SqliteDb> conn;
   int schema_version = store_internal::kSchemaVersion;
   SqliteStatement insert_page, log_frontier;
+  SqliteStatement log_state;  // schema 5: frontier_state; else a frontier_log row
   SqliteStatement insert_links;  // page_links (schema 2) or links rows (1)
   std::string links_json;        // reused buffer (schema 2)
   std::string compact;           // reused buffer (AppendCompactJsonNumbers)
+  std::string cut_url;           // reused buffer (CompactUrl, schema 5)
   SqliteStatement merge_log, clear_log;
   SqliteStatement insert_event, set_meta, upsert_warc_file;
   SqliteStatement insert_fetch, version_page;  // schema 3

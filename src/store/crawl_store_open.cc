@@ -89,6 +89,26 @@ namespace {
 //                 URLs in the page's directory as ".rest", other same-origin
 //                 URLs as paths, 6-digit scores, no empty trailing fields;
 //                 `links` joins pages for the page URL they are cut from.
+//
+// Schema 5 (issue 12: resume and bytes at 10^7 admitted URLs):
+//   frontier_state  a URL's state changes (a fetched page's "done", an
+//                 UPDATE through the view): (url_id, state, page_id: the
+//                 stored page, NULL through the view), appended. In
+//                 schema 4 each was a frontier_log row repeating the URL,
+//                 anchor, depth, parent and score (~100 bytes; 3 a stored
+//                 page on the synthetic web, whose refusals are pages too):
+//                 now ~17 bytes. frontier_log keeps the admissions only, and
+//                 a resume reads the done url_ids from this small table
+//                 instead of a scan of the whole log.
+//   frontier_log  a URL admitted by a stored page (parent_id) is kept cut
+//                 from that page's URL like page_links' ("." + the rest in
+//                 its directory, its path on the same origin; ~25 of a
+//                 row's ~105 bytes); the view joins it back. Seeds and rows
+//                 with an explanation keep the whole URL.
+//   frontier      the view takes the columns from the URL's first
+//                 frontier_log row and state = the maximum over both tables;
+//                 a URL stored without an admission row (a page stored by a
+//                 caller that did not queue it) takes them from its page.
 constexpr char kSchema[] = R"sql(
 CREATE TABLE pages(id INTEGER PRIMARY KEY,
   url TEXT, final_url TEXT, status TEXT, http_code INTEGER, content_type TEXT,
@@ -116,15 +136,32 @@ CREATE VIEW links(from_id, ord, to_url, anchor, context, score, explanation) AS
            ELSE j.value->>0 END,
          j.value->>1, coalesce(j.value->>3, ''), j.value->>2, coalesce(j.value->>4, '')
   FROM page_links AS p JOIN pages AS g ON g.id = p.from_id, json_each(p.links) AS j;
+CREATE TABLE frontier_state(url_id INTEGER, state INTEGER, page_id INTEGER);
 CREATE VIEW frontier(url_id, url, depth, parent_id, anchor, score, explanation,
                      state) AS
-  SELECT url_id, url, depth, parent_id, anchor, score, explanation, state FROM (
-    SELECT url_id, url, depth, parent_id, anchor, score, explanation,
+  SELECT f.url_id,
+         CASE WHEN f.k = 1 THEN g.url
+              WHEN substr(f.url, 1, 1) = '/' THEN
+                substr(pp.url, 1, instr(substr(pp.url, 9), '/') + 7) || f.url
+              WHEN substr(f.url, 1, 1) = '.' THEN
+                rtrim(pp.url, replace(pp.url, '/', '')) || substr(f.url, 2)
+              ELSE f.url END,
+         coalesce(f.depth, g.depth),
+         iif(f.k = 0, f.parent_id, g.parent_id), coalesce(f.anchor, g.anchor),
+         coalesce(f.score, g.link_score), coalesce(f.explanation, ''), f.state
+  FROM (
+    SELECT k, url_id, url, depth, parent_id, anchor, score, explanation, page_id,
            max(state) OVER w AS state, row_number() OVER w AS n
-    FROM frontier_log
-    WINDOW w AS (PARTITION BY url_id ORDER BY rowid
-                 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))
-  WHERE n = 1;
+    FROM (SELECT 0 AS k, rowid AS r, url_id, url, depth, parent_id, anchor,
+                 score, explanation, state, NULL AS page_id FROM frontier_log
+          UNION ALL
+          SELECT 1, rowid, url_id, NULL, NULL, NULL, NULL, NULL, NULL, state,
+                 page_id FROM frontier_state)
+    WINDOW w AS (PARTITION BY url_id ORDER BY k, r
+                 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)) AS f
+  LEFT JOIN pages AS g ON f.k = 1 AND g.id = f.page_id
+  LEFT JOIN pages AS pp ON f.k = 0 AND pp.id = f.parent_id
+  WHERE f.n = 1;
 CREATE TRIGGER frontier_insert INSTEAD OF INSERT ON frontier BEGIN
   INSERT INTO frontier_log(url_id, url, depth, parent_id, anchor, score,
                            explanation, state)
@@ -133,10 +170,7 @@ CREATE TRIGGER frontier_insert INSTEAD OF INSERT ON frontier BEGIN
 END;
 CREATE TRIGGER frontier_update INSTEAD OF UPDATE OF state ON frontier
   WHEN new.state > old.state BEGIN
-  INSERT INTO frontier_log(url_id, url, depth, parent_id, anchor, score,
-                           explanation, state)
-  VALUES(old.url_id, old.url, old.depth, old.parent_id, old.anchor, old.score,
-         '', new.state);
+  INSERT INTO frontier_state(url_id, state) VALUES(old.url_id, new.state);
 END;
 CREATE TABLE events(id INTEGER PRIMARY KEY, at INTEGER, kind TEXT, detail TEXT);
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);

@@ -134,7 +134,9 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
   EXPECT_EQ(columns("events"), "id|INTEGER|1,at|INTEGER|0,kind|TEXT|0,detail|TEXT|0,");
   EXPECT_EQ(columns("meta"), "key|TEXT|1,value|TEXT|0,");
   EXPECT_EQ(r.One("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "4");
+  // Schema 5: state changes in their own table.
+  EXPECT_EQ(columns("frontier_state"), "url_id|INTEGER|0,state|INTEGER|0,page_id|INTEGER|0,");
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "5");
   EXPECT_EQ(r.One("PRAGMA page_size"), "16384");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
   EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
@@ -339,7 +341,11 @@ TEST_F(CrawlStoreTest, FrontierIsALogFirstAdmissionWinsAndStateOnlyGrows) {
   ASSERT_TRUE(store->Close().ok());
   Reader r(dir_);
   // Nothing is merged at close: the log is the frontier, the view reads it.
-  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "6");
+  // Admissions in the log, the two fetched pages' "done" in frontier_state
+  // (url_id, state, page id: ~17 bytes instead of a whole log row).
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log"), "4");
+  EXPECT_EQ(r.Rows("SELECT state, page_id FROM frontier_state ORDER BY rowid"),
+            (std::vector<std::string>{"1|1", "1|2"}));
   const std::vector<std::string> want{"http://a.test/|0|NULL||1",
                                       "http://b.test/|1|1|first|0",
                                       testing::TestPageUrl(2) + "|2|1|anchor 2|1"};
@@ -360,6 +366,92 @@ TEST_F(CrawlStoreTest, FrontierIsALogFirstAdmissionWinsAndStateOnlyGrows) {
   EXPECT_EQ(r.Rows("SELECT url, state FROM frontier WHERE url > 'http://b' ORDER BY url"),
             (std::vector<std::string>{"http://b.test/|1", "http://c.test/|0",
                                       testing::TestPageUrl(2) + "|1"}));
+}
+
+// Schema 5 keeps an admitted URL cut from its parent page's URL; the view,
+// LoadFrontier and a resume give back the whole URL.
+TEST_F(CrawlStoreTest, AdmittedUrlsAreCutFromTheirParentAndJoinedBack) {
+  // Cut URLs longer than std::string's in-place buffer: the store must keep
+  // the bound text alive (it is bound without a copy).
+  const std::string c = "http://a.test/d/a-name-longer-than-sso-buffers.html";
+  const std::string e = "http://a.test/e/f?g=/h-and-a-long-query-string";
+  const std::vector<std::string> urls{c, e, "http://z.test/", "http://a.test/d/x",
+                                      "http://a.test/d/y"};
+  auto stream = [](CrawlStore* store) {
+    std::vector<std::string> out;
+    EXPECT_TRUE(store->LoadFrontier([&out](const FrontierRecord& f) {
+                  if (f.state == 0) out.push_back(f.url + "|" + f.anchor);
+                  return true;
+                }).ok());
+    return out;
+  };
+  const std::vector<std::string> want{c + "|c0", e + "|c1",
+                                      "http://z.test/|c2", "http://a.test/d/x|c3",
+                                      "http://a.test/d/y|c4"};
+  {
+    auto store = OpenOrDie(OpenMode::kCreate);
+    PageRecord page = MakeTestPage(1, 0, 0);
+    page.url = "http://a.test/d/p.html";
+    for (size_t k = 0; k < urls.size(); ++k) {
+      // The 4th has an explanation (kept whole for `explain`), the 5th
+      // names another parent (kept whole).
+      page.admitted.push_back({Hash64(urls[k]), urls[k], 1, k == 4 ? PageId(7) : PageId(1),
+                               "c" + std::to_string(k), 0.5, k == 3 ? "{\"e\":1}" : "", 0});
+    }
+    ASSERT_TRUE(store->AddPage(std::move(page)).ok());
+    EXPECT_EQ(stream(store.get()), want);
+    ASSERT_TRUE(store->Close().ok());
+  }
+  Reader r(dir_);
+  EXPECT_EQ(r.Rows("SELECT url FROM frontier_log ORDER BY rowid"),
+            (std::vector<std::string>{".a-name-longer-than-sso-buffers.html",
+                                      "/e/f?g=/h-and-a-long-query-string", "http://z.test/",
+                                      "http://a.test/d/x", "http://a.test/d/y"}));
+  EXPECT_EQ(r.Rows("SELECT url || '|' || anchor FROM frontier WHERE state = 0 ORDER BY anchor"),
+            want);
+  ExpectConsistent();
+  auto store = OpenOrDie(OpenMode::kResume);
+  ASSERT_TRUE(store);
+  EXPECT_EQ(stream(store.get()), want);
+}
+
+// Schema 4 directories (state changes as whole frontier_log rows) resume,
+// read back the same frontier and keep writing their own layout.
+TEST_F(CrawlStoreTest, ResumesASchema4DirectoryInItsOwnLayout) {
+  std::vector<std::string> before;
+  auto stream = [](CrawlStore* store, std::vector<std::string>* out) {
+    out->clear();
+    return store->LoadFrontier([out](const FrontierRecord& f) {
+      out->push_back(f.url + "|" + std::to_string(f.depth) + "|" + f.anchor + "|" +
+                     std::to_string(f.state));
+      return true;
+    });
+  };
+  {
+    auto store = OpenOrDie(OpenMode::kCreate);
+    for (int k = 1; k <= 3; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k, 5, 5)).ok());
+    ASSERT_TRUE(stream(store.get(), &before).ok());
+    ASSERT_TRUE(store->Close().ok());
+  }
+  ASSERT_TRUE(testing::ConvertToSchema4(dir_).ok());
+  Reader r(dir_);
+  EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE name = 'frontier_state'"), "0");
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log WHERE state = 1"), "3");
+  auto store = OpenOrDie(OpenMode::kResume);
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->schema_version(), 4);
+  std::vector<std::string> after;
+  ASSERT_TRUE(stream(store.get(), &after).ok());
+  // Pages 1-3 are done (admitted by each other or stored unqueued), and
+  // the order is the log's (schema 4 appended the state rows after them).
+  std::sort(before.begin(), before.end());
+  std::sort(after.begin(), after.end());
+  EXPECT_EQ(after, before);
+  ASSERT_TRUE(store->AddPage(MakeTestPage(4, 5, 5)).ok());
+  ASSERT_TRUE(store->Close().ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_log WHERE state = 1"), "4");
+  EXPECT_EQ(r.One("SELECT sum(state) FROM frontier"), "4");
+  ExpectConsistent();
 }
 
 // Schema 3 directories (before the log became the frontier) resume, merge
@@ -610,7 +702,7 @@ TEST_F(CrawlStoreTest, LinksViewGivesBackEveryLinkInOrder) {
 
 TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
   OpenOrDie(OpenMode::kCreate).reset();
-  for (const char* version : {"5", "0", "2x", ""}) {
+  for (const char* version : {"6", "0", "2x", ""}) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
     const std::string sql = std::string("UPDATE meta SET value='") + version +
@@ -621,7 +713,7 @@ TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
     ASSERT_FALSE(store.ok()) << version;
     EXPECT_NE(store.status().message().find(
                   std::string("has schema version ") + version +
-                  ", this build reads 1 to 4"),
+                  ", this build reads 1 to 5"),
               std::string::npos)
         << store.status().message();
   }

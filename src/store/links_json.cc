@@ -127,6 +127,56 @@ size_t LinkOriginLength(std::string_view page_url) {
   return slash == std::string_view::npos ? 0 : slash;
 }
 
+void CompactUrlInto(std::string_view url, std::string_view page_url, std::string* out) {
+  const size_t origin = LinkOriginLength(page_url);
+  if (origin == 0) {
+    out->assign(url);
+    return;
+  }
+  const size_t dir = page_url.rfind('/') + 1;
+  if (url.size() >= dir && url.compare(0, dir, page_url.substr(0, dir)) == 0) {
+    out->assign(1, '.');
+    out->append(url.substr(dir));
+    return;
+  }
+  if (url.size() > origin && url[origin] == '/' &&
+      url.compare(0, origin, page_url.substr(0, origin)) == 0) {
+    out->assign(url.substr(origin));
+    return;
+  }
+  out->assign(url);
+}
+
+std::string CompactUrl(std::string_view url, std::string_view page_url) {
+  std::string out;
+  CompactUrlInto(url, page_url, &out);
+  return out;
+}
+
+void ExpandCompactUrlInto(std::string_view stored, std::string_view page_url, std::string* out) {
+  if (!IsCompactUrl(stored)) {
+    out->assign(stored);
+    return;
+  }
+  if (stored[0] == '.') {
+    // rtrim(url, replace(url, '/', '')): up to the last '/'.
+    const size_t slash = page_url.rfind('/');
+    out->assign(page_url.substr(0, slash == std::string_view::npos ? 0 : slash + 1));
+    out->append(stored.substr(1));
+    return;
+  }
+  // substr(url, 1, instr(substr(url, 9), '/') + 7).
+  const size_t slash = page_url.size() > 8 ? page_url.find('/', 8) : std::string_view::npos;
+  out->assign(page_url.substr(0, slash == std::string_view::npos ? 7 : slash));
+  out->append(stored);
+}
+
+std::string ExpandCompactUrl(std::string_view stored, std::string_view page_url) {
+  std::string out;
+  ExpandCompactUrlInto(stored, page_url, &out);
+  return out;
+}
+
 void AppendCompactLinksJson(const std::vector<LinkRecord>& links, std::string_view page_url,
                             std::string* out) {
   const size_t origin = LinkOriginLength(page_url);

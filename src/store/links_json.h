@@ -43,6 +43,26 @@ void AppendCompactLinksJson(const std::vector<LinkRecord>& links, std::string_vi
 // offset of the '/' that starts its path), or 0 when it has none.
 size_t LinkOriginLength(std::string_view page_url);
 
+// One URL in the same compact form, without JSON quoting: "." + the rest
+// when `url` is in the directory of `page_url`, its path when it has the
+// same origin, else `url` itself (which starts with its scheme, never with
+// '.' or '/'). Schema 5 keeps a frontier_log admission row's URL this way,
+// cut from its parent page's URL (issue 12).
+std::string CompactUrl(std::string_view url, std::string_view page_url);
+// The same into *out (replaced; its capacity is reused: one call an
+// admitted URL on the store thread).
+void CompactUrlInto(std::string_view url, std::string_view page_url, std::string* out);
+// The inverse: `stored` rebuilt against `page_url` (what the views' SQL
+// does); `stored` itself unless it starts with '.' or '/'.
+std::string ExpandCompactUrl(std::string_view stored, std::string_view page_url);
+// The same into *out (replaced; its capacity is reused: one call a row on a
+// resume of 10^7 admitted URLs).
+void ExpandCompactUrlInto(std::string_view stored, std::string_view page_url, std::string* out);
+// True when `stored` is a cut URL that needs its page's URL.
+inline bool IsCompactUrl(std::string_view stored) {
+  return !stored.empty() && (stored[0] == '.' || stored[0] == '/');
+}
+
 // Appends `s` as a JSON string literal (with the quotes) to *out.
 void AppendJsonString(std::string_view s, std::string* out);
 

@@ -231,5 +231,42 @@ TEST(CompactLinksJsonTest, SameOriginUrlsBecomePathsAndEmptyTailsAreLeftOut) {
   EXPECT_EQ(out.find("[\"."), std::string::npos) << out;
 }
 
+// Schema 5's frontier URLs: cut from the parent page's URL and joined back,
+// in C++ and by the same SQL as the views.
+TEST(LinksJsonTest, CompactUrlRoundTripsAndMatchesTheViewSql) {
+  const std::string page = "http://a.test/dir/page.html";
+  EXPECT_EQ(CompactUrl("http://a.test/dir/x.html", page), ".x.html");
+  EXPECT_EQ(CompactUrl("http://a.test/other/y.html?q=1", page), "/other/y.html?q=1");
+  EXPECT_EQ(CompactUrl("https://a.test/dir/x.html", page), "https://a.test/dir/x.html");
+  EXPECT_EQ(CompactUrl("http://b.test/dir/x.html", page), "http://b.test/dir/x.html");
+  EXPECT_EQ(CompactUrl("http://a.test/", "http://a.test"), "http://a.test/");  // no path
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+  for (const std::string& parent :
+       {page, std::string("https://a.test/"), std::string("http://a.test:8080/a/b/c")}) {
+    for (const std::string& url :
+         {std::string("http://a.test/dir/x.html"), std::string("https://a.test/z"),
+          std::string("http://a.test:8080/a/b/d?x=/y"), std::string("http://a.test:8080/q"),
+          std::string("http://b.test/")}) {
+      const std::string cut = CompactUrl(url, parent);
+      EXPECT_EQ(ExpandCompactUrl(cut, parent), url) << parent << " " << url;
+      sqlite3_stmt* st = nullptr;
+      ASSERT_EQ(sqlite3_prepare_v2(db,
+                                   "SELECT CASE substr(?1, 1, 1) "
+                                   "WHEN '/' THEN substr(?2, 1, instr(substr(?2, 9), '/') + 7) || ?1 "
+                                   "WHEN '.' THEN rtrim(?2, replace(?2, '/', '')) || substr(?1, 2) "
+                                   "ELSE ?1 END",
+                                   -1, &st, nullptr),
+                SQLITE_OK);
+      sqlite3_bind_text(st, 1, cut.c_str(), -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text(st, 2, parent.c_str(), -1, SQLITE_TRANSIENT);
+      ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+      EXPECT_EQ(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), url) << cut;
+      sqlite3_finalize(st);
+    }
+  }
+  sqlite3_close(db);
+}
+
 }  // namespace
 }  // namespace topicrawl

@@ -61,6 +61,14 @@ class SqliteStatement {
   bool IsNull(int col) const {
     return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
   }
+  // The column's text without a copy: valid until the next NextRow(),
+  // Reset() or another access to the same column.
+  std::string_view TextView(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p ? std::string_view(reinterpret_cast<const char*>(p),
+                                sqlite3_column_bytes(stmt_, col))
+             : std::string_view();
+  }
   std::string Text(int col) const {
     const auto* p = sqlite3_column_text(stmt_, col);
     return p ? std::string(reinterpret_cast<const char*>(p),

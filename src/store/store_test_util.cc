@@ -318,6 +318,7 @@ CREATE TABLE frontier(url_id INTEGER PRIMARY KEY, url TEXT, depth INTEGER,
   parent_id INTEGER, anchor TEXT, score REAL, explanation TEXT, state INTEGER);
 INSERT INTO frontier SELECT * FROM temp.merged;
 DELETE FROM frontier_log;
+DROP TABLE IF EXISTS frontier_state;
 DROP VIEW links;
 DELETE FROM page_links;
 INSERT INTO page_links SELECT from_id, links FROM temp.old_links;
@@ -335,6 +336,58 @@ COMMIT;
   char* err = nullptr;
   if (sqlite3_exec(db.db, kToSchema3, nullptr, nullptr, &err) != SQLITE_OK) {
     Status s = Status::Error(std::string("to schema 3: ") + (err ? err : "?"));
+    sqlite3_free(err);
+    return s;
+  }
+  return Status::Ok();
+}
+
+Status ConvertToSchema4(const std::string& dir) {
+  // Schema 4's frontier (crawl_store_open.cc at commit 682f55c): a state
+  // change is a frontier_log row repeating the URL's columns.
+  static constexpr char kToSchema4[] = R"sql(
+BEGIN;
+CREATE TEMP TABLE done AS SELECT s.rowid AS r, f.url_id, f.url, f.depth,
+  f.parent_id, f.anchor, f.score, s.state
+  FROM frontier_state s JOIN frontier f ON f.url_id = s.url_id;
+DROP VIEW frontier;
+DROP TABLE frontier_state;
+INSERT INTO frontier_log(url_id, url, depth, parent_id, anchor, score,
+                         explanation, state)
+  SELECT url_id, url, depth, parent_id, anchor, score, '', state
+  FROM temp.done ORDER BY r;
+CREATE VIEW frontier(url_id, url, depth, parent_id, anchor, score, explanation,
+                     state) AS
+  SELECT url_id, url, depth, parent_id, anchor, score, explanation, state FROM (
+    SELECT url_id, url, depth, parent_id, anchor, score, explanation,
+           max(state) OVER w AS state, row_number() OVER w AS n
+    FROM frontier_log
+    WINDOW w AS (PARTITION BY url_id ORDER BY rowid
+                 ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))
+  WHERE n = 1;
+CREATE TRIGGER frontier_insert INSTEAD OF INSERT ON frontier BEGIN
+  INSERT INTO frontier_log(url_id, url, depth, parent_id, anchor, score,
+                           explanation, state)
+  VALUES(new.url_id, new.url, new.depth, new.parent_id, new.anchor, new.score,
+         new.explanation, coalesce(new.state, 0));
+END;
+CREATE TRIGGER frontier_update INSTEAD OF UPDATE OF state ON frontier
+  WHEN new.state > old.state BEGIN
+  INSERT INTO frontier_log(url_id, url, depth, parent_id, anchor, score,
+                           explanation, state)
+  VALUES(old.url_id, old.url, old.depth, old.parent_id, old.anchor, old.score,
+         '', new.state);
+END;
+UPDATE meta SET value = '4' WHERE key = 'schema_version';
+COMMIT;
+)sql";
+  Db db;
+  if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
+    return Status::Error("cannot open " + dir + "/crawl.db");
+  }
+  char* err = nullptr;
+  if (sqlite3_exec(db.db, kToSchema4, nullptr, nullptr, &err) != SQLITE_OK) {
+    Status s = Status::Error(std::string("to schema 4: ") + (err ? err : "?"));
     sqlite3_free(err);
     return s;
   }

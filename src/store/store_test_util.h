@@ -48,7 +48,13 @@ Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report);
 Status CreateSchemaV1CrawlDir(const std::string& dir);
 
 // Rewrites the closed crawl directory `dir` (written by this build, schema
-// 4) into what schema 3 wrote: a merged `frontier` table (url_id primary
+// 5) into what schema 4 wrote: no frontier_state table, every state change
+// a frontier_log row with the URL's columns, schema 4's `frontier` view and
+// triggers, meta.schema_version 4. For resume and reader tests.
+Status ConvertToSchema4(const std::string& dir);
+
+// Rewrites the closed crawl directory `dir` (written by this build, schema
+// 5) into what schema 3 wrote: a merged `frontier` table (url_id primary
 // key) and an empty frontier_log, page_links in the full JSON form
 // [[to_url, anchor, context, score, explanation], ...] under the old
 // `links` view, meta.schema_version 3. For resume and reader tests.
