@@ -144,6 +144,7 @@ struct Interner {
 
 struct JudgedPage {
   bool relevant = false;
+  std::string site;                   // host[:port], for the DSV's site spread
   std::vector<uint32_t> sdtp_tokens;  // SDTP's eq.-8 tokens
   std::vector<float> factors;
   uint32_t sequence_end = 0;
@@ -259,6 +260,7 @@ int RunJudge(const JudgeFlags& flags) {
       }
       JudgedPage jp;
       jp.relevant = *label;
+      jp.site = UrlHostPort(r.url);
       WeightedTokens w = (*sdtp)->Weigh(*parsed);
       for (const std::string& t : w.tokens) jp.sdtp_tokens.push_back(words.Id(t));
       jp.factors = std::move(w.factors);
@@ -318,7 +320,7 @@ int RunJudge(const JudgeFlags& flags) {
       w.tokens = strings(pages[i].sdtp_tokens);
       w.factors = pages[i].factors;
       w.sequence_end = pages[i].sequence_end;
-      (*corpus)->Add(w, pages[i].relevant);
+      (*corpus)->Add(w, pages[i].relevant, pages[i].site);
       (*vsm)->ScorePage(strings(pages[i].vsm_tokens), /*observe=*/true);
     }
     Status flushed = (*corpus)->Flush();

@@ -49,13 +49,14 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   const StrategyParams& p = topic.Strategy("tda");
   SdtpOptions o;
   static const std::vector<std::string_view> kKnown = {
-      "alpha", "mu", "max_new_terms", "min_term_count", "tag_title", "tag_meta",
+      "alpha", "mu", "max_new_terms", "min_term_count", "min_term_pages",
+      "min_term_sites", "tag_title", "tag_meta",
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
       "threads", "seed", "center",
       // read by the topichub round policy (crawl/rounds/topichub_policy.cc)
-      "seeds_per_round", "hub_alpha", "hub_a", "hub_beta"};
+      "seeds_per_round", "hub_alpha", "hub_a", "hub_beta", "hub_budget"};
   auto unknown = p.UnknownKeys(kKnown);
   if (!unknown.empty()) {
     return Status::Error("[strategy.tda] unknown key `" + unknown[0] + "`");
@@ -77,6 +78,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   if (o.alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
   struct I { const char* key; int* v; int min; };
   for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
+              I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
               I{"retrain_pages", &o.retrain_pages, 0}, I{"dim", &o.training.dim, 2},
               I{"epoch", &o.training.epoch, 1}, I{"min_count", &o.training.min_count, 1},
               I{"window", &o.training.window, 1}, I{"threads", &o.training.threads, 1},
@@ -88,6 +90,10 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
                            std::to_string(i.min));
     }
     *i.v = static_cast<int>(*v);
+  }
+  if (o.min_term_sites > static_cast<int>(TermStats::kMaxSites)) {
+    return Status::Error("[strategy.tda] min_term_sites must be <= " +
+                         std::to_string(TermStats::kMaxSites));
   }
   auto center = p.Bool("center", o.training.center);
   if (!center.ok()) return center.status();
@@ -367,6 +373,8 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
     auto it = stats.find(word);
     if (it == stats.end() || it->second.topical_count <
                                  static_cast<uint32_t>(options_.min_term_count) ||
+        it->second.topical_pages < static_cast<uint32_t>(options_.min_term_pages) ||
+        it->second.topical_sites < static_cast<uint32_t>(options_.min_term_sites) ||
         it->second.total_weight <= 0) {
       continue;
     }

@@ -161,16 +161,20 @@ class SdtpDsvTest : public ::testing::Test {
     const std::vector<std::string> net = {"tcp", "udp", "network", "quic", "packet", "router"};
     const std::vector<std::string> cook = {"flour", "oven", "sugar", "butter", "bake", "recipe"};
     const std::vector<std::string> generic = {"page", "index"};
+    // Topical pages come from two sites; those of "manual.test" (every
+    // fourth page) also use "foreword", a word of that one manual's prose.
     for (int doc = 0; doc < 600; ++doc) {
       const bool topical = doc % 2 == 0;
+      const bool manual = doc % 4 == 0;
       const auto& words = topical ? net : cook;
       WeightedTokens w;
       for (int i = 0; i < 40; ++i) {
         w.tokens.push_back(rng() % 5 == 0 ? generic[rng() % 2] : words[rng() % words.size()]);
+        if (manual && i % 8 == 0) w.tokens.back() = "foreword";
       }
       w.factors.assign(w.tokens.size(), 1.0f);
       w.sequence_end = w.tokens.size();
-      (*corpus)->Add(w, topical);
+      (*corpus)->Add(w, topical, topical ? (manual ? "manual.test" : "other.test") : "c.test");
     }
     ASSERT_TRUE((*corpus)->Flush().ok());
     stats_ = new StringMap<TermStats>((*corpus)->Stats());
@@ -221,6 +225,29 @@ TEST_F(SdtpDsvTest, TheDsvGainsTheTopicsNewWordsOnly) {
   }
   EXPECT_EQ(fresh, (std::set<std::string>{"quic", "packet", "router"}));
   EXPECT_EQ(dsv.NewTerms(), 3u);
+  // "foreword" is as topical as quic (every occurrence in a topical page)
+  // but all on one site: min_term_sites = 2 (default) keeps it out, 1 lets
+  // it in.
+  const TermStats& fw = stats_->at("foreword");
+  EXPECT_EQ(fw.topical_sites, 1u);
+  EXPECT_EQ(fw.topical_pages, 150u);
+  EXPECT_EQ(stats_->at("quic").topical_sites, 2u);
+  SdtpOptions one_site;
+  one_site.min_term_sites = 1;
+  Dsv loose = Scorer(MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}}), one_site)
+                  ->BuildDsv(**vectors_, *stats_);
+  std::set<std::string> loose_fresh;
+  for (const DsvTerm& t : loose.terms) {
+    if (!t.is_static) loose_fresh.insert(t.term);
+  }
+  EXPECT_EQ(loose_fresh, (std::set<std::string>{"quic", "packet", "router", "foreword"}));
+  // min_term_pages: no word is in more than the 300 topical pages.
+  SdtpOptions many_pages;
+  many_pages.min_term_pages = 301;
+  EXPECT_EQ(Scorer(MakeTopic("net", {{"tcp", 1.0}}), many_pages)
+                ->BuildDsv(**vectors_, *stats_)
+                .NewTerms(),
+            0u);
   // With vectors installed, a networking page made only of the NEW words
   // (no static term at all) is found by DynamicSim; a cooking page is not.
   s->InstallModel(*vectors_, dsv);
@@ -272,6 +299,33 @@ TEST(WordVectorsTest, CenteringRemovesTheCommonDirection) {
   EXPECT_EQ(c->documents(), 2u);
 }
 
+TEST(SdtpCorpusTest, CountsTopicalPagesAndSitesOncePerPage) {
+  const std::string path = ::testing::TempDir() + "/sdtp_corpus_count.txt";
+  auto corpus = SdtpCorpus::Create(path);
+  ASSERT_TRUE(corpus.ok());
+  auto page = [](std::vector<std::string> tokens, size_t extras) {
+    WeightedTokens w;
+    w.tokens = std::move(tokens);
+    w.factors.assign(w.tokens.size(), 1.0f);
+    w.sequence_end = w.tokens.size() - extras;
+    return w;
+  };
+  (*corpus)->Add(page({"a", "a", "b", "c"}, 1), true, "x");   // c only as an extra
+  (*corpus)->Add(page({"a", "b"}, 0), true, "x");
+  (*corpus)->Add(page({"a", "c"}, 0), false, "y");             // not topical
+  (*corpus)->Add(page({"a"}, 0), true, "z");
+  for (int i = 0; i < 12; ++i) (*corpus)->Add(page({"d"}, 0), true, "s" + std::to_string(i));
+  auto st = (*corpus)->Stats();
+  EXPECT_EQ(st.at("a").topical_count, 4u);
+  EXPECT_EQ(st.at("a").topical_pages, 3u);
+  EXPECT_EQ(st.at("a").topical_sites, 2u);  // x, z
+  EXPECT_EQ(st.at("b").topical_pages, 2u);
+  EXPECT_EQ(st.at("b").topical_sites, 1u);
+  EXPECT_EQ(st.at("c").topical_pages, 0u);   // extras add weight, not presence
+  EXPECT_EQ(st.at("d").topical_pages, 12u);
+  EXPECT_EQ(st.at("d").topical_sites, TermStats::kMaxSites);  // counted up to the cap
+}
+
 TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   Topic t = MakeTopic("x", {{"a", 1.0}});
   t.strategies["tda"].name = "tda";
@@ -285,6 +339,11 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   EXPECT_FALSE(o->training.center);
   t.strategies["tda"].Set("center", true);
   EXPECT_TRUE(SdtpOptionsFromTopic(t)->training.center);
+  t.strategies["tda"].Set("min_term_sites", int64_t{3});
+  EXPECT_EQ(SdtpOptionsFromTopic(t)->min_term_sites, 3);
+  t.strategies["tda"].Set("min_term_sites", int64_t{9});  // above TermStats::kMaxSites
+  EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
+  t.strategies["tda"].Set("min_term_sites", int64_t{2});
   t.strategies["tda"].Set("alpah", 0.7);
   EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
 }
