@@ -7,14 +7,15 @@
 # gained links to new pages) each policy fetched in the round.
 #
 # Usage: bench/tda_rounds_summary.py [--why] s1 s2 ...
-# Env:   OUT (default /work/runs/tda/rounds), EVO (default
+# Env:   ARMS (default "topichub static", as bench/tda_rounds.sh),
+#        OUT (default /work/runs/tda/rounds), EVO (default
 #        /work/webs/tda-dev-evo), SHARED (default ../shared)
 import collections, json, os, sqlite3, statistics as st, sys
 
 OUT = os.environ.get('OUT', '/work/runs/tda/rounds')
 EVO = os.environ.get('EVO', '/work/webs/tda-dev-evo')
 SHARED = os.environ.get('SHARED', os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
-ARMS = ['bf-topichub', 'bf-static']
+ARMS = ['bf-' + a for a in os.environ.get('ARMS', 'topichub static').split()]
 HOSTS = set("www.erlang.org doc.qt.io httpd.apache.org docs.python.org docs.djangoproject.com "
             "git-scm.com www.postgresql.org nodejs.org www.sqlite.org cmake.org".split())
 

@@ -186,6 +186,7 @@ class SdtpScorer : public PageScorer {
     double dsv_norm = 0;
     StringMap<uint32_t> lookup;  // token -> entries index
     std::vector<Entry> entries;
+    uint64_t generation = 0;     // unique per built model (the scorers' front caches key on it)
   };
 
   SdtpScorer() = default;

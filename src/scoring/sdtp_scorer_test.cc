@@ -66,6 +66,35 @@ TEST(SdtpWeighTest, TagAndPositionFactorsOnAFixturePage) {
   EXPECT_FLOAT_EQ(FactorOf(w, "transport").first, 2.0f);
 }
 
+// Weigh tokenises the whole page in one call with marks between the
+// fields; a page that holds the mark itself is tokenised field by field.
+// Both give the same tokens and factors.
+TEST(SdtpWeighTest, OneTokeniserCallGivesTheFieldsTheirFactors) {
+  auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}}));
+  for (const std::string mark : {"", " qxzsdtpsegmentqxz"}) {
+    ParsedPage p;
+    p.title = "tcp title";
+    p.text_blocks = {"udp alpha", "network beta" + mark};
+    p.headings = {"udp alpha"};
+    WeightedTokens w = s->Weigh(p);
+    std::vector<std::string> want = {"tcp", "title", "udp", "alpha", "network", "beta"};
+    if (!mark.empty()) want.push_back("qxzsdtpsegmentqxz");
+    const size_t seq = want.size();
+    want.push_back("udp");
+    want.push_back("alpha");
+    EXPECT_EQ(w.tokens, want) << "mark '" << mark << "'";
+    EXPECT_EQ(w.sequence_end, seq);
+    // title 3; block 0 of 2: 1 + 0.5; block 1: 1 + 0.25; heading excess 1.
+    std::vector<float> f = {3, 3, 1.5, 1.5, 1.25, 1.25};
+    if (!mark.empty()) f.push_back(1.25);
+    f.push_back(1);
+    f.push_back(1);
+    EXPECT_EQ(w.factors, f) << "mark '" << mark << "'";
+  }
+  EXPECT_EQ(s->Weigh(ParsedPage{}).tokens.size(), 0u);
+  EXPECT_EQ(s->Weigh(ParsedPage{}).sequence_end, 0u);
+}
+
 TEST(SdtpWeighTest, ATermHigherUpAndInTheTitleWeighsMore) {
   auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}, {"cooking", 1.0}}));
   ParsedPage top, bottom;
