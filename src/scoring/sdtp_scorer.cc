@@ -196,6 +196,15 @@ std::shared_ptr<const SdtpScorer::Model> SdtpScorer::BuildModel(
   for (size_t i = 0; i < contradiction_list_.size(); ++i) {
     entry(contradiction_list_[i]).contradiction = static_cast<int32_t>(i);
   }
+  // IDF from the vectors' training documents, kept in the entry (one
+  // memory access a distinct word less); 1 before any training, and ln(N)
+  // (as rare as can be) for an ontology term without a vector.
+  if (vectors) {
+    const float rare = static_cast<float>(std::log(std::max<double>(vectors->documents(), 2)));
+    for (Entry& e : m->entries) {
+      e.idf = e.vec != WordVectors::kNoWord ? static_cast<float>(vectors->Idf(e.vec)) : rare;
+    }
+  }
   m->vectors = std::move(vectors);
   m->dsv = std::move(dsv);
   for (float x : m->dsv->vector) m->dsv_norm += double(x) * x;
@@ -345,10 +354,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
     }
     // IDF from the vectors' training documents; 1 before any training, and
     // ln(N) (as rare as can be) for an ontology term without a vector.
-    double idf = 1;
-    if (vec) idf = entry.vec != WordVectors::kNoWord ? vec->Idf(entry.vec)
-                                                     : std::log(std::max<double>(vec->documents(), 2));
-    const double weight = tf * idf;  // eq. 8
+    const double weight = tf * entry.idf;  // eq. 8
     if (entry.onto >= 0) {
       s.onto[entry.onto] += weight;
       s.onto_count[entry.onto] += occurrences;

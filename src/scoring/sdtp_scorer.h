@@ -179,6 +179,7 @@ class SdtpScorer : public PageScorer {
     uint32_t vec = WordVectors::kNoWord;  // word-vector id
     int32_t onto = -1;                    // ontology term index
     int32_t contradiction = -1;           // index in contradiction_list_
+    float idf = 1;                        // eq. 8 idf (1 without vectors)
   };
   struct Model {  // immutable once installed
     std::shared_ptr<const WordVectors> vectors;
