@@ -11,10 +11,12 @@
 # A bench, not a test.
 #
 # Usage: bench/tda_compare.sh S [B0] [B]   (defaults 1000 and 400)
+#        ROUNDS (default 6): the rounds after round 0.
 # Env:   BIN (default build/topicrawl), EVO (default /work/webs/tda-dev-evo;
 #        the web is EVO/sS), OUT (default /work/runs/tda/compare), SHARED,
 #        DIM / EPOCH (fastText of the tda arm; default 32 / 3, reduced from
 #        the strategy's 64 / 5 to fit a shared 2-core machine).
+# Runs its commands under nice -n 10 itself (do not nice the script too).
 set -u
 cd "$(dirname "$0")/.."
 s=$1; B0=${2:-1000}; B=${3:-400}
@@ -53,7 +55,7 @@ for arm in tda onto shark; do
   echo -n "$arm 0 " >> "$R/times.txt"
   t nice -n 10 $BIN crawl --seeds $SEEDS $SCOPE --topic "$R/$arm.toml" --strategy $strat --max-pages $B0 --delay 0 --rng-seed $s $ARGS --out "$R/$arm" > "$R/$arm.log" 2>&1 || { echo "crawl $arm failed"; tail -3 "$R/$arm.log"; exit 1; }
 done
-for k in 1 2 3 4 5 6; do
+for k in $(seq 1 "${ROUNDS:-6}"); do
   ARGS=$(serve $k)
   for arm in tda onto shark; do
     case $arm in tda) pol=topichub ;; *) pol=static ;; esac

@@ -12,7 +12,8 @@
 #        EVO (default /work/webs/tda-dev-evo; the web is EVO/sS, made with
 #        `web evolve --rounds 6 --seed S`), OUT (default /work/runs/tda/rounds),
 #        SHARED (default ../shared).
-# Serves EVO/sS itself on free ports and stops it at the end.
+# Serves EVO/sS itself on free ports and stops it at the end (one run a
+# served directory at a time). Runs its commands under nice -n 10 itself.
 set -u
 cd "$(dirname "$0")/.."
 s=$1; B0=${2:-1500}; B=${3:-600}
