@@ -71,14 +71,14 @@ TEST(SdtpWeighTest, TagAndPositionFactorsOnAFixturePage) {
 // Both give the same tokens and factors.
 TEST(SdtpWeighTest, OneTokeniserCallGivesTheFieldsTheirFactors) {
   auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}}));
-  for (const std::string mark : {"", " qxzsdtpsegmentqxz"}) {
+  for (const std::string mark : {"", " qxzsdtpsegqxz"}) {
     ParsedPage p;
     p.title = "tcp title";
     p.text_blocks = {"udp alpha", "network beta" + mark};
     p.headings = {"udp alpha"};
     WeightedTokens w = s->Weigh(p);
     std::vector<std::string> want = {"tcp", "title", "udp", "alpha", "network", "beta"};
-    if (!mark.empty()) want.push_back("qxzsdtpsegmentqxz");
+    if (!mark.empty()) want.push_back("qxzsdtpsegqxz");
     const size_t seq = want.size();
     want.push_back("udp");
     want.push_back("alpha");
