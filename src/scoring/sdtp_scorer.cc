@@ -273,24 +273,27 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
 
   WeightedTokens out;
   out.tokens.reserve(page.text.size() / 6 + 16);
-  // One Tokenize call for the whole page: each call pays its own case
-  // folding (ICU normalisation, a copy of the text); a page has ~100 blocks,
-  // headings and emphasis runs, and per call that cost was most of SDTP's
-  // extra CPU over VSM on Chinese pages (docs/tda.md).
+  // join_fields: one Tokenize call for the whole page (each call pays its
+  // own case folding); measured slower than one call a field (the joined
+  // copy and a mark token a field cost more than the calls), so off by
+  // default (docs/tda.md, session 3).
   thread_local std::string joined;
   thread_local std::vector<std::string> tokens;
   joined.clear();
   tokens.clear();
   for (const Segment& g : segs) {
+    if (!options_.join_fields) break;
     joined += g.text;
     joined += '\n';
     joined += kSegmentMark;
     joined += '\n';
   }
-  tokenizer_->Tokenize(joined, &tokens);
   size_t marks = 0;
-  for (const std::string& t : tokens) marks += t == kSegmentMark;
-  if (marks == segs.size()) {
+  if (options_.join_fields) {
+    tokenizer_->Tokenize(joined, &tokens);
+    for (const std::string& t : tokens) marks += t == kSegmentMark;
+  }
+  if (options_.join_fields && marks == segs.size()) {
     size_t k = 0;
     for (std::string& t : tokens) {
       if (t == kSegmentMark) {

@@ -84,6 +84,11 @@ struct SdtpOptions {
   int retrain_pages = 500;      // first training after this many pages, then doubling
   std::string vectors;          // a TDAWV1 file to start from (previous round)
   WordVectorOptions training;   // keys dim, epoch, min_count, window, threads, seed
+  // Not a topic key: Weigh tokenises one call a field (false, default) or
+  // the whole page in one call with marks between the fields (true; the
+  // same tokens). bench/sdtp_bench's A/B: one call a page was slower
+  // (English 325 vs 234 us, Chinese 737 vs 659 us; docs/tda.md).
+  bool join_fields = false;
 };
 
 // Reads [strategy.tda]; unknown keys and wrong types are errors.

@@ -70,7 +70,9 @@ TEST(SdtpWeighTest, TagAndPositionFactorsOnAFixturePage) {
 // fields; a page that holds the mark itself is tokenised field by field.
 // Both give the same tokens and factors.
 TEST(SdtpWeighTest, OneTokeniserCallGivesTheFieldsTheirFactors) {
-  auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}}));
+  SdtpOptions joined;
+  joined.join_fields = true;
+  auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}}), joined);
   for (const std::string mark : {"", " qxzsdtpsegqxz"}) {
     ParsedPage p;
     p.title = "tcp title";
@@ -91,6 +93,17 @@ TEST(SdtpWeighTest, OneTokeniserCallGivesTheFieldsTheirFactors) {
     f.push_back(1);
     EXPECT_EQ(w.factors, f) << "mark '" << mark << "'";
   }
+  // join_fields = false (one call a field, the default) gives the same on
+  // a real page.
+  SdtpOptions per_field;
+  per_field.join_fields = false;
+  auto t = Scorer(MakeTopic("net", {{"tcp", 1.0}}), per_field);
+  ParsedPage page = ParseHtml(ReadFixture("sdtp_fixture.html"), "http://h/tcp.html");
+  WeightedTokens a = s->Weigh(page, "tcp anchor"), b = t->Weigh(page, "tcp anchor");
+  EXPECT_EQ(a.tokens, b.tokens);
+  EXPECT_EQ(a.factors, b.factors);
+  EXPECT_EQ(a.sequence_end, b.sequence_end);
+  EXPECT_GT(a.sequence_end, 10u);
   EXPECT_EQ(s->Weigh(ParsedPage{}).tokens.size(), 0u);
   EXPECT_EQ(s->Weigh(ParsedPage{}).sequence_end, 0u);
 }
