@@ -10,6 +10,8 @@
 //               DSV of the topic terms + 40 new terms (random vectors: the
 //               cost does not depend on their values)
 //   BM_SdtpNoVectors*  the same before any training (StaticSim only)
+//   BM_SdtpJoined*     BM_Sdtp* with one tokeniser call a page
+//               (join_fields) instead of one a field: the A/B of that choice
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -27,8 +29,11 @@ using bench::LoadSharedTopic;
 const Corpus& English() { return bench::EnglishPages(); }
 const Corpus& Chinese() { return bench::ChinesePages(); }
 
-std::shared_ptr<SdtpScorer> Sdtp(const Corpus& c, const char* topic_file, bool vectors) {
-  auto s = SdtpScorer::Create(LoadSharedTopic(topic_file), SdtpOptions{});
+std::shared_ptr<SdtpScorer> Sdtp(const Corpus& c, const char* topic_file, bool vectors,
+                                 bool join = false) {
+  SdtpOptions options;
+  options.join_fields = join;
+  auto s = SdtpScorer::Create(LoadSharedTopic(topic_file), options);
   if (!s.ok()) std::abort();
   if (!vectors) return *s;
   std::vector<std::string> words;
@@ -86,8 +91,9 @@ void Vsm(benchmark::State& state, const Corpus& c, const char* topic) {
   Report(state, c, done);
 }
 
-void Score(benchmark::State& state, const Corpus& c, const char* topic, bool vectors) {
-  auto s = Sdtp(c, topic, vectors);
+void Score(benchmark::State& state, const Corpus& c, const char* topic, bool vectors,
+           bool join = false) {
+  auto s = Sdtp(c, topic, vectors, join);
   size_t done = 0;
   for (auto _ : state) {
     for (const ParsedPage& p : c.pages) benchmark::DoNotOptimize(s->Score(p).relevance);
@@ -104,6 +110,12 @@ void BM_SdtpEnglish(benchmark::State& s) { Score(s, English(), "dev-networking.t
 void BM_SdtpChinese(benchmark::State& s) { Score(s, Chinese(), "zh-networking.txt", true); }
 void BM_SdtpNoVectorsEnglish(benchmark::State& s) { Score(s, English(), "dev-networking.txt", false); }
 void BM_SdtpNoVectorsChinese(benchmark::State& s) { Score(s, Chinese(), "zh-networking.txt", false); }
+void BM_SdtpJoinedEnglish(benchmark::State& s) {
+  Score(s, English(), "dev-networking.txt", true, true);
+}
+void BM_SdtpJoinedChinese(benchmark::State& s) {
+  Score(s, Chinese(), "zh-networking.txt", true, true);
+}
 BENCHMARK(BM_ParseEnglish)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ParseChinese)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_VsmEnglish)->Unit(benchmark::kMicrosecond);
@@ -112,6 +124,8 @@ BENCHMARK(BM_SdtpEnglish)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SdtpChinese)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SdtpNoVectorsEnglish)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SdtpNoVectorsChinese)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SdtpJoinedEnglish)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SdtpJoinedChinese)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace topicrawl

@@ -6,15 +6,16 @@
 # policy's fetches there, and the share of the rounds' hubs (pages that
 # gained links to new pages) each policy fetched in the round.
 #
-# Usage: bench/tda_rounds_summary.py [--why] s1 s2 ...
-# Env:   OUT (default /work/runs/tda/rounds), EVO (default
+# Usage: [LAST=K] bench/tda_rounds_summary.py [--why] s1 s2 ...
+# Env:   ARMS (default "topichub static", as bench/tda_rounds.sh),
+#        OUT (default /work/runs/tda/rounds), EVO (default
 #        /work/webs/tda-dev-evo), SHARED (default ../shared)
 import collections, json, os, sqlite3, statistics as st, sys
 
 OUT = os.environ.get('OUT', '/work/runs/tda/rounds')
 EVO = os.environ.get('EVO', '/work/webs/tda-dev-evo')
 SHARED = os.environ.get('SHARED', os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
-ARMS = ['bf-topichub', 'bf-static']
+ARMS = ['bf-' + a for a in os.environ.get('ARMS', 'topichub static').split()]
 HOSTS = set("www.erlang.org doc.qt.io httpd.apache.org docs.python.org docs.djangoproject.com "
             "git-scm.com www.postgresql.org nodejs.org www.sqlite.org cmake.org".split())
 
@@ -30,18 +31,24 @@ def summary(seeds):
     for s in seeds:
         for a in ARMS:
             data[(s, a)] = json.load(open(f'{OUT}/{s}/{a}.eval.json'))['rounds']
+    # LAST (env): the last round to count (default 6); with runs cut short,
+    # the sums cover rounds 2..LAST and every seed must have reached it.
+    last = int(os.environ.get('LAST', '6'))
+    for (s, a), rounds in data.items():
+        if len(rounds) <= last:
+            sys.exit(f"{s} {a}: only rounds 0-{len(rounds) - 1} (LAST={last})")
     print(f"seeds: {' '.join(seeds)}")
     for key, title in [('new_relevant_found', 'new relevant pages found'),
                        ('new_found', 'new pages found'), ('fetches', 'fetches')]:
         print(f"\n{title} per round (mean ± sd over {len(seeds)} seeds)\n")
         print('| round | ' + ' | '.join(ARMS) + ' |' + (' in scope |' if key == 'new_relevant_found' else ''))
         print('|---|' + '---:|' * (len(ARMS) + (key == 'new_relevant_found')))
-        for k in range(0, 7):
+        for k in range(0, last + 1):
             row = [ms([data[(s, a)][k][key] for s in seeds if len(data[(s, a)]) > k]) for a in ARMS]
             tot = [data[(s, ARMS[0])][k]['new_relevant_total'] for s in seeds if len(data[(s, ARMS[0])]) > k]
             print(f"| {k} | " + ' | '.join(row) + ' |' + (f" {ms(tot)} |" if key == 'new_relevant_found' else ''))
-        row = [ms([sum(r[key] for r in data[(s, a)][2:]) for s in seeds]) for a in ARMS]
-        print('| 2-6 sum | ' + ' | '.join(row) + ' |' + (' |' if key == 'new_relevant_found' else ''))
+        row = [ms([sum(r[key] for r in data[(s, a)][2:last + 1]) for s in seeds]) for a in ARMS]
+        print(f'| 2-{last} sum | ' + ' | '.join(row) + ' |' + (' |' if key == 'new_relevant_found' else ''))
 
 
 def why(seeds):
@@ -55,8 +62,9 @@ def why(seeds):
     relevant = collections.Counter()
     fetches = {a: collections.Counter() for a in ARMS}
     hubs_fetched = {a: [0, 0] for a in ARMS}
+    last = int(os.environ.get('LAST', '6'))
     for s in seeds:
-        for k in range(2, 7):
+        for k in range(2, last + 1):
             for line in open(f'{EVO}/{s}/truth/round-{k}.tsv'):
                 u, state = line.rstrip('\n').split('\t')[:2]
                 if state == 'new' and host(u) in HOSTS and labels.get(key(u)):
@@ -72,14 +80,14 @@ def why(seeds):
                     got.add(key(u))
                 hubs_fetched[a][0] += len(hubs & got)
                 hubs_fetched[a][1] += len(hubs)
-    print('| host | new relevant pages, rounds 2-6 | ' + ' | '.join(f'{a} fetches' for a in ARMS) + ' |')
+    print(f'| host | new relevant pages, rounds 2-{last} | ' + ' | '.join(f'{a} fetches' for a in ARMS) + ' |')
     print('|---|---:|' + '---:|' * len(ARMS))
     for h in sorted(HOSTS, key=lambda h: -relevant[h]):
         print(f'| {h} | {relevant[h]} | ' + ' | '.join(str(fetches[a][h]) for a in ARMS) + ' |')
     print()
     for a in ARMS:
         f, n = hubs_fetched[a]
-        print(f'{a}: fetched {f} of {n} hubs of rounds 2-6 ({100 * f / max(1, n):.1f} %)  ')
+        print(f'{a}: fetched {f} of {n} hubs of rounds 2-{last} ({100 * f / max(1, n):.1f} %)  ')
 
 
 if __name__ == '__main__':

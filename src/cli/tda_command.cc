@@ -144,6 +144,7 @@ struct Interner {
 
 struct JudgedPage {
   bool relevant = false;
+  std::string site;                   // host[:port], for the DSV's site spread
   std::vector<uint32_t> sdtp_tokens;  // SDTP's eq.-8 tokens
   std::vector<float> factors;
   uint32_t sequence_end = 0;
@@ -218,10 +219,20 @@ int RunJudge(const JudgeFlags& flags) {
     return kExitUsage;
   }
   auto sdtp = SdtpScorer::Create(*topic, *options);
+  // Ablation row `sdtp-1site`: the DSV without the spread rule (a candidate
+  // needs min_term_count occurrences only, as before min_term_pages /
+  // min_term_sites), same vectors.
+  SdtpOptions one_site = *options;
+  one_site.min_term_pages = 1;
+  one_site.min_term_sites = 1;
+  auto sdtp_one_site = SdtpScorer::Create(*topic, one_site);
   auto relevance = TopicRelevance::Create(*topic);
-  if (!sdtp.ok() || !relevance.ok()) {
+  if (!sdtp.ok() || !sdtp_one_site.ok() || !relevance.ok()) {
     std::cerr << "tda judge: "
-              << (!sdtp.ok() ? sdtp.status().message() : relevance.status().message()) << "\n";
+              << (!sdtp.ok()            ? sdtp.status().message()
+                  : !sdtp_one_site.ok() ? sdtp_one_site.status().message()
+                                        : relevance.status().message())
+              << "\n";
     return kExitUsage;
   }
   std::vector<int> seeds;
@@ -259,6 +270,7 @@ int RunJudge(const JudgeFlags& flags) {
       }
       JudgedPage jp;
       jp.relevant = *label;
+      jp.site = UrlHostPort(r.url);
       WeightedTokens w = (*sdtp)->Weigh(*parsed);
       for (const std::string& t : w.tokens) jp.sdtp_tokens.push_back(words.Id(t));
       jp.factors = std::move(w.factors);
@@ -284,7 +296,8 @@ int RunJudge(const JudgeFlags& flags) {
                                   : flags.out;
   std::filesystem::create_directories(out_dir);
   const std::string alt_method = options->training.center ? "sdtp-raw" : "sdtp-centred";
-  const std::vector<std::string> methods = {"vsm", "static", "sdtp", alt_method, "doc-vec"};
+  const std::vector<std::string> methods = {"vsm", "static", "sdtp", alt_method, "sdtp-1site",
+                                            "doc-vec"};
   std::map<std::string, std::vector<Prf>> results;
   auto strings = [&](const std::vector<uint32_t>& ids) {
     std::vector<std::string> out;
@@ -318,7 +331,7 @@ int RunJudge(const JudgeFlags& flags) {
       w.tokens = strings(pages[i].sdtp_tokens);
       w.factors = pages[i].factors;
       w.sequence_end = pages[i].sequence_end;
-      (*corpus)->Add(w, pages[i].relevant);
+      (*corpus)->Add(w, pages[i].relevant, pages[i].site);
       (*vsm)->ScorePage(strings(pages[i].vsm_tokens), /*observe=*/true);
     }
     Status flushed = (*corpus)->Flush();
@@ -341,6 +354,7 @@ int RunJudge(const JudgeFlags& flags) {
     const StringMap<TermStats> stats = (*corpus)->Stats();
     Dsv dsv = (*sdtp)->BuildDsv(*model_vectors, stats);
     Dsv alt_dsv = (*sdtp)->BuildDsv(*alt_vectors, stats);
+    Dsv one_site_dsv = (*sdtp_one_site)->BuildDsv(*model_vectors, stats);
     std::printf("seed %d: %zu words with vectors; DSV new terms (%zu; %s: %zu):", seed,
                 model_vectors->size(), dsv.NewTerms(), alt_method.c_str(), alt_dsv.NewTerms());
     for (const DsvTerm& t : dsv.terms) {
@@ -349,6 +363,7 @@ int RunJudge(const JudgeFlags& flags) {
     std::printf("\n");
     WriteDsvTsv(dsv, out_dir + "/dsv-" + std::to_string(seed) + ".tsv");
     WriteDsvTsv(alt_dsv, out_dir + "/dsv-" + alt_method + "-" + std::to_string(seed) + ".tsv");
+    WriteDsvTsv(one_site_dsv, out_dir + "/dsv-1site-" + std::to_string(seed) + ".tsv");
     // Doc2Vec stand-in: the topic's weighted keyword vector (raw vectors).
     const WordVectors& v = **vectors;
     std::vector<float> topic_vec(v.dim(), 0);
@@ -371,6 +386,10 @@ int RunJudge(const JudgeFlags& flags) {
     (*sdtp)->InstallModel(alt_vectors, std::move(alt_dsv));
     for (const JudgedPage& p : pages) {
       score[alt_method].push_back((*sdtp)->ScoreWeighted(weighted(p)).sim);
+    }
+    (*sdtp_one_site)->InstallModel(model_vectors, std::move(one_site_dsv));
+    for (const JudgedPage& p : pages) {
+      score["sdtp-1site"].push_back((*sdtp_one_site)->ScoreWeighted(weighted(p)).sim);
     }
     (*sdtp)->InstallModel(model_vectors, std::move(dsv));
     for (const JudgedPage& p : pages) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "core/status.h"
 #include "scoring/sdtp_scorer.h"
@@ -24,8 +25,10 @@ class SdtpCorpus {
   static StatusOr<std::unique_ptr<SdtpCorpus>> Create(const std::string& path);
 
   // Appends one page; `topical`: the page counts as on-topic (e.g. its
-  // StaticSim reached the topic's beta, or a training label says so).
-  void Add(const WeightedTokens& page, bool topical);
+  // StaticSim reached the topic's beta, or a training label says so);
+  // `site`: the page's site (its host), for TermStats::topical_sites ("":
+  // every such page is one site).
+  void Add(const WeightedTokens& page, bool topical, std::string_view site = "");
   // Flushes the file (call before training on it).
   Status Flush();
 
@@ -41,6 +44,7 @@ class SdtpCorpus {
   mutable std::mutex mu_;
   std::ofstream out_;            // guarded by mu_
   StringMap<TermStats> stats_;   // guarded by mu_
+  StringMap<uint32_t> site_ids_;  // guarded by mu_
   size_t pages_ = 0;
   size_t topical_ = 0;
 };

@@ -3,6 +3,7 @@
 #include "scoring/sdtp_scorer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <fstream>
@@ -15,9 +16,26 @@ namespace {
 // entries, reset entry by entry after use, so scoring a page allocates
 // nothing per word once a thread has seen a page of the model's size.
 struct Scratch {
-  std::vector<float> acc;          // summed occurrence factors per entry
-  std::vector<uint32_t> count;     // occurrences per entry (reading order)
-  std::vector<uint32_t> touched;   // entries with acc != 0
+  struct Acc {
+    float factor = 0;     // summed occurrence factors of the entry
+    uint32_t count = 0;   // occurrences in reading order
+  };
+  std::vector<Acc> acc;            // per entry (one cache line touched, not two)
+  std::vector<uint32_t> touched;   // entries with an occurrence
+  // Front cache of the token -> entry lookup, direct-mapped by the token's
+  // 64-bit hash (64 KiB: stays in L2 while the model's table of 10^5 words
+  // does not). Pages repeat their words and share the frequent ones, so
+  // most tokens hit; a miss asks the model's table. A slot holds the hash
+  // (| 1; 0 = empty) and the entry (kAbsent: no entry). Two tokens with the
+  // same 64-bit hash would share a slot's answer: ~2^-64 per pair, ignored.
+  struct Front {
+    uint64_t key = 0;
+    uint32_t entry = 0;
+  };
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+  static constexpr size_t kFrontSlots = 4096;
+  std::vector<Front> front;
+  uint64_t front_model = 0;        // generation of the model the cache is for
   std::vector<float> doc;          // document vector C_p
   std::vector<double> onto;        // eq.-8 weight per ontology term
   std::vector<uint32_t> onto_count;
@@ -49,13 +67,14 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   const StrategyParams& p = topic.Strategy("tda");
   SdtpOptions o;
   static const std::vector<std::string_view> kKnown = {
-      "alpha", "mu", "max_new_terms", "min_term_count", "tag_title", "tag_meta",
+      "alpha", "mu", "max_new_terms", "min_term_count", "min_term_pages",
+      "min_term_sites", "tag_title", "tag_meta",
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
       "threads", "seed", "center",
       // read by the topichub round policy (crawl/rounds/topichub_policy.cc)
-      "seeds_per_round", "hub_alpha", "hub_a", "hub_beta"};
+      "seeds_per_round", "hub_alpha", "hub_a", "hub_beta", "hub_budget"};
   auto unknown = p.UnknownKeys(kKnown);
   if (!unknown.empty()) {
     return Status::Error("[strategy.tda] unknown key `" + unknown[0] + "`");
@@ -77,6 +96,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   if (o.alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
   struct I { const char* key; int* v; int min; };
   for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
+              I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
               I{"retrain_pages", &o.retrain_pages, 0}, I{"dim", &o.training.dim, 2},
               I{"epoch", &o.training.epoch, 1}, I{"min_count", &o.training.min_count, 1},
               I{"window", &o.training.window, 1}, I{"threads", &o.training.threads, 1},
@@ -88,6 +108,10 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
                            std::to_string(i.min));
     }
     *i.v = static_cast<int>(*v);
+  }
+  if (o.min_term_sites > static_cast<int>(TermStats::kMaxSites)) {
+    return Status::Error("[strategy.tda] min_term_sites must be <= " +
+                         std::to_string(TermStats::kMaxSites));
   }
   auto center = p.Bool("center", o.training.center);
   if (!center.ok()) return center.status();
@@ -156,7 +180,9 @@ StatusOr<std::shared_ptr<SdtpScorer>> SdtpScorer::Create(
 
 std::shared_ptr<const SdtpScorer::Model> SdtpScorer::BuildModel(
     std::shared_ptr<const WordVectors> vectors, std::shared_ptr<const Dsv> dsv) const {
+  static std::atomic<uint64_t> generations{0};
   auto m = std::make_shared<Model>();
+  m->generation = ++generations;
   auto entry = [&](std::string_view token) -> Entry& {
     auto [it, inserted] = m->lookup.try_emplace(token, m->entries.size());
     if (inserted) m->entries.emplace_back();
@@ -169,6 +195,15 @@ std::shared_ptr<const SdtpScorer::Model> SdtpScorer::BuildModel(
   for (const auto& [term, idx] : ontology_index_) entry(term).onto = idx;
   for (size_t i = 0; i < contradiction_list_.size(); ++i) {
     entry(contradiction_list_[i]).contradiction = static_cast<int32_t>(i);
+  }
+  // IDF from the vectors' training documents, kept in the entry (one
+  // memory access a distinct word less); 1 before any training, and ln(N)
+  // (as rare as can be) for an ontology term without a vector.
+  if (vectors) {
+    const float rare = static_cast<float>(std::log(std::max<double>(vectors->documents(), 2)));
+    for (Entry& e : m->entries) {
+      e.idf = e.vec != WordVectors::kNoWord ? static_cast<float>(vectors->Idf(e.vec)) : rare;
+    }
   }
   m->vectors = std::move(vectors);
   m->dsv = std::move(dsv);
@@ -190,39 +225,92 @@ void SdtpScorer::InstallModel(std::shared_ptr<const WordVectors> vectors, Dsv ds
 std::shared_ptr<const Dsv> SdtpScorer::dsv() const { return model()->dsv; }
 std::shared_ptr<const WordVectors> SdtpScorer::vectors() const { return model()->vectors; }
 
+namespace {
+
+// Separates the segments of a page in one tokeniser call (13 bytes: inside
+// std::string's small-string buffer, no allocation a mark). A word run of
+// ASCII letters: never split, never a stop word, and no page of ours holds
+// it (if one does, Weigh notices the count and tokenises segment by
+// segment instead).
+constexpr std::string_view kSegmentMark = "qxzsdtpsegqxz";
+
+struct Segment {
+  std::string_view text;
+  float factor;
+};
+
+}  // namespace
+
 WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
                                  std::string_view parent_anchor) const {
+  // The page's fields as (text, factor) segments: reading order first
+  // (title, meta, the link's anchor, then the body blocks), then the
+  // extras that only add tag weight. Visible tagged text (headings,
+  // emphasis, anchors) is already in the body once, so an extra carries the
+  // excess of its tag factor over 1 (factor 1: nothing to add).
+  thread_local std::vector<Segment> segs;
+  segs.clear();
+  const auto& o = options_;
+  auto seg = [&](std::string_view text, double factor) {
+    if (!text.empty() && factor != 0) segs.push_back({text, static_cast<float>(factor)});
+  };
+  seg(page.title, o.tag_title);
+  seg(page.keywords, o.tag_meta);
+  seg(page.description, o.tag_meta);
+  seg(parent_anchor, o.tag_parent_anchor);
+  const size_t n = page.text_blocks.size();
+  for (size_t j = 0; j < n; ++j) seg(page.text_blocks[j], 1 + o.position_boost * (1 - double(j) / n));
+  const size_t sequence_segs = segs.size();
+  if (o.tag_heading != 1) {
+    for (const std::string& t : page.headings) seg(t, o.tag_heading - 1);
+  }
+  if (o.tag_emphasis != 1) {
+    for (const std::string& t : page.emphasis) seg(t, o.tag_emphasis - 1);
+  }
+  if (o.tag_anchor != 1) {
+    for (const Outlink& l : page.links) seg(l.anchor, o.tag_anchor - 1);
+  }
+
   WeightedTokens out;
   out.tokens.reserve(page.text.size() / 6 + 16);
-  auto add = [&](std::string_view text, float factor) {
-    if (text.empty() || factor == 0) return;
-    const size_t before = out.tokens.size();
-    tokenizer_->Tokenize(text, &out.tokens);
-    out.factors.resize(out.tokens.size(), factor);
-    (void)before;
-  };
-  const auto& o = options_;
-  // Reading order: title, meta, the link's anchor, then the body blocks.
-  add(page.title, static_cast<float>(o.tag_title));
-  add(page.keywords, static_cast<float>(o.tag_meta));
-  add(page.description, static_cast<float>(o.tag_meta));
-  add(parent_anchor, static_cast<float>(o.tag_parent_anchor));
-  const size_t n = page.text_blocks.size();
-  for (size_t j = 0; j < n; ++j) {
-    const double pos = 1 + o.position_boost * (1 - double(j) / n);
-    add(page.text_blocks[j], static_cast<float>(pos));
+  // join_fields: one Tokenize call for the whole page (each call pays its
+  // own case folding); measured slower than one call a field (the joined
+  // copy and a mark token a field cost more than the calls), so off by
+  // default (docs/tda.md, session 3).
+  thread_local std::string joined;
+  thread_local std::vector<std::string> tokens;
+  joined.clear();
+  tokens.clear();
+  for (const Segment& g : segs) {
+    if (!options_.join_fields) break;
+    joined += g.text;
+    joined += '\n';
+    joined += kSegmentMark;
+    joined += '\n';
   }
-  out.sequence_end = out.tokens.size();
-  // Visible tagged text is already in the body once; add the excess of its
-  // tag factor over 1 (factor 1: nothing to add, nothing tokenised).
-  auto extra = [&](const std::vector<std::string>& texts, double tag) {
-    if (tag == 1) return;
-    for (const std::string& t : texts) add(t, static_cast<float>(tag - 1));
-  };
-  extra(page.headings, o.tag_heading);
-  extra(page.emphasis, o.tag_emphasis);
-  if (o.tag_anchor != 1) {
-    for (const Outlink& l : page.links) add(l.anchor, static_cast<float>(o.tag_anchor - 1));
+  size_t marks = 0;
+  if (options_.join_fields) {
+    tokenizer_->Tokenize(joined, &tokens);
+    for (const std::string& t : tokens) marks += t == kSegmentMark;
+  }
+  if (options_.join_fields && marks == segs.size()) {
+    size_t k = 0;
+    for (std::string& t : tokens) {
+      if (t == kSegmentMark) {
+        if (++k == sequence_segs) out.sequence_end = out.tokens.size();
+        continue;
+      }
+      out.tokens.push_back(std::move(t));
+      out.factors.push_back(segs[k].factor);
+    }
+    if (sequence_segs == 0) out.sequence_end = 0;
+  } else {  // a segment holds the marker itself: one call per segment
+    for (size_t k = 0; k < segs.size(); ++k) {
+      if (k == sequence_segs) out.sequence_end = out.tokens.size();
+      tokenizer_->Tokenize(segs[k].text, &out.tokens);
+      out.factors.resize(out.tokens.size(), segs[k].factor);
+    }
+    if (sequence_segs == segs.size()) out.sequence_end = out.tokens.size();
   }
   return out;
 }
@@ -231,20 +319,30 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
   const std::shared_ptr<const Model> m = model();
   const WordVectors* vec = m->vectors.get();
   Scratch& s = ThreadScratch();
-  if (s.acc.size() < m->entries.size()) {
-    s.acc.resize(m->entries.size(), 0);
-    s.count.resize(m->entries.size(), 0);
+  if (s.acc.size() < m->entries.size()) s.acc.resize(m->entries.size());
+  if (s.front_model != m->generation || s.front.empty()) {
+    s.front.assign(Scratch::kFrontSlots, {});
+    s.front_model = m->generation;
   }
   SdtpParts parts;
   parts.has_vectors = vec != nullptr && !m->dsv->vector.empty();
   parts.tokens = static_cast<int>(w.sequence_end);
+  const StringHash hash;
   for (size_t i = 0; i < w.tokens.size(); ++i) {
-    auto it = m->lookup.find(w.tokens[i]);
-    if (it == m->lookup.end()) continue;
-    const uint32_t e = it->second;
-    if (s.acc[e] == 0 && s.count[e] == 0) s.touched.push_back(e);
-    s.acc[e] += w.factors[i];
-    s.count[e] += i < w.sequence_end;
+    const std::string& token = w.tokens[i];
+    const uint64_t h = static_cast<uint64_t>(hash(token)) | 1;
+    Scratch::Front& f = s.front[(h >> 1) & (Scratch::kFrontSlots - 1)];
+    if (f.key != h) {
+      auto it = m->lookup.find(token);
+      f.key = h;
+      f.entry = it == m->lookup.end() ? Scratch::kAbsent : it->second;
+    }
+    if (f.entry == Scratch::kAbsent) continue;
+    const uint32_t e = f.entry;
+    Scratch::Acc& a = s.acc[e];
+    if (a.factor == 0 && a.count == 0) s.touched.push_back(e);
+    a.factor += w.factors[i];
+    a.count += i < w.sequence_end;
   }
   const double total = std::max<size_t>(w.sequence_end, 1);
   s.onto.assign(ontology_.size(), 0);
@@ -252,19 +350,15 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
   s.onto_count.assign(ontology_.size(), 0);
   for (uint32_t e : s.touched) {
     const Entry& entry = m->entries[e];
-    const double tf = s.acc[e] / total;
-    const uint32_t occurrences = s.count[e];
-    s.acc[e] = 0;
-    s.count[e] = 0;
+    const double tf = s.acc[e].factor / total;
+    const uint32_t occurrences = s.acc[e].count;
+    s.acc[e] = {};
     if (entry.contradiction >= 0 && parts.contradiction.empty()) {
       parts.contradiction = contradiction_list_[entry.contradiction];
     }
     // IDF from the vectors' training documents; 1 before any training, and
     // ln(N) (as rare as can be) for an ontology term without a vector.
-    double idf = 1;
-    if (vec) idf = entry.vec != WordVectors::kNoWord ? vec->Idf(entry.vec)
-                                                     : std::log(std::max<double>(vec->documents(), 2));
-    const double weight = tf * idf;  // eq. 8
+    const double weight = tf * entry.idf;  // eq. 8
     if (entry.onto >= 0) {
       s.onto[entry.onto] += weight;
       s.onto_count[entry.onto] += occurrences;
@@ -367,6 +461,8 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
     auto it = stats.find(word);
     if (it == stats.end() || it->second.topical_count <
                                  static_cast<uint32_t>(options_.min_term_count) ||
+        it->second.topical_pages < static_cast<uint32_t>(options_.min_term_pages) ||
+        it->second.topical_sites < static_cast<uint32_t>(options_.min_term_sites) ||
         it->second.total_weight <= 0) {
       continue;
     }

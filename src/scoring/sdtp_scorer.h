@@ -20,7 +20,11 @@
 //           pages; weight = clamp((share - base) / (1 - base), 0, 1) with
 //           base the share of all words' weight in topical pages. Generic
 //           words found everywhere get 0 however similar they look;
-//           candidates must occur min_term_count times in topical pages.
+//           candidates must occur min_term_count times in topical pages,
+//           in at least min_term_pages topical pages on at least
+//           min_term_sites sites: a word of one manual's prose (every page
+//           of it topical, so its lift is 1) does not join on the strength
+//           of that manual alone.
 //   eq. 12-13 document vector C_p = sum_t w(t, p) * v(t) (unit vectors).
 //   eq. 14  DynamicSim(p) = max(0, cos(C_p, DSV)).
 //   StaticSim(p) = cos between the ontology weights and the page's eq.-8
@@ -63,6 +67,8 @@ struct SdtpOptions {
   double mu = 0.15;             // eq. 10: RD threshold for a new term
   int max_new_terms = 40;       // cap on the DSV's new terms
   int min_term_count = 5;       // a candidate must occur >= this often in topical pages
+  int min_term_pages = 3;       // ... in >= this many topical pages
+  int min_term_sites = 2;       // ... on >= this many sites (hosts; <= TermStats::kMaxSites)
   double tag_title = 3.0;       // eq. 8 tag factors
   double tag_meta = 2.0;        // <meta name=keywords|description>
   double tag_heading = 2.0;     // h1..h6
@@ -78,6 +84,11 @@ struct SdtpOptions {
   int retrain_pages = 500;      // first training after this many pages, then doubling
   std::string vectors;          // a TDAWV1 file to start from (previous round)
   WordVectorOptions training;   // keys dim, epoch, min_count, window, threads, seed
+  // Not a topic key: Weigh tokenises one call a field (false, default) or
+  // the whole page in one call with marks between the fields (true; the
+  // same tokens). bench/sdtp_bench's A/B: one call a page was slower
+  // (English 325 vs 234 us, Chinese 737 vs 659 us; docs/tda.md).
+  bool join_fields = false;
 };
 
 // Reads [strategy.tda]; unknown keys and wrong types are errors.
@@ -111,6 +122,13 @@ struct TermStats {
   double topical_weight = 0;  // eq.-8 weight summed over topical pages
   double total_weight = 0;    // over all pages
   uint32_t topical_count = 0;  // occurrences in topical pages
+  uint32_t topical_pages = 0;  // topical pages that hold it (document frequency)
+  // Distinct sites among those pages, counted up to kMaxSites (enough for
+  // any min_term_sites; SdtpCorpus keeps the ids while counting).
+  static constexpr size_t kMaxSites = 8;
+  uint32_t topical_sites = 0;
+  uint32_t site_ids[kMaxSites] = {};
+  uint64_t last_page = 0;      // SdtpCorpus: the last topical page counted (1-based)
 };
 
 // A page as eq. 8 sees it: the tokens in reading order (title, meta, body:
@@ -166,6 +184,7 @@ class SdtpScorer : public PageScorer {
     uint32_t vec = WordVectors::kNoWord;  // word-vector id
     int32_t onto = -1;                    // ontology term index
     int32_t contradiction = -1;           // index in contradiction_list_
+    float idf = 1;                        // eq. 8 idf (1 without vectors)
   };
   struct Model {  // immutable once installed
     std::shared_ptr<const WordVectors> vectors;
@@ -173,6 +192,7 @@ class SdtpScorer : public PageScorer {
     double dsv_norm = 0;
     StringMap<uint32_t> lookup;  // token -> entries index
     std::vector<Entry> entries;
+    uint64_t generation = 0;     // unique per built model (the scorers' front caches key on it)
   };
 
   SdtpScorer() = default;

@@ -66,6 +66,48 @@ TEST(SdtpWeighTest, TagAndPositionFactorsOnAFixturePage) {
   EXPECT_FLOAT_EQ(FactorOf(w, "transport").first, 2.0f);
 }
 
+// Weigh tokenises the whole page in one call with marks between the
+// fields; a page that holds the mark itself is tokenised field by field.
+// Both give the same tokens and factors.
+TEST(SdtpWeighTest, OneTokeniserCallGivesTheFieldsTheirFactors) {
+  SdtpOptions joined;
+  joined.join_fields = true;
+  auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}}), joined);
+  for (const std::string mark : {"", " qxzsdtpsegqxz"}) {
+    ParsedPage p;
+    p.title = "tcp title";
+    p.text_blocks = {"udp alpha", "network beta" + mark};
+    p.headings = {"udp alpha"};
+    WeightedTokens w = s->Weigh(p);
+    std::vector<std::string> want = {"tcp", "title", "udp", "alpha", "network", "beta"};
+    if (!mark.empty()) want.push_back("qxzsdtpsegqxz");
+    const size_t seq = want.size();
+    want.push_back("udp");
+    want.push_back("alpha");
+    EXPECT_EQ(w.tokens, want) << "mark '" << mark << "'";
+    EXPECT_EQ(w.sequence_end, seq);
+    // title 3; block 0 of 2: 1 + 0.5; block 1: 1 + 0.25; heading excess 1.
+    std::vector<float> f = {3, 3, 1.5, 1.5, 1.25, 1.25};
+    if (!mark.empty()) f.push_back(1.25);
+    f.push_back(1);
+    f.push_back(1);
+    EXPECT_EQ(w.factors, f) << "mark '" << mark << "'";
+  }
+  // join_fields = false (one call a field, the default) gives the same on
+  // a real page.
+  SdtpOptions per_field;
+  per_field.join_fields = false;
+  auto t = Scorer(MakeTopic("net", {{"tcp", 1.0}}), per_field);
+  ParsedPage page = ParseHtml(ReadFixture("sdtp_fixture.html"), "http://h/tcp.html");
+  WeightedTokens a = s->Weigh(page, "tcp anchor"), b = t->Weigh(page, "tcp anchor");
+  EXPECT_EQ(a.tokens, b.tokens);
+  EXPECT_EQ(a.factors, b.factors);
+  EXPECT_EQ(a.sequence_end, b.sequence_end);
+  EXPECT_GT(a.sequence_end, 10u);
+  EXPECT_EQ(s->Weigh(ParsedPage{}).tokens.size(), 0u);
+  EXPECT_EQ(s->Weigh(ParsedPage{}).sequence_end, 0u);
+}
+
 TEST(SdtpWeighTest, ATermHigherUpAndInTheTitleWeighsMore) {
   auto s = Scorer(MakeTopic("net", {{"tcp", 1.0}, {"cooking", 1.0}}));
   ParsedPage top, bottom;
@@ -161,16 +203,20 @@ class SdtpDsvTest : public ::testing::Test {
     const std::vector<std::string> net = {"tcp", "udp", "network", "quic", "packet", "router"};
     const std::vector<std::string> cook = {"flour", "oven", "sugar", "butter", "bake", "recipe"};
     const std::vector<std::string> generic = {"page", "index"};
+    // Topical pages come from two sites; those of "manual.test" (every
+    // fourth page) also use "foreword", a word of that one manual's prose.
     for (int doc = 0; doc < 600; ++doc) {
       const bool topical = doc % 2 == 0;
+      const bool manual = doc % 4 == 0;
       const auto& words = topical ? net : cook;
       WeightedTokens w;
       for (int i = 0; i < 40; ++i) {
         w.tokens.push_back(rng() % 5 == 0 ? generic[rng() % 2] : words[rng() % words.size()]);
+        if (manual && i % 8 == 0) w.tokens.back() = "foreword";
       }
       w.factors.assign(w.tokens.size(), 1.0f);
       w.sequence_end = w.tokens.size();
-      (*corpus)->Add(w, topical);
+      (*corpus)->Add(w, topical, topical ? (manual ? "manual.test" : "other.test") : "c.test");
     }
     ASSERT_TRUE((*corpus)->Flush().ok());
     stats_ = new StringMap<TermStats>((*corpus)->Stats());
@@ -221,6 +267,29 @@ TEST_F(SdtpDsvTest, TheDsvGainsTheTopicsNewWordsOnly) {
   }
   EXPECT_EQ(fresh, (std::set<std::string>{"quic", "packet", "router"}));
   EXPECT_EQ(dsv.NewTerms(), 3u);
+  // "foreword" is as topical as quic (every occurrence in a topical page)
+  // but all on one site: min_term_sites = 2 (default) keeps it out, 1 lets
+  // it in.
+  const TermStats& fw = stats_->at("foreword");
+  EXPECT_EQ(fw.topical_sites, 1u);
+  EXPECT_EQ(fw.topical_pages, 150u);
+  EXPECT_EQ(stats_->at("quic").topical_sites, 2u);
+  SdtpOptions one_site;
+  one_site.min_term_sites = 1;
+  Dsv loose = Scorer(MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}}), one_site)
+                  ->BuildDsv(**vectors_, *stats_);
+  std::set<std::string> loose_fresh;
+  for (const DsvTerm& t : loose.terms) {
+    if (!t.is_static) loose_fresh.insert(t.term);
+  }
+  EXPECT_EQ(loose_fresh, (std::set<std::string>{"quic", "packet", "router", "foreword"}));
+  // min_term_pages: no word is in more than the 300 topical pages.
+  SdtpOptions many_pages;
+  many_pages.min_term_pages = 301;
+  EXPECT_EQ(Scorer(MakeTopic("net", {{"tcp", 1.0}}), many_pages)
+                ->BuildDsv(**vectors_, *stats_)
+                .NewTerms(),
+            0u);
   // With vectors installed, a networking page made only of the NEW words
   // (no static term at all) is found by DynamicSim; a cooking page is not.
   s->InstallModel(*vectors_, dsv);
@@ -272,6 +341,33 @@ TEST(WordVectorsTest, CenteringRemovesTheCommonDirection) {
   EXPECT_EQ(c->documents(), 2u);
 }
 
+TEST(SdtpCorpusTest, CountsTopicalPagesAndSitesOncePerPage) {
+  const std::string path = ::testing::TempDir() + "/sdtp_corpus_count.txt";
+  auto corpus = SdtpCorpus::Create(path);
+  ASSERT_TRUE(corpus.ok());
+  auto page = [](std::vector<std::string> tokens, size_t extras) {
+    WeightedTokens w;
+    w.tokens = std::move(tokens);
+    w.factors.assign(w.tokens.size(), 1.0f);
+    w.sequence_end = w.tokens.size() - extras;
+    return w;
+  };
+  (*corpus)->Add(page({"a", "a", "b", "c"}, 1), true, "x");   // c only as an extra
+  (*corpus)->Add(page({"a", "b"}, 0), true, "x");
+  (*corpus)->Add(page({"a", "c"}, 0), false, "y");             // not topical
+  (*corpus)->Add(page({"a"}, 0), true, "z");
+  for (int i = 0; i < 12; ++i) (*corpus)->Add(page({"d"}, 0), true, "s" + std::to_string(i));
+  auto st = (*corpus)->Stats();
+  EXPECT_EQ(st.at("a").topical_count, 4u);
+  EXPECT_EQ(st.at("a").topical_pages, 3u);
+  EXPECT_EQ(st.at("a").topical_sites, 2u);  // x, z
+  EXPECT_EQ(st.at("b").topical_pages, 2u);
+  EXPECT_EQ(st.at("b").topical_sites, 1u);
+  EXPECT_EQ(st.at("c").topical_pages, 0u);   // extras add weight, not presence
+  EXPECT_EQ(st.at("d").topical_pages, 12u);
+  EXPECT_EQ(st.at("d").topical_sites, TermStats::kMaxSites);  // counted up to the cap
+}
+
 TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   Topic t = MakeTopic("x", {{"a", 1.0}});
   t.strategies["tda"].name = "tda";
@@ -285,6 +381,11 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   EXPECT_FALSE(o->training.center);
   t.strategies["tda"].Set("center", true);
   EXPECT_TRUE(SdtpOptionsFromTopic(t)->training.center);
+  t.strategies["tda"].Set("min_term_sites", int64_t{3});
+  EXPECT_EQ(SdtpOptionsFromTopic(t)->min_term_sites, 3);
+  t.strategies["tda"].Set("min_term_sites", int64_t{9});  // above TermStats::kMaxSites
+  EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
+  t.strategies["tda"].Set("min_term_sites", int64_t{2});
   t.strategies["tda"].Set("alpah", 0.7);
   EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
 }

@@ -1,7 +1,10 @@
 #include "crawl/rounds/round_graph.h"
 
+#include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
+#include <numeric>
 
 #include "url/url.h"
 
@@ -87,6 +90,86 @@ std::vector<Revisit> RevisitsByDistance(const RoundGraph& g,
         d[i] == std::numeric_limits<uint32_t>::max() ? 0.0 : 1.0 / (1.0 + d[i]);
     out.push_back({g.url_id[i], base + 1e-3 * (i < tie.size() ? tie[i] : 0.0)});
   }
+  return out;
+}
+
+std::vector<Revisit> RevisitsBySeedWeight(const RoundGraph& g,
+                                          const std::vector<uint32_t>& seeds,
+                                          const std::vector<double>& weights,
+                                          int64_t budget) {
+  const size_t n = g.url.size();
+  size_t revisitable = 0;
+  for (size_t i = 0; i < n; ++i) revisitable += g.revisitable[i] ? 1 : 0;
+  const int64_t total = budget < 0 ? static_cast<int64_t>(revisitable)
+                                   : std::min<int64_t>(budget, revisitable);
+  // Quotas by largest remainder, so that they add up to `total` exactly.
+  std::vector<size_t> order;
+  double sum = 0;
+  for (size_t i = 0; i < seeds.size() && i < weights.size(); ++i) {
+    if (seeds[i] < n && weights[i] > 0) {
+      order.push_back(i);
+      sum += weights[i];
+    }
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return weights[a] > weights[b]; });
+  std::vector<int64_t> quota(seeds.size(), 0);
+  if (sum > 0 && total > 0) {
+    int64_t given = 0;
+    std::vector<std::pair<double, size_t>> rest;
+    for (size_t i : order) {
+      const double exact = static_cast<double>(total) * weights[i] / sum;
+      quota[i] = static_cast<int64_t>(std::floor(exact));
+      given += quota[i];
+      rest.emplace_back(exact - std::floor(exact), i);
+    }
+    std::stable_sort(rest.begin(), rest.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (size_t k = 0; given < total && k < rest.size(); ++k, ++given) ++quota[rest[k].second];
+  }
+  std::vector<Revisit> out;
+  std::vector<bool> claimed(n, false), seen(n, false);
+  std::vector<uint32_t> touched;
+  for (size_t i : order) {
+    if (quota[i] <= 0) continue;
+    const uint32_t s = seeds[i];
+    const uint32_t site = g.hub.pages[s].site;
+    int64_t k = 0;
+    std::deque<uint32_t> todo{s};
+    seen[s] = true;
+    touched.push_back(s);
+    while (!todo.empty() && k < quota[i]) {
+      const uint32_t v = todo.front();
+      todo.pop_front();
+      if (g.revisitable[v] && !claimed[v]) {
+        claimed[v] = true;
+        out.push_back({g.url_id[v], 0.1 + 0.9 * (1.0 - static_cast<double>(k) /
+                                                           static_cast<double>(quota[i]))});
+        ++k;
+      }
+      for (uint32_t w : g.hub.links.Children(v)) {
+        if (!seen[w] && g.hub.pages[w].site == site) {
+          seen[w] = true;
+          touched.push_back(w);
+          todo.push_back(w);
+        }
+      }
+    }
+    for (uint32_t t : touched) seen[t] = false;
+    touched.clear();
+  }
+  if (static_cast<int64_t>(out.size()) < total) {
+    std::vector<Revisit> fill = RevisitsByDistance(g, seeds, std::vector<double>(n, 0.0));
+    std::vector<Revisit> rest;
+    for (const Revisit& r : fill) {
+      auto it = g.dense.find(r.url_id);
+      if (it != g.dense.end() && !claimed[it->second]) rest.push_back({r.url_id, 0.09 * r.priority});
+    }
+    TruncateToBudget(&rest, total - static_cast<int64_t>(out.size()));
+    out.insert(out.end(), rest.begin(), rest.end());
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Revisit& a, const Revisit& b) { return a.priority > b.priority; });
   return out;
 }
 

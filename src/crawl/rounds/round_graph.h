@@ -44,6 +44,23 @@ std::vector<Revisit> RevisitsByDistance(const RoundGraph& g,
                                         const std::vector<uint32_t>& seeds,
                                         const std::vector<double>& tie);
 
+// Revisits shared out by seed weight (seed 002 eq. 7 as a budget, not only
+// an order): seed i gets the quota q_i = budget * w_i / sum(w) (largest
+// remainder; seeds with w_i <= 0 get none) and claims, in breadth-first
+// order from itself along links *within its own site*, up to q_i
+// revisitable pages not claimed by a heavier seed (seeds are served in
+// weight order; a page already claimed is passed through, not counted). The
+// k-th of q_i pages gets priority 0.1 + 0.9 (1 - k / q_i), so that the
+// seeds advance in step through the round. Budget a seed cannot use (its
+// site reached no further) and pages beyond the quotas are filled by
+// RevisitsByDistance from all seeds, at priority 0.09 x its value (below
+// every claimed page). budget < 0: every revisitable page (quotas from the
+// number of revisitable pages). Returns at most `budget` revisits.
+std::vector<Revisit> RevisitsBySeedWeight(const RoundGraph& g,
+                                          const std::vector<uint32_t>& seeds,
+                                          const std::vector<double>& weights,
+                                          int64_t budget);
+
 }  // namespace topicrawl
 
 #endif  // TOPICRAWL_CRAWL_ROUNDS_ROUND_GRAPH_H_

@@ -1,5 +1,6 @@
 // Seed 002's round policies `topichub` and `static` on a hand-built crawl
 // history.
+#include <fstream>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -94,6 +95,127 @@ TEST(StaticPolicyTest, StartsAgainFromTheOriginalSeeds) {
   EXPECT_EQ(plan.revisits[2].url_id, 2u);
   std::set<UrlId> first = {plan.revisits[0].url_id, plan.revisits[1].url_id};
   EXPECT_EQ(first, (std::set<UrlId>{1, 7}));
+}
+
+// Two sites with one seed each: a hub-like seed h1 of site x with eight
+// pages one hop away, a chain seed h2 of site y (y1 -> y2 -> ... -> y8).
+// Breadth-first from both at once, a budget of 6 goes to x's one-hop pages
+// (5 of them) and y1; shared by weight 1 : 2 it goes 2 : 4, each seed
+// staying inside its site.
+TEST(RoundGraphTest, RevisitsBySeedWeightShareTheBudgetByWeight) {
+  FakeRoundHistory h;
+  h.summary.round = 1;
+  auto add = [&](UrlId id, const std::string& host) {
+    KnownUrl& u = h.Add(id, "http://" + host + "/" + std::to_string(id));
+    u.host = host;
+  };
+  add(1, "x.test");
+  for (UrlId i = 2; i <= 9; ++i) {
+    add(i, "x.test");
+    h.links.push_back({1, i});
+  }
+  add(20, "y.test");
+  for (UrlId i = 21; i <= 28; ++i) {
+    add(i, "y.test");
+    h.links.push_back({i - 1, i});
+  }
+  h.links.push_back({1, 20});   // cross-site: not followed by x's seed
+  h.links.push_back({20, 2});
+  auto g = RoundGraph::Read(h);
+  ASSERT_TRUE(g.ok());
+  const uint32_t x = g->dense.at(1), y = g->dense.at(20);
+
+  std::vector<Revisit> bfs = RevisitsByDistance(*g, {x, y}, {});
+  TruncateToBudget(&bfs, 6);
+  int on_x = 0;
+  for (const Revisit& r : bfs) on_x += r.url_id < 20 ? 1 : 0;
+  EXPECT_EQ(on_x, 5);  // the out-degree decides, not the weight
+
+  std::vector<Revisit> w = RevisitsBySeedWeight(*g, {x, y}, {1.0, 2.0}, 6);
+  ASSERT_EQ(w.size(), 6u);
+  std::vector<UrlId> xs, ys;
+  for (const Revisit& r : w) (r.url_id < 20 ? xs : ys).push_back(r.url_id);
+  EXPECT_EQ(xs.size(), 2u);
+  // y's quota follows its chain in order, inside site y.
+  EXPECT_EQ(ys, (std::vector<UrlId>{20, 21, 22, 23}));
+  EXPECT_EQ(xs[0], 1u);  // each seed's first page before its later ones
+  // Priorities descend; the seeds advance in step: the second of x's two
+  // pages (k/q = 1/2) ranks with the third of y's four (2/4).
+  double x2 = 0, y3 = 0;
+  for (const Revisit& r : w) {
+    if (r.url_id == xs[1]) x2 = r.priority;
+    if (r.url_id == 22) y3 = r.priority;
+  }
+  EXPECT_DOUBLE_EQ(x2, y3);
+  for (size_t i = 1; i < w.size(); ++i) EXPECT_GE(w[i - 1].priority, w[i].priority);
+  EXPECT_GT(w.front().priority, 0.999);
+  EXPECT_GT(w.back().priority, 0.1);
+}
+
+TEST(RoundGraphTest, RevisitsBySeedWeightFillUnusedQuotaBelowTheClaimedPages) {
+  FakeRoundHistory h;
+  h.summary.round = 1;
+  auto add = [&](UrlId id, const std::string& host) {
+    KnownUrl& u = h.Add(id, "http://" + host + "/" + std::to_string(id));
+    u.host = host;
+  };
+  // Site x: seed 1 -> 2 (two pages); site y: 10 -> 11..15.
+  add(1, "x.test");
+  add(2, "x.test");
+  h.links.push_back({1, 2});
+  add(10, "y.test");
+  for (UrlId i = 11; i <= 15; ++i) {
+    add(i, "y.test");
+    h.links.push_back({10, i});
+  }
+  h.urls[15].last_state = UrlState::kGone;  // not revisitable
+  auto g = RoundGraph::Read(h);
+  ASSERT_TRUE(g.ok());
+  // x is worth 9 of 10 but has 2 pages: the 4 it cannot use go to the
+  // fill, which reaches y's pages from y's seed, below every claimed page.
+  std::vector<Revisit> w =
+      RevisitsBySeedWeight(*g, {g->dense.at(1), g->dense.at(10)}, {9.0, 1.0}, 6);
+  ASSERT_EQ(w.size(), 6u);
+  std::set<UrlId> ids;
+  for (const Revisit& r : w) ids.insert(r.url_id);
+  EXPECT_EQ(ids.size(), 6u);
+  EXPECT_EQ(ids.count(15), 0u);
+  // Claimed: 1, 2 (x) and 10 (y's quota of 1); filled: three of 11..14.
+  EXPECT_EQ(w[0].url_id, 1u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_GT(w[i].priority, 0.1);
+  for (size_t i = 3; i < 6; ++i) {
+    EXPECT_LT(w[i].priority, 0.1);
+    EXPECT_GE(w[i].url_id, 11u);
+  }
+  // No budget: every revisitable page once.
+  EXPECT_EQ(RevisitsBySeedWeight(*g, {g->dense.at(1), g->dense.at(10)}, {9.0, 1.0}, -1).size(),
+            7u);
+}
+
+TEST(TopicHubPolicyTest, HubBudgetOptionIsChecked) {
+  const std::string dir = ::testing::TempDir();
+  const std::string topic = dir + "/hub_budget_topic.toml";
+  {
+    std::ofstream f(topic);
+    f << "[topic]\nname = \"t\"\nkeywords = { \"x\" = 1.0 }\n[strategy.tda]\nhub_budget = \"round-robin\"\n";
+  }
+  RoundPolicyContext c;
+  c.topic_file = topic;
+  auto p = MakeRoundPolicy("topichub", c);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("hub_budget"), std::string::npos);
+  {
+    std::ofstream f(topic);
+    f << "[topic]\nname = \"t\"\nkeywords = { \"x\" = 1.0 }\n[strategy.tda]\nhub_budget = \"breadth\"\n";
+  }
+  auto q = MakeRoundPolicy("topichub", c);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  FakeRoundHistory hist = History();
+  RoundPlan plan;
+  RoundRequest req;
+  req.budget = 5;
+  ASSERT_TRUE((*q)->Plan(req, hist, &plan).ok());
+  EXPECT_EQ(plan.note.find("by weight"), std::string::npos);
 }
 
 TEST(TopicHubPolicyTest, WithoutRelevantPagesFallsBackToTheOriginalSeeds) {

@@ -36,6 +36,7 @@
 #include "frontier/link_selector.h"
 #include "scoring/explanation.h"
 #include "scoring/sdtp_corpus.h"
+#include "url/url.h"
 #include "scoring/sdtp_scorer.h"
 #include "text/topic.h"
 
@@ -70,7 +71,9 @@ class TdaStrategy : public TopicStrategy {
     const TopicVector& tv = relevance()->vector();
     relevance()->df().ObserveDocument(
         DistinctTopicTerms(tv, CountTopicTerms(tv, weighted.tokens)));
-    if (corpus_) corpus_->Add(weighted, parts.static_sim >= sdtp_->topic().beta);
+    if (corpus_) {
+      corpus_->Add(weighted, parts.static_sim >= sdtp_->topic().beta, UrlHostPort(task.url));
+    }
     out->relevance = parts.sim;
     nlohmann::json j = {{"r", parts.sim},
                         {"static", parts.static_sim},

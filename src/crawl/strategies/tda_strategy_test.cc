@@ -100,6 +100,8 @@ TEST(TdaStrategyTest, TrainsVectorsFromTheCrawlAndWritesThemForTheNextRound) {
     for (int k = 0; k < 30; ++k) text += words[rng() % words.size()] + " ";
     PageAssessment a;
     ParsedPage page = PageWith(text, {});
+    // Two sites (a new DSV term must be used on min_term_sites = 2).
+    task.url = std::string("http://") + (i % 4 < 2 ? "a" : "b") + ".test/" + std::to_string(i);
     s->Assess(task, page, &a);
     s->OnPageStored(task, i + 1, page, a, nullptr);
   }
@@ -143,6 +145,8 @@ TEST(TdaStrategyTest, ANextRoundResumesWithThePreviousVectors) {
     for (int k = 0; k < 30; ++k) text += words[rng() % words.size()] + " ";
     PageAssessment a;
     ParsedPage page = PageWith(text, {});
+    // Two sites (a new DSV term must be used on min_term_sites = 2).
+    task.url = std::string("http://") + (i % 4 < 2 ? "a" : "b") + ".test/" + std::to_string(i);
     s->Assess(task, page, &a);
     s->OnPageStored(task, i + 1, page, a, nullptr);
   }
