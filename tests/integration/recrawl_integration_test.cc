@@ -79,6 +79,25 @@ std::string One(const std::string& dir, const std::string& sql) {
   return rows.empty() ? "<none>" : rows[0];
 }
 
+// One value, or "" while the database cannot be read yet (a crawl process
+// starting up): for polling, where an error is not a test failure.
+std::string PollOne(const std::string& dir, const std::string& sql) {
+  std::string out;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2((dir + "/crawl.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+      SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+      const auto* t = sqlite3_column_text(st, 0);
+      if (t) out = reinterpret_cast<const char*>(t);
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
 // path -> state name of every fetch of `round`.
 std::map<std::string, std::string> States(const std::string& dir, int round) {
   static const char* kNames[] = {"not_fetched", "new",  "changed", "trivially_changed",
@@ -341,7 +360,14 @@ TEST_F(RecrawlIntegrationTest, KillNineMidRoundThenResumeEqualsAnUninterruptedRo
       execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(attempt == 0 ? 700 : 400));
+    // Kill only once round 1 has begun storing (a fixed delay alone lost the
+    // race on a loaded machine: the kill landed before the round started).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline &&
+           PollOne(b, "SELECT count(*) > 0 FROM pages WHERE round = 1") != "1") {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(attempt == 0 ? 300 : 400));
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
