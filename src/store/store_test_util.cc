@@ -115,6 +115,21 @@ struct Group {
 
 Status Fail(const std::string& what) { return Status::Error(what); }
 
+// Runs a conversion script on DIR/crawl.db; `what` names it in the error.
+Status ExecOnCrawlDb(const std::string& dir, const char* sql, const std::string& what) {
+  Db db;
+  if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
+    return Status::Error("cannot open " + dir + "/crawl.db");
+  }
+  char* err = nullptr;
+  if (sqlite3_exec(db.db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    Status s = Status::Error(what + ": " + (err ? err : "?"));
+    sqlite3_free(err);
+    return s;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report) {
@@ -329,17 +344,7 @@ CREATE VIEW links(from_id, ord, to_url, anchor, context, score, explanation) AS
 UPDATE meta SET value = '3' WHERE key = 'schema_version';
 COMMIT;
 )sql";
-  Db db;
-  if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
-    return Status::Error("cannot open " + dir + "/crawl.db");
-  }
-  char* err = nullptr;
-  if (sqlite3_exec(db.db, kToSchema3, nullptr, nullptr, &err) != SQLITE_OK) {
-    Status s = Status::Error(std::string("to schema 3: ") + (err ? err : "?"));
-    sqlite3_free(err);
-    return s;
-  }
-  return Status::Ok();
+  return ExecOnCrawlDb(dir, kToSchema3, "to schema 3");
 }
 
 Status ConvertToSchema4(const std::string& dir) {
@@ -381,17 +386,7 @@ END;
 UPDATE meta SET value = '4' WHERE key = 'schema_version';
 COMMIT;
 )sql";
-  Db db;
-  if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
-    return Status::Error("cannot open " + dir + "/crawl.db");
-  }
-  char* err = nullptr;
-  if (sqlite3_exec(db.db, kToSchema4, nullptr, nullptr, &err) != SQLITE_OK) {
-    Status s = Status::Error(std::string("to schema 4: ") + (err ? err : "?"));
-    sqlite3_free(err);
-    return s;
-  }
-  return Status::Ok();
+  return ExecOnCrawlDb(dir, kToSchema4, "to schema 4");
 }
 
 int RunCommand(const std::string& command) {
