@@ -45,7 +45,10 @@ class SimHashIndex {
   SimHashIndex();
 
   // Remembers `simhash` for `id`; `owner` tags entries that must not match
-  // each other (e.g. the versions of one URL: pass its url id).
+  // each other (e.g. the versions of one URL: pass its url id). Ids may come
+  // in any order. Of entries with an identical fingerprint only the two that
+  // can still be an answer of Find are kept (see simhash.cc), so size()
+  // counts stored entries, not calls.
   void Add(uint64_t simhash, int64_t id, uint64_t owner);
   // The closest stored fingerprint within kSimHashNearDistance whose owner
   // differs from `owner`, the lowest id among equals; nullopt when none.

@@ -82,6 +82,39 @@ TEST(SimHashIndex, FindsWithinThreeBitsWithoutScan) {
   EXPECT_EQ(index.size(), 3u);
 }
 
+// Many pages with one fingerprint (templates): any order of ids, few owners
+// and many; Find still answers as over every entry, and the index keeps at
+// most two entries of that fingerprint.
+TEST(SimHashIndex, IdenticalFingerprintsKeepTwoAndAnswerAsBruteForce) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 50; ++trial) {
+    SimHashIndex index;
+    const uint64_t h = rng() | 1;
+    std::vector<std::pair<int64_t, uint64_t>> all;  // (id, owner)
+    const int owners = 1 + static_cast<int>(rng() % 4);
+    for (int i = 0; i < 200; ++i) {
+      const int64_t id = static_cast<int64_t>(rng() % 100000) + 1;
+      const uint64_t owner = rng() % owners;
+      index.Add(h, id, owner);
+      all.push_back({id, owner});
+      for (uint64_t q = 0; q <= static_cast<uint64_t>(owners); ++q) {
+        int64_t want = -1;
+        for (const auto& [eid, eo] : all) {
+          if (eo != q && (want < 0 || eid < want)) want = eid;
+        }
+        auto m = index.Find(h ^ (q % 2), q);  // distance 0 or 1
+        if (want < 0) {
+          EXPECT_FALSE(m.has_value()) << trial << " " << i << " " << q;
+        } else {
+          ASSERT_TRUE(m.has_value()) << trial << " " << i << " " << q;
+          EXPECT_EQ(m->id, want) << trial << " " << i << " " << q;
+        }
+      }
+    }
+    EXPECT_LE(index.size(), 2u);
+  }
+}
+
 TEST(SimHashIndex, AgreesWithBruteForce) {
   std::mt19937_64 rng(7);
   SimHashIndex index;
