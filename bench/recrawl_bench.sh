@@ -87,8 +87,10 @@ if [ -n "${ROUND0:-}" ]; then
   CPU0=0; WALL0=0
 else
   echo "round 0: crawl (best-first${HOSTS:+, hosts $HOSTS}) ..." >&2
-  read -r CPU0 WALL0 <<< "$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" \
-    --strategy best-first --max-pages 0 --delay 0 $SCOPE $ARGS --out "$OUT/round0")"
+  # (`x=$(timed ...) || exit`: an exit inside $(...) leaves only the subshell)
+  T=$(timed "$OUT/round0.log" "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" \
+    --strategy best-first --max-pages 0 --delay 0 $SCOPE $ARGS --out "$OUT/round0") || exit 1
+  read -r CPU0 WALL0 <<< "$T"
 fi
 declare -A CPU
 declare -A PBUDGET
@@ -111,10 +113,11 @@ for k in $(seq 1 "$ROUNDS"); do
       # (build/bench/recrawl_oracle), then the planned round runs as a resume.
       "$ORACLE" "$OUT/$p" --truth-dir "$EVO" --budget "${PBUDGET[$p]:-$BUDGET}" 2> "$OUT/$p.round$k.plan" || {
         echo "recrawl_bench: oracle plan failed" >&2; cat "$OUT/$p.round$k.plan" >&2; exit 1; }
-      read -r c w <<< "$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --resume --delay 0 $ARGS)"
+      T=$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --resume --delay 0 $ARGS) || exit 1
     else
-      read -r c w <<< "$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b --delay 0 $ARGS)"
+      T=$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b --delay 0 $ARGS) || exit 1
     fi
+    read -r c w <<< "$T"
     CPU[$p]="${CPU[$p]} $c"
   done
 done

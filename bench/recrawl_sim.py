@@ -18,7 +18,8 @@ Usage:
       --seeds 1,2,3,4,5 [--budget 0.3] [--hosts h1,h2,...] [--homes H.tsv] [--variants 'a;b;...']
   (--runs: recrawl_bench.sh OUT dirs' round0; --hosts: count the truth of
   these hosts only, as eval --scope-hosts; --homes SEEDS.tsv: also the
-  BFS-parent feature)
+  BFS-parent feature; --classes 'C-{seed}.tsv': the evolution's true page
+  classes from build/bench/recrawl_classes E, for the Bayes bound)
 Prints changed pages detected per round 1..--rounds (mean ± sd over the seeds).
 """
 import argparse, collections, copy, csv, math, re, sqlite3, statistics, sys
@@ -60,7 +61,7 @@ def bfs_parents(con, known, homes):
     return children
 
 
-def load(store, evo, rounds=4, homes=None):
+def load(store, evo, rounds=4, homes=None, classes=None):
     con = sqlite3.connect(store + '/crawl.db')
     pages = {}
     for url, depth, nl, ol, rel in con.execute(
@@ -78,16 +79,38 @@ def load(store, evo, rounds=4, homes=None):
     hubs = {k: {u: int(n) for u, n in read_tsv('%s/truth/hubs-%d.tsv' % (evo, k))}
             for k in range(1, rounds + 1)}
     rates = {r[0]: float(r[1]) for r in read_tsv(evo + '/truth/rates.tsv')}
-    return pages, truth, hubs, rates
+    meta = {}
+    with open(evo + '/evolve.tsv') as f:
+        for row in csv.reader(f, delimiter='\t'):
+            if len(row) == 2:
+                meta[row[0]] = row[1]
+    if classes:
+        # The evolution's true class of each page (build/bench/recrawl_classes;
+        # its rates are checked against E/truth/rates.tsv); pages it does not
+        # list (not evolving) count as leaves.
+        rows = read_tsv(classes)
+        edit = {r[0]: float(r[2]) for r in read_tsv(evo + '/truth/rates.tsv')}
+        bad = sum(1 for r in rows if r[0] in edit and abs(float(r[3]) - edit[r[0]]) > 1e-5 * max(1e-3, edit[r[0]]))
+        if bad:
+            sys.exit('%s: %d edit rates differ from %s/truth/rates.tsv (another evolution?)' % (classes, bad, evo))
+        cls = {r[0]: r[1] for r in rows}
+        meta['_n_index'] = sum(1 for c in cls.values() if c == 'index')
+        meta['_n_leaf'] = len(cls) - meta['_n_index']
+        for u, p in pages.items():
+            p['cls'] = cls.get(u, 'leaf')
+    return pages, truth, hubs, rates, meta
 
 
 def new_page(url, depth, nl, ol, rel, first):
+    # A page found in round >= 1 was hidden at round 0: a BFS leaf of the
+    # evolution (web/evolve_plan.h), so its true class is leaf.
     return dict(dir=url.rsplit('/', 1)[0], depth=depth, nl_first=nl, nl_last=nl, ol=ol, rel=rel,
-                first=first, last=first, n=0, x=0, gone=False, hist=[], ever_hub=False, bfs=False)
+                first=first, last=first, n=0, x=0, gone=False, hist=[], ever_hub=False, bfs=False,
+                cls='leaf', full=[])
 
 
 def simulate(data, rank, budget=0.3, rounds=4, scope=None):
-    pages, truth, hubs, rates = data
+    pages, truth, hubs, rates, _ = data
     pages = copy.deepcopy(pages)
     out = []
     new_last = 0
@@ -113,6 +136,10 @@ def simulate(data, rank, budget=0.3, rounds=4, scope=None):
             p['x'] += s == 'changed'
             p['nl_last'] = hubs[k].get(u, 0) if s == 'changed' else 0
             p['ever_hub'] = p['ever_hub'] or p['nl_last'] > 0
+        # Every page's complete change record (as if fetched every round):
+        # only the full-information bound reads it.
+        for u in live:
+            pages[u]['full'].append((1, t.get(u, 'unchanged') == 'changed'))
         new_last = 0
         for u, s in t.items():
             if s == 'new' and u not in pages and in_scope(u):
@@ -239,7 +266,7 @@ def bayes(ctx, prior=None, group=None, thompson=False):
 
 
 def true_prior(data):
-    pages, _, _, rates = data
+    pages, _, _, rates, _ = data
     w = [0.0] * len(GRID)
     for u in pages:
         q = rates.get(u, 0.0)
@@ -249,6 +276,84 @@ def true_prior(data):
 
 def olb(p):
     return min(3, int(math.log2(1 + p['ol'])) // 2)
+
+
+# ---- the Bayes bound (what any history-based ranking can do) ----
+def q_bins(qs, nbins=80):
+    """A discrete distribution over q from the pages' true q: log-spaced bins
+    (1e-7..1), each bin's atom at the mean q of its pages; q = 1 kept apart."""
+    edges = [10 ** (-7 + 7 * j / nbins) for j in range(nbins + 1)]
+    acc = collections.defaultdict(lambda: [0, 0.0])
+    for q in qs:
+        j = nbins if q >= 1 else max(0, min(nbins - 1, int((math.log10(max(q, 1e-7)) + 7) * nbins / 7)))
+        acc[j][0] += 1
+        acc[j][1] += q
+    tot = sum(c for c, _ in acc.values())
+    return [(c / tot, sq / c) for _, (c, sq) in sorted(acc.items())]
+
+
+def gamma_q_prior(theta, shape=0.2, n=4000):
+    """The news model's generative edit-rate law of a class:
+    q = 1 - exp(-lambda), lambda ~ Gamma(shape, theta) (web/evolve_plan.cc),
+    as a discrete distribution (n quantiles of lambda)."""
+    rng = __import__('random').Random(7)
+    return q_bins([1 - math.exp(-theta * rng.gammavariate(shape, 1.0)) for _ in range(n)])
+
+
+def bayes_bound(ctx, priors, cls, full=False, since_fetch=False):
+    """Bayes-optimal myopic ranking for the metric (a page counts when it
+    changed in this round and is revisited): P(changed in round k | its
+    class's prior over q, its history) = E[q | history], each round
+    independent given q. History: the page's own revisits (rounds elapsed,
+    changed since the previous fetch?), or with `full` its complete record of
+    every round so far, as if it had been fetched in every round -- more than
+    any policy can know at a budget < 100 %, so no history-based policy
+    detects more in expectation. `since_fetch`: rank by P(changed since the
+    last fetch) = E[1 - (1 - q)^e | history] instead, as the oracle and
+    `adaptive` do."""
+    k, pages = ctx['round'], ctx['pages']
+    scores = {}
+    for u in ctx['live']:
+        p = pages[u]
+        e = max(1, k - p['last']) if since_fetch else 1
+        h = p['full'] if full else p['hist']
+        num = den = 0.0
+        for w, q in priors[cls(p)]:
+            l = w * lik(h, q)
+            den += l
+            num += l * (1 - (1 - q) ** e)
+        scores[u] = num / den if den > 0 else 0.0
+    return scores
+
+
+def class_priors(data, cls):
+    """The true q distribution of each class among the round-0 pages."""
+    pages, _, _, rates, _ = data
+    by = collections.defaultdict(list)
+    for u, p in pages.items():
+        by[cls(p)].append(rates.get(u, 0.0))
+    pri = {c: q_bins(qs) for c, qs in by.items()}
+    allq = [q for qs in by.values() for q in qs]
+    return collections.defaultdict(lambda: q_bins(allq), pri)
+
+
+def gamma_priors(evo_meta, data):
+    """The generative law per true class, with theta solved as web evolve
+    does: E[1 - exp(-lambda)] = 1 - (1 + theta)^(-shape); index pages carry
+    index_change_share of change_rate x reachable edits (class means capped
+    at 0.95). Edits only: the link gains of hub pages are not in it."""
+    shape = float(evo_meta['rate_shape'])
+    share = float(evo_meta['index_change_share'])
+    rate = float(evo_meta['change_rate'])
+    pages = data[0]
+    n_index = evo_meta['_n_index']
+    n_leaf = evo_meta['_n_leaf']
+    total = rate * (n_index + n_leaf)
+    im = min(0.95, total * share / n_index)
+    lm = max(0.0, min(0.95, (total - im * n_index) / n_leaf))
+    theta = lambda m: (1 - m) ** (-1 / shape) - 1
+    return {'index': gamma_q_prior(theta(im), shape), 'leaf': gamma_q_prior(theta(lm), shape)}
+
 
 
 VARIANTS = {
@@ -265,6 +370,21 @@ VARIANTS = {
     'Bayes, q prior learned by EM, depth x first-fetch groups': lambda d: lambda c: bayes(c, group=lambda p: (min(p['depth'], 3), p['nl_first'] > 0)),
     'Thompson sampling, q prior learned by EM, depth x first-fetch groups': lambda d: lambda c: bayes(c, group=lambda p: (min(p['depth'], 3), p['nl_first'] > 0), thompson=True),
     'Bayes, TRUE q distribution as prior (no features)': lambda d: (lambda tp: lambda c: bayes(c, prior=tp))(true_prior(d)),
+    'BOUND: Bayes, BFS-parent class, true q law per class, own history (needs --homes)':
+        lambda d: (lambda pr: lambda c: bayes_bound(c, pr, lambda p: p['bfs']))(class_priors(d, lambda p: p['bfs'])),
+    'BOUND: Bayes, TRUE class, true q law per class, own history (needs --classes)':
+        lambda d: (lambda pr: lambda c: bayes_bound(c, pr, lambda p: p['cls']))(class_priors(d, lambda p: p['cls'])),
+    'BOUND: Bayes, TRUE class, true q law per class, own history, P(changed since fetch) (needs --classes)':
+        lambda d: (lambda pr: lambda c: bayes_bound(c, pr, lambda p: p['cls'], since_fetch=True))(
+            class_priors(d, lambda p: p['cls'])),
+    'BOUND: Bayes, TRUE class, generative gamma law (edits only), own history (needs --classes)':
+        lambda d: (lambda pr: lambda c: bayes_bound(c, pr, lambda p: p['cls']))(gamma_priors(d[4], d)),
+    'BOUND: Bayes, BFS-parent class, true q law per class, FULL record of every round (needs --homes)':
+        lambda d: (lambda pr: lambda c: bayes_bound(c, pr, lambda p: p['bfs'], full=True))(
+            class_priors(d, lambda p: p['bfs'])),
+    'BOUND: Bayes, TRUE class, true q law per class, FULL record of every round (needs --classes)':
+        lambda d: (lambda pr: lambda c: bayes_bound(c, pr, lambda p: p['cls'], full=True))(
+            class_priors(d, lambda p: p['cls'])),
 }
 
 
@@ -285,12 +405,16 @@ def main():
     ap.add_argument('--variants', default='')
     ap.add_argument('--rounds', type=int, default=4)
     ap.add_argument('--homes', default='', help='home pages (seeds file): enables the BFS-parent feature')
+    ap.add_argument('--classes', default='',
+                    help="true page classes, 'C-{seed}.tsv' (build/bench/recrawl_classes E): enables the TRUE-class bound")
     a = ap.parse_args()
     scope = set(a.hosts.split(',')) if a.hosts else None
-    names = [n for n in VARIANTS if (not a.variants or n in a.variants.split(';')) and (a.homes or 'BFS' not in n)]
+    names = [n for n in VARIANTS if (not a.variants or n in a.variants.split(';')) and (a.homes or 'BFS' not in n)
+             and (a.classes or 'TRUE class' not in n)]
     res = {n: [] for n in names}
     for s in a.seeds.split(','):
-        data = load(a.runs.replace('{seed}', s), a.evo.replace('{seed}', s), homes=a.homes or None, rounds=a.rounds)
+        data = load(a.runs.replace('{seed}', s), a.evo.replace('{seed}', s), homes=a.homes or None, rounds=a.rounds,
+                    classes=a.classes.replace('{seed}', s) or None)
         for n in names:
             res[n].append(simulate(data, VARIANTS[n](data), budget=a.budget, rounds=a.rounds, scope=scope))
     print('| ranking (simulated, budget %g %%, %d seeds) | %s |' % (

@@ -1,0 +1,138 @@
+// Prints the TRUE page class of a simulated evolution (`web evolve`, model
+// news): for every page that evolves, url<TAB>class<TAB>change_p<TAB>edit_p
+// with class "index" (a home page or a page with BFS children in the
+// evolution's own walk of the base web: web/evolve_plan.h) or "leaf". A bench
+// instrument for bench/recrawl_sim.py's Bayes bound (docs/incremental.md):
+// the evolution draws each page's edit rate from a gamma law per class, and
+// the bound is given that class exactly. Nothing in `web evolve` writes the
+// class, so the plan is made again from E/evolve.tsv (a pure function of the
+// base web, the homes, the hosts and the options); the rates printed must
+// equal E/truth/rates.tsv, which recrawl_sim.py checks.
+//
+//   recrawl_classes E > E-classes.tsv
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "web/evolve_plan.h"
+#include "web/evolved_web.h"
+#include "web/html_links.h"
+
+using namespace topicrawl;
+using namespace topicrawl::web;
+
+namespace {
+
+int Fail(const std::string& why) {
+  std::fprintf(stderr, "recrawl_classes: %s\n", why.c_str());
+  return 1;
+}
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) {
+    if (!cur.empty()) out.push_back(cur);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) return Fail("usage: recrawl_classes EVOLVED_DIR");
+  auto evo = OpenEvolvedWeb(argv[1]);
+  if (!evo.ok()) return Fail(evo.status().message());
+  const auto& meta = evo->meta;
+  auto get = [&](const char* key) {
+    auto it = meta.find(key);
+    return it == meta.end() ? std::string() : it->second;
+  };
+  if (evo->mode != "simulated") return Fail("not a simulated evolution: " + evo->dir);
+  EvolveOptions o;
+  if (!ParseEvolveModel(get("model"), &o.model)) return Fail("unknown model " + get("model"));
+  o.rounds = std::atoi(get("rounds").c_str());
+  o.seed = std::strtoull(get("seed").c_str(), nullptr, 10);
+  o.new_rate = std::atof(get("new_rate").c_str());
+  o.change_rate = std::atof(get("change_rate").c_str());
+  o.gone_rate = std::atof(get("gone_rate").c_str());
+  o.hidden_at_start = std::atof(get("hidden_at_start").c_str());
+  o.rate_shape = std::atof(get("rate_shape").c_str());
+  o.index_change_share = std::atof(get("index_change_share").c_str());
+  o.volatile_share = std::atof(get("volatile_share").c_str());
+  o.volatile_change_share = std::atof(get("volatile_change_share").c_str());
+
+  auto base = LoadBaseWeb(get("base"));
+  if (!base.ok()) return Fail(base.status().message());
+  const size_t n = base->urls.size();
+  std::unordered_map<std::string, uint32_t> index;
+  for (uint32_t i = 0; i < n; ++i) index.emplace(base->urls[i], i);
+  std::vector<char> included(n, 1);
+  size_t rate_base = 0;
+  const std::string hosts_meta = get("hosts");
+  if (!hosts_meta.empty() && hosts_meta != "-") {
+    std::vector<std::string> hv = Split(hosts_meta, ',');
+    std::set<std::string> hosts(hv.begin(), hv.end());
+    for (uint32_t i = 0; i < n; ++i) {
+      included[i] = hosts.count(base->hosts[i]) != 0;
+      rate_base += included[i];
+    }
+  }
+  // As web_evolver.cc: the graph of the included pages, roots = the homes
+  // of the included hosts (or the pages nobody links to).
+  PageGraph graph;
+  graph.links.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!included[i]) continue;
+    bool ok = false;
+    std::string html = ReadWholeFile(base->files[i], &ok);
+    if (!ok) return Fail("cannot read " + base->files[i]);
+    for (const std::string& t : PageLinks(html, base->urls[i])) {
+      auto it = index.find(t);
+      if (it != index.end() && included[it->second]) graph.links[i].push_back(it->second);
+    }
+  }
+  const std::string homes = get("homes");
+  if (!homes.empty() && homes != "-") {
+    std::ifstream in(homes);
+    if (!in) return Fail("cannot read homes " + homes);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#' || line.rfind("host\t", 0) == 0) continue;
+      std::vector<std::string> f = Split(line, '\t');
+      if (f.size() < 2) continue;
+      auto it = index.find(ResolveLabelUrl("", f[1]));
+      if (it != index.end() && included[it->second]) graph.roots.push_back(it->second);
+    }
+  }
+  if (graph.roots.empty()) {
+    std::vector<char> linked(n, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t t : graph.links[i]) {
+        if (t != i) linked[t] = 1;
+      }
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!linked[i] && included[i]) graph.roots.push_back(i);
+    }
+    if (graph.roots.empty()) graph.roots.push_back(0);
+  }
+  graph.rate_base = rate_base;
+  auto plan = PlanEvolution(graph, o);
+  if (!plan.ok()) return Fail(plan.status().message());
+  std::printf("url\tclass\tchange_p\tedit_p\n");
+  for (uint32_t i = 0; i < n; ++i) {
+    const PagePlan& p = plan->pages[i];
+    if (!p.reachable || p.publish_round == kNever) continue;
+    PageRate r = TruePageRate(*plan, graph, i);
+    std::printf("%s\t%s\t%.6g\t%.6g\n", base->urls[i].c_str(), p.is_volatile ? "index" : "leaf", r.change_p,
+                r.edit_p);
+  }
+  return 0;
+}
