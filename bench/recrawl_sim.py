@@ -274,6 +274,9 @@ def true_prior(data):
     return [x / sum(w) for x in w]
 
 
+BFS_GROUP = lambda p: (min(p['depth'], 7), p['nl_last'] > 0, p['bfs'])
+
+
 def olb(p):
     return min(3, int(math.log2(1 + p['ol'])) // 2)
 
@@ -365,6 +368,15 @@ VARIANTS = {
     'groups depth x new URLs x ever hub': lambda d: lambda c: adaptive(c, group=lambda p: (min(p['depth'], 7), p['nl_last'] > 0, p['ever_hub'])),
     'groups URL directory': lambda d: lambda c: adaptive(c, group=lambda p: p['dir']),
     'groups depth x new URLs x BFS parent (needs --homes)': lambda d: lambda c: adaptive(c, group=lambda p: (min(p['depth'], 7), p['nl_last'] > 0, p['bfs'])),
+    'groups depth x new URLs x BFS parent, round 1: BFS parents first (needs --homes)':
+        lambda d: lambda c: adaptive(c, group=BFS_GROUP, r1=lambda p, rho: (0.3 if p['bfs'] else 0.03) + rho * p['ol']),
+    'groups depth x new URLs x BFS parent, round 1: BFS parents, then outlinks (needs --homes)':
+        lambda d: lambda c: adaptive(c, group=BFS_GROUP, r1=lambda p, rho: (3.0 if p['bfs'] else 0.0) + rho * p['ol']),
+    'groups depth x new URLs x BFS parent, round 1: non-parents x0.3 (needs --homes)':
+        lambda d: lambda c: adaptive(c, group=BFS_GROUP, r1=lambda p, rho: (0.3 if p['bfs'] else 0.09) + rho * p['ol']),
+    'Bayes, q law learned by EM per BFS-parent class, round 1: BFS parents first (needs --homes)':
+        lambda d: lambda c: (adaptive(c, group=BFS_GROUP, r1=lambda p, rho: (3.0 if p['bfs'] else 0.0) + rho * p['ol'])
+                             if c['round'] == 1 else bayes(c, group=lambda p: p['bfs'])),
     'round 1 prior by depth': lambda d: lambda c: adaptive(c, r1=lambda p, rho: 0.3 / (1 + p['depth']) ** 2),
     'staleness first (unchanged pages by rounds since fetch)': lambda d: lambda c: staleness(c),
     'Bayes, q prior learned by EM, depth x first-fetch groups': lambda d: lambda c: bayes(c, group=lambda p: (min(p['depth'], 3), p['nl_first'] > 0)),
