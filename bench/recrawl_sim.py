@@ -91,8 +91,10 @@ def load(store, evo, rounds=4, homes=None, classes=None):
         rows = read_tsv(classes)
         edit = {r[0]: float(r[2]) for r in read_tsv(evo + '/truth/rates.tsv')}
         bad = sum(1 for r in rows if r[0] in edit and abs(float(r[3]) - edit[r[0]]) > 1e-5 * max(1e-3, edit[r[0]]))
-        if bad:
-            sys.exit('%s: %d edit rates differ from %s/truth/rates.tsv (another evolution?)' % (classes, bad, evo))
+        missing = sum(1 for r in rows if r[0] not in edit)
+        if bad or missing > len(rows) // 100:
+            sys.exit('%s: %d edit rates differ from %s/truth/rates.tsv, %d of its %d URLs are not in it '
+                     '(another evolution?)' % (classes, bad, evo, missing, len(rows)))
         cls = {r[0]: r[1] for r in rows}
         meta['_n_index'] = sum(1 for c in cls.values() if c == 'index')
         meta['_n_leaf'] = len(cls) - meta['_n_index']
