@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "hub/hub_baselines.h"
+#include "hub/hub_site_relative.h"
 
 namespace topicrawl::hub {
 namespace {
@@ -41,13 +42,14 @@ std::string_view HubMethodName(HubMethod m) {
     case HubMethod::kRules: return "rules";
     case HubMethod::kHeuristic: return "heuristic";
     case HubMethod::kContent: return "content";
+    case HubMethod::kSvmUrlSite: return "svm-url-site";
   }
   return "?";
 }
 
 bool ParseHubMethod(std::string_view name, HubMethod* m) {
   for (HubMethod x : {HubMethod::kSvmFull, HubMethod::kSvmUrl, HubMethod::kRules,
-                      HubMethod::kHeuristic, HubMethod::kContent}) {
+                      HubMethod::kHeuristic, HubMethod::kContent, HubMethod::kSvmUrlSite}) {
     if (name == HubMethodName(x)) {
       *m = x;
       return true;
@@ -95,6 +97,28 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
       if (!model.ok()) return model.status();
       fill_svm(rep);
       r.metrics = EvaluateUrlModel(*model, set, rows, test);
+      break;
+    }
+    case HubMethod::kSvmUrlSite: {
+      // Percentiles among all rows of each host: a host's URLs, not its
+      // labels (a host split puts every row of a host on one side).
+      const HubFeatureSet set = HubFeatureSet::kBeforeDownload;
+      std::vector<std::vector<double>> x(rows.size());
+      std::vector<std::string_view> hosts(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) {
+        x[i] = HubFeatures(rows[i].Observation(), set);
+        hosts[i] = rows[i].host;
+      }
+      ToSitePercentiles(hosts, SiteRelativeDims(set), &x);
+      SvmDataset d;
+      d.feature_names = HubFeatureNames(set);
+      for (size_t i : train) d.Add(x[i], rows[i].label);
+      d.groups = HostGroups(rows, train);
+      SvmTrainReport rep;
+      auto model = SvmModel::Train(d, std::string(kSiteRelativeModelKind), grid, &rep);
+      if (!model.ok()) return model.status();
+      fill_svm(rep);
+      for (size_t i : test) r.metrics.Add(model->Predict(x[i]) == 1, rows[i].label == 1);
       break;
     }
     case HubMethod::kRules:

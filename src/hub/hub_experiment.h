@@ -20,9 +20,11 @@ enum class HubMethod {
   kRules,      // simple rules
   kHeuristic,  // multi-feature heuristic
   kContent,    // content-based SVM
+  kSvmUrlSite,  // URL SVM before download on site-relative features (hub_site_relative.h)
 };
 std::string_view HubMethodName(HubMethod m);
-// "svm-full", "svm-url", "rules", "heuristic", "content"; false if unknown.
+// "svm-full", "svm-url", "rules", "heuristic", "content", "svm-url-site";
+// false if unknown.
 bool ParseHubMethod(std::string_view name, HubMethod* m);
 
 struct HubMethodResult {
