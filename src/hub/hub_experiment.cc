@@ -75,6 +75,10 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
                                        const std::vector<size_t>& test,
                                        const SvmGridOptions& grid) {
   HubMethodResult r;
+  auto add = [&](size_t i, bool predicted) {
+    r.metrics.Add(predicted, rows[i].label == 1);
+    r.per_host[rows[i].host].Add(predicted, rows[i].label == 1);
+  };
   r.train_examples = method == HubMethod::kRules ? 0 : train.size();
   auto fill_svm = [&](const SvmTrainReport& rep) {
     r.svm = true;
@@ -96,7 +100,11 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
                                    grid, &rep);
       if (!model.ok()) return model.status();
       fill_svm(rep);
-      r.metrics = EvaluateUrlModel(*model, set, rows, test);
+      std::vector<double> x(HubFeatureNames(set).size());
+      for (size_t i : test) {
+        HubFeaturesInto(rows[i].Observation(), set, x.data());
+        add(i, model->Predict(x) == 1);
+      }
       break;
     }
     case HubMethod::kSvmUrlSite: {
@@ -118,15 +126,15 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
       auto model = SvmModel::Train(d, std::string(kSiteRelativeModelKind), grid, &rep);
       if (!model.ok()) return model.status();
       fill_svm(rep);
-      for (size_t i : test) r.metrics.Add(model->Predict(x[i]) == 1, rows[i].label == 1);
+      for (size_t i : test) add(i, model->Predict(x[i]) == 1);
       break;
     }
     case HubMethod::kRules:
-      for (size_t i : test) r.metrics.Add(SimpleRulesIsHub(rows[i]) == 1, rows[i].label == 1);
+      for (size_t i : test) add(i, SimpleRulesIsHub(rows[i]) == 1);
       break;
     case HubMethod::kHeuristic: {
       auto c = HeuristicHubClassifier::Train(rows, train);
-      for (size_t i : test) r.metrics.Add(c.Predict(rows[i]) == 1, rows[i].label == 1);
+      for (size_t i : test) add(i, c.Predict(rows[i]) == 1);
       break;
     }
     case HubMethod::kContent: {
@@ -134,9 +142,7 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
       auto model = SvmModel::Train(ContentDataset(rows, train), kContentModelKind, grid, &rep);
       if (!model.ok()) return model.status();
       fill_svm(rep);
-      for (size_t i : test) {
-        r.metrics.Add(model->Predict(ContentFeatures(rows[i])) == 1, rows[i].label == 1);
-      }
+      for (size_t i : test) add(i, model->Predict(ContentFeatures(rows[i])) == 1);
       break;
     }
   }
@@ -192,6 +198,10 @@ HubTable RunHubTable(const std::vector<HubExample>& rows, const HubTableOptions&
                     << r->support_vectors << " SV, " << r->train_cpu_seconds << " s CPU)";
         }
         *progress << "\n";
+        for (const auto& [host, m] : r->per_host) {
+          *progress << "  host " << host << ": tp " << m.tp << " fp " << m.fp << " fn " << m.fn
+                    << " tn " << m.tn << " f1 " << m.f1() << "\n";
+        }
         progress->flush();
       }
     }

@@ -4,6 +4,7 @@
 #ifndef TOPICRAWL_HUB_HUB_EXPERIMENT_H_
 #define TOPICRAWL_HUB_HUB_EXPERIMENT_H_
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,8 @@ bool ParseHubMethod(std::string_view name, HubMethod* m);
 
 struct HubMethodResult {
   BinaryMetrics metrics;
+  // The same test rows per host (a host split's test side holds whole hosts).
+  std::map<std::string, BinaryMetrics> per_host;
   size_t train_examples = 0;
   bool svm = false;  // the fields below are set
   int log2c = 0, log2g = 0;
