@@ -15,7 +15,8 @@
 //      P fused with the crawl's link structure (parenthood, see
 //      FuseWithParenthood; a ranking: the budget says how many). The
 //      original seeds (home pages: the seed's first hubs) are always
-//      revisited too; new links are followed as in round 0.
+//      revisited, first and within the budget; new links are followed as
+//      in round 0 (they are not the plan's, so not in the budget).
 //
 // Learning (after each round, the seed's §3.4 loop): every page revisited
 // in the round becomes an example -- positive when its fetch yielded new
@@ -34,6 +35,10 @@
 #include <cstdio>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -103,7 +108,8 @@ class HubsRoundPolicy : public RoundPolicy {
     // it is among the revisits, so they are put there, first: revisits plus
     // seeds stay within --budget (session 6: 788 revisits for a budget of
     // 786 on the dev web).
-    const absl::flat_hash_set<std::string> seed_keys = SeedKeys(history.OriginalSeeds());
+    const std::vector<std::string> seed_urls = SeedKeys(history.OriginalSeeds());
+    const std::unordered_set<std::string_view> seed_keys(seed_urls.begin(), seed_urls.end());
     std::vector<UrlId> seed_ids;
     // One feature buffer for every page: this loop scores the whole crawl.
     std::vector<double> x(hub::HubFeatureNames(kSet).size());
@@ -170,14 +176,15 @@ class HubsRoundPolicy : public RoundPolicy {
 
   // The seeds in the stored URL's form, without the scheme (the runner's
   // de-duplication may ignore it).
-  static std::string SchemeLess(std::string_view url) {
+  // A view: the scoring loop looks every stored URL up without allocating.
+  static std::string_view SchemeLess(std::string_view url) {
     const size_t colon = url.find("://");
-    return std::string(colon == std::string_view::npos ? url : url.substr(colon + 3));
+    return colon == std::string_view::npos ? url : url.substr(colon + 3);
   }
-  static absl::flat_hash_set<std::string> SeedKeys(const std::vector<std::string>& seeds) {
-    absl::flat_hash_set<std::string> keys;
+  static std::vector<std::string> SeedKeys(const std::vector<std::string>& seeds) {
+    std::vector<std::string> keys;
     for (const std::string& seed : seeds) {
-      if (auto url = ResolveLink("", seed)) keys.insert(SchemeLess(*url));
+      if (auto url = ResolveLink("", seed)) keys.emplace_back(SchemeLess(*url));
     }
     return keys;
   }
@@ -420,7 +427,7 @@ class HubsRoundPolicy : public RoundPolicy {
   uint64_t seed_ = 1;
   std::optional<SvmModel> model_;
   std::string origin_;
-  SvmDataset examples_{hub::HubFeatureNames(kSet), {}, {}};
+  SvmDataset examples_{hub::HubFeatureNames(kSet), {}, {}, {}};
 };
 
 }  // namespace
