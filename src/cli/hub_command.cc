@@ -480,7 +480,7 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     tb->add_option("--split", bf->split,
                    "host (default: 7:3 by host, no host on both sides) or url (random rows)");
     tb->add_option("--methods", bf->methods,
-                   "Comma list (default svm-full,svm-url,rules,heuristic,content)");
+                   "Comma list (default svm-full,svm-url,rules,heuristic,content; also svm-url-site: site-relative URL features)");
     AddSvmGridFlags(tb, &bf->grid);
     tb->callback([bf, exit_code] { *exit_code = RunTable(*bf); });
   }

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "hub/hub_baselines.h"
+#include "hub/hub_site_relative.h"
 
 namespace topicrawl::hub {
 namespace {
@@ -41,13 +42,14 @@ std::string_view HubMethodName(HubMethod m) {
     case HubMethod::kRules: return "rules";
     case HubMethod::kHeuristic: return "heuristic";
     case HubMethod::kContent: return "content";
+    case HubMethod::kSvmUrlSite: return "svm-url-site";
   }
   return "?";
 }
 
 bool ParseHubMethod(std::string_view name, HubMethod* m) {
   for (HubMethod x : {HubMethod::kSvmFull, HubMethod::kSvmUrl, HubMethod::kRules,
-                      HubMethod::kHeuristic, HubMethod::kContent}) {
+                      HubMethod::kHeuristic, HubMethod::kContent, HubMethod::kSvmUrlSite}) {
     if (name == HubMethodName(x)) {
       *m = x;
       return true;
@@ -73,6 +75,10 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
                                        const std::vector<size_t>& test,
                                        const SvmGridOptions& grid) {
   HubMethodResult r;
+  auto add = [&](size_t i, bool predicted) {
+    r.metrics.Add(predicted, rows[i].label == 1);
+    r.per_host[rows[i].host].Add(predicted, rows[i].label == 1);
+  };
   r.train_examples = method == HubMethod::kRules ? 0 : train.size();
   auto fill_svm = [&](const SvmTrainReport& rep) {
     r.svm = true;
@@ -94,15 +100,41 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
                                    grid, &rep);
       if (!model.ok()) return model.status();
       fill_svm(rep);
-      r.metrics = EvaluateUrlModel(*model, set, rows, test);
+      std::vector<double> x(HubFeatureNames(set).size());
+      for (size_t i : test) {
+        HubFeaturesInto(rows[i].Observation(), set, x.data());
+        add(i, model->Predict(x) == 1);
+      }
+      break;
+    }
+    case HubMethod::kSvmUrlSite: {
+      // Percentiles among all rows of each host: a host's URLs, not its
+      // labels (a host split puts every row of a host on one side).
+      const HubFeatureSet set = HubFeatureSet::kBeforeDownload;
+      std::vector<std::vector<double>> x(rows.size());
+      std::vector<std::string_view> hosts(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) {
+        x[i] = HubFeatures(rows[i].Observation(), set);
+        hosts[i] = rows[i].host;
+      }
+      ToSitePercentiles(hosts, SiteRelativeDims(set), &x);
+      SvmDataset d;
+      d.feature_names = HubFeatureNames(set);
+      for (size_t i : train) d.Add(x[i], rows[i].label);
+      d.groups = HostGroups(rows, train);
+      SvmTrainReport rep;
+      auto model = SvmModel::Train(d, std::string(kSiteRelativeModelKind), grid, &rep);
+      if (!model.ok()) return model.status();
+      fill_svm(rep);
+      for (size_t i : test) add(i, model->Predict(x[i]) == 1);
       break;
     }
     case HubMethod::kRules:
-      for (size_t i : test) r.metrics.Add(SimpleRulesIsHub(rows[i]) == 1, rows[i].label == 1);
+      for (size_t i : test) add(i, SimpleRulesIsHub(rows[i]) == 1);
       break;
     case HubMethod::kHeuristic: {
       auto c = HeuristicHubClassifier::Train(rows, train);
-      for (size_t i : test) r.metrics.Add(c.Predict(rows[i]) == 1, rows[i].label == 1);
+      for (size_t i : test) add(i, c.Predict(rows[i]) == 1);
       break;
     }
     case HubMethod::kContent: {
@@ -110,9 +142,7 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
       auto model = SvmModel::Train(ContentDataset(rows, train), kContentModelKind, grid, &rep);
       if (!model.ok()) return model.status();
       fill_svm(rep);
-      for (size_t i : test) {
-        r.metrics.Add(model->Predict(ContentFeatures(rows[i])) == 1, rows[i].label == 1);
-      }
+      for (size_t i : test) add(i, model->Predict(ContentFeatures(rows[i])) == 1);
       break;
     }
   }
@@ -168,6 +198,10 @@ HubTable RunHubTable(const std::vector<HubExample>& rows, const HubTableOptions&
                     << r->support_vectors << " SV, " << r->train_cpu_seconds << " s CPU)";
         }
         *progress << "\n";
+        for (const auto& [host, m] : r->per_host) {
+          *progress << "  host " << host << ": tp " << m.tp << " fp " << m.fp << " fn " << m.fn
+                    << " tn " << m.tn << " f1 " << m.f1() << "\n";
+        }
         progress->flush();
       }
     }

@@ -4,6 +4,7 @@
 #ifndef TOPICRAWL_HUB_HUB_EXPERIMENT_H_
 #define TOPICRAWL_HUB_HUB_EXPERIMENT_H_
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,13 +21,17 @@ enum class HubMethod {
   kRules,      // simple rules
   kHeuristic,  // multi-feature heuristic
   kContent,    // content-based SVM
+  kSvmUrlSite,  // URL SVM before download on site-relative features (hub_site_relative.h)
 };
 std::string_view HubMethodName(HubMethod m);
-// "svm-full", "svm-url", "rules", "heuristic", "content"; false if unknown.
+// "svm-full", "svm-url", "rules", "heuristic", "content", "svm-url-site";
+// false if unknown.
 bool ParseHubMethod(std::string_view name, HubMethod* m);
 
 struct HubMethodResult {
   BinaryMetrics metrics;
+  // The same test rows per host (a host split's test side holds whole hosts).
+  std::map<std::string, BinaryMetrics> per_host;
   size_t train_examples = 0;
   bool svm = false;  // the fields below are set
   int log2c = 0, log2g = 0;

@@ -85,3 +85,48 @@ TEST(HubExperimentTest, WeightedF1ThresholdedSvmRecallsMoreHubs) {
 
 }  // namespace
 }  // namespace topicrawl::hub
+
+namespace topicrawl::hub {
+namespace {
+
+// Six sites whose URL lengths differ in scale (a path prefix of 0..150
+// bytes); within each site the hubs are the shorter URLs. Trained on four
+// sites and tested on the two with the longest prefixes, the raw URL length
+// says nothing on the test sites; its percentile within the site does.
+TEST(HubExperimentTest, SiteRelativeFeaturesTransferToASiteOfAnotherScale) {
+  std::vector<HubExample> rows;
+  for (int k = 0; k < 6; ++k) {
+    const std::string host = "h" + std::to_string(k) + ".test";
+    const std::string prefix = "/" + std::string(30 * k, 'p');
+    for (int i = 0; i < 60; ++i) {
+      HubExample e;
+      e.host = host;
+      e.label = i % 4 == 0 ? 1 : 0;
+      e.url = "http://" + host + prefix + "/" + std::string(e.label ? 2 + i % 3 : 14 + i % 5, 'n') +
+              ".html";
+      e.crawl_depth = 2;
+      e.page_size = 1000;
+      rows.push_back(e);
+    }
+  }
+  std::vector<size_t> train, test;
+  for (size_t i = 0; i < rows.size(); ++i) (rows[i].host < "h4" ? train : test).push_back(i);
+  SvmGridOptions g = SmallGrid();
+  g.class_weight = SvmClassWeight::kInverseFrequency;
+  g.select = SvmSelection::kF1;
+  g.tune_threshold = true;
+  auto raw = RunHubMethod(HubMethod::kSvmUrl, rows, train, test, g);
+  auto site = RunHubMethod(HubMethod::kSvmUrlSite, rows, train, test, g);
+  ASSERT_TRUE(raw.ok() && site.ok());
+  EXPECT_GE(site->metrics.f1(), 0.95);
+  EXPECT_LT(raw->metrics.f1(), site->metrics.f1() - 0.3);
+  // The per-host metrics add up to the whole test side.
+  ASSERT_EQ(site->per_host.size(), 2u);
+  int64_t tp = 0, total = 0;
+  for (const auto& [host, m] : site->per_host) tp += m.tp, total += m.total();
+  EXPECT_EQ(tp, site->metrics.tp);
+  EXPECT_EQ(total, static_cast<int64_t>(test.size()));
+}
+
+}  // namespace
+}  // namespace topicrawl::hub

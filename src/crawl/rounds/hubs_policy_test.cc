@@ -87,15 +87,29 @@ TEST(HubsPolicyTest, TheBudgetCutsTheRevisits) {
   FakeRoundHistory h = Sites();
   auto p = MakeRoundPolicy("hubs", {});
   ASSERT_TRUE(p.ok());
+  // The four home pages (the seeds) are revisited within the budget, first:
+  // a budget of 7 leaves 3 revisits for the sections.
   RoundPlan plan;
-  ASSERT_TRUE((*p)->Plan({1, 3, 0}, h, &plan).ok());
-  EXPECT_EQ(plan.revisits.size(), 3u);
-  for (const auto& u : RevisitedUrls(h, plan)) EXPECT_TRUE(IsSection(u)) << u;
+  ASSERT_TRUE((*p)->Plan({1, 7, 0}, h, &plan).ok());
+  EXPECT_EQ(plan.revisits.size(), 7u);
+  int homes = 0;
+  for (const auto& u : RevisitedUrls(h, plan)) {
+    if (std::find(h.seeds.begin(), h.seeds.end(), u) != h.seeds.end()) {
+      ++homes;
+    } else {
+      EXPECT_TRUE(IsSection(u)) << u;
+    }
+  }
+  EXPECT_EQ(homes, 4);
+  // A budget smaller than the seeds: no more revisits than the budget.
+  RoundPlan tight;
+  ASSERT_TRUE((*p)->Plan({1, 2, 0}, h, &tight).ok());
+  EXPECT_EQ(tight.revisits.size(), 2u);
   // A budget above the predicted hubs ranks the other pages below them.
   RoundPlan wide;
   ASSERT_TRUE((*p)->Plan({1, 20, 0}, h, &wide).ok());
   ASSERT_EQ(wide.revisits.size(), 20u);
-  for (size_t i = 0; i < 8; ++i) {
+  for (size_t i = 4; i < 12; ++i) {
     EXPECT_TRUE(IsSection(h.urls.at(wide.revisits[i].url_id).url)) << i;
   }
 }
