@@ -80,7 +80,7 @@ uint64_t SimHash64(std::string_view text) {
 namespace {
 
 // The near-candidate scan of one bucket: positions i in [*from, n) with
-// popcount(fps[i] ^ q) <= kSimHashNearDistance, at most `cap` of them written
+// popcount(fps[i] ^ q) <= limit, at most `cap` of them written
 // to `out`; *from is left after the last position examined. Candidates are
 // rare (a bucket holds fingerprints that agree on 16 bits; a match needs 61),
 // so this loop is the whole cost of a lookup, and in buckets that template
@@ -90,12 +90,12 @@ namespace {
 // still run on CPUs without POPCNT, so there are two copies of the loop and
 // the CPU picks one once (x86-64).
 __attribute__((always_inline)) inline size_t ScanNearBody(const uint64_t* fps, size_t* from,
-                                                          size_t n, uint64_t q, uint32_t* out,
-                                                          size_t cap) {
+                                                          size_t n, uint64_t q, int limit,
+                                                          uint32_t* out, size_t cap) {
   size_t count = 0;
   size_t i = *from;
   for (; i < n && count < cap; ++i) {
-    if (__builtin_popcountll(fps[i] ^ q) <= kSimHashNearDistance) {
+    if (__builtin_popcountll(fps[i] ^ q) <= limit) {
       out[count++] = static_cast<uint32_t>(i);
     }
   }
@@ -103,19 +103,19 @@ __attribute__((always_inline)) inline size_t ScanNearBody(const uint64_t* fps, s
   return count;
 }
 
-size_t ScanNearDefault(const uint64_t* fps, size_t* from, size_t n, uint64_t q, uint32_t* out,
-                       size_t cap) {
-  return ScanNearBody(fps, from, n, q, out, cap);
+size_t ScanNearDefault(const uint64_t* fps, size_t* from, size_t n, uint64_t q, int limit,
+                       uint32_t* out, size_t cap) {
+  return ScanNearBody(fps, from, n, q, limit, out, cap);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("popcnt"))) size_t ScanNearPopcnt(const uint64_t* fps, size_t* from,
-                                                        size_t n, uint64_t q, uint32_t* out,
-                                                        size_t cap) {
-  return ScanNearBody(fps, from, n, q, out, cap);
+                                                        size_t n, uint64_t q, int limit,
+                                                        uint32_t* out, size_t cap) {
+  return ScanNearBody(fps, from, n, q, limit, out, cap);
 }
 
-using ScanNearFn = size_t (*)(const uint64_t*, size_t*, size_t, uint64_t, uint32_t*, size_t);
+using ScanNearFn = size_t (*)(const uint64_t*, size_t*, size_t, uint64_t, int, uint32_t*, size_t);
 // Picked on first use (not at static initialisation: an index may be built
 // from another translation unit's static initialiser).
 ScanNearFn ScanNear() {
@@ -126,7 +126,7 @@ ScanNearFn ScanNear() {
   return fn;
 }
 #else
-using ScanNearFn = size_t (*)(const uint64_t*, size_t*, size_t, uint64_t, uint32_t*, size_t);
+using ScanNearFn = size_t (*)(const uint64_t*, size_t*, size_t, uint64_t, int, uint32_t*, size_t);
 ScanNearFn ScanNear() { return ScanNearDefault; }
 #endif
 
@@ -158,7 +158,12 @@ void SimHashIndex::Lookup(uint64_t simhash, uint32_t tag, std::optional<Match>* 
     const size_t n = bucket.fps.size();
     size_t from = 0;
     while (from < n) {
-      const size_t count = scan(bucket.fps.data(), &from, n, simhash, near, 64);
+      // Past the best distance found so far nothing can win (ties can, on
+      // id): in a cluster of template pages most candidates within 3 are
+      // dropped by the scan once a closer one is found. The identical
+      // entries (distance 0) always pass.
+      const int limit = best != nullptr && *best ? (*best)->distance : kSimHashNearDistance;
+      const size_t count = scan(bucket.fps.data(), &from, n, simhash, limit, near, 64);
       for (size_t c = 0; c < count; ++c) {
         const uint32_t index = bucket.index[near[c]];
         const Entry& e = entries_[index];
