@@ -100,7 +100,9 @@ report() {  # pages queue elapsed
       -v th0="$last_threads" -v th1="$threads" 'BEGIN {
     cpu = c1 < 0 ? "-" : sprintf("%.3f", 1000 * (c1 - c0) / (p - p0))
     th = "-"
-    if (th1 != "-" && split(th0, a, " ") == 3 && split(th1, b, " ") == 3) {
+    # (A thread that has exited drops out of the sums: no figure then.)
+    if (th1 != "-" && split(th0, a, " ") == 3 && split(th1, b, " ") == 3 &&
+        b[1] >= a[1] && b[2] >= a[2] && b[3] >= a[3]) {
       th = sprintf("%.3f/%.3f/%.3f", 1000 * (b[1] - a[1]) / (p - p0),
                    1000 * (b[2] - a[2]) / (p - p0), 1000 * (b[3] - a[3]) / (p - p0))
     }
