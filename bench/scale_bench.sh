@@ -5,7 +5,8 @@
 # pages/s over the step, CPU ms per page over the step (utime + stime of the
 # crawl process from /proc/PID/stat: unlike pages/s, it does not follow the
 # other jobs' load on a shared machine), RSS, crawl.db (+WAL) and WARC bytes per stored page,
-# and the queue size. At the end: peak RSS and CPU (/usr/bin/time), the time
+# the queue size, and the step's CPU ms per page by thread role
+# (crawl/parse/store: which part grows). At the end: peak RSS and CPU (/usr/bin/time), the time
 # from the end of the crawl loop (first "closing" line) to the process exit,
 # and the time of a resume of the finished directory (it rebuilds the
 # seen-set and queue from crawl.db, fetches nothing, and closes).
@@ -48,13 +49,18 @@ CRAWL_ARGS=$(sed -n 's/^crawl-args: //p' "$TMP/synth.out")
 [ -n "$CRAWL_ARGS" ] || { echo "scale_bench: web synth did not start" >&2; cat "$TMP/synth.err" >&2; exit 1; }
 for i in $(seq 0 9); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
 
-bytes() { du -sb "$@" 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'; }  # %d stops at 2^31
+# %d stops at 2^31. du fails when a file goes away between its directory
+# read and its stat, or a path is missing; with pipefail (and set -e) that
+# ended the whole bench and, through the closed log pipe, the crawl (two
+# runs stopped silently at 1.5-3 x 10^5 pages; this is the one unguarded
+# failure in the report loop). The sizes of the files that are there count.
+bytes() { { du -sb "$@" 2>/dev/null || true; } | awk '{s += $1} END {printf "%.0f\n", s}'; }
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
 echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts 1000 --pages 3000000 --seed 3 ${SYNTH:-}"
-printf '%10s %9s %9s %8s %10s %10s %10s %9s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
-  "db B/page" "warc B/pg" queue "elapsed"
+printf '%10s %9s %9s %8s %10s %10s %10s %9s %17s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
+  "db B/page" "warc B/pg" queue "elapsed" "crawl/parse/store"
 # shellcheck disable=SC2086
 ( /usr/bin/time -v -o "$TMP/time.txt" "$BIN" crawl --seeds "$TMP/seeds.txt" \
     --strategy best-first --topic "$TOPIC" --max-pages "$PAGES" --delay 0 $CRAWL_ARGS \
@@ -71,21 +77,45 @@ cpu_seconds() {
   awk -v hz="$TICKS" '{sub(/.*\) /, ""); printf "%.2f\n", ($12 + $13) / hz}' \
     "/proc/$CRAWL_PID/stat" 2>/dev/null || true
 }
+# CPU seconds so far by thread role: "crawl parse store" (the crawl thread:
+# libcurl, robots, frontier, near-duplicates; the tr-parse pool; the
+# tr-store writer: SQLite and WARC). Threads that have exited are not
+# counted, so a step's figure is exact only while the roles' threads live.
+thread_cpu() {
+  awk -v hz="$TICKS" '{
+      comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\).*/, "", comm)
+      rest = $0; sub(/.*\) /, "", rest); split(rest, f, " ")
+      t = (f[12] + f[13]) / hz
+      if (comm ~ /^tr-parse/) p += t; else if (comm == "tr-store") s += t; else if (comm !~ /^tr-/) c += t
+    } END { printf "%.2f %.2f %.2f\n", c, p, s }' /proc/"$CRAWL_PID"/task/*/stat 2>/dev/null || true
+}
+last_threads="0 0 0"
 report() {  # pages queue elapsed
-  local now rss db warc cpu
+  local now rss db warc cpu threads
   now=$(date +%s.%N)
   cpu=$(cpu_seconds)
+  threads=$(thread_cpu)
+  [ -n "$threads" ] || threads=-
   [ -n "$cpu" ] || cpu=-1  # the crawl has exited: no CPU figure for this step
   rss=$(awk '/^VmRSS/ {print int($2 / 1024)}' "/proc/$CRAWL_PID/status" 2>/dev/null || echo 0)
   db=$(bytes "$OUT/crawl.db" "$OUT/crawl.db-wal")
   warc=$(bytes "$OUT/warc")
   awk -v p="$1" -v q="$2" -v e="$3" -v t0="$last_t" -v t1="$now" -v p0="$last_pages" \
-      -v rss="$rss" -v db="$db" -v warc="$warc" -v c0="$last_cpu" -v c1="$cpu" 'BEGIN {
+      -v rss="$rss" -v db="$db" -v warc="$warc" -v c0="$last_cpu" -v c1="$cpu" \
+      -v th0="$last_threads" -v th1="$threads" 'BEGIN {
     cpu = c1 < 0 ? "-" : sprintf("%.3f", 1000 * (c1 - c0) / (p - p0))
-    printf "%10d %9.0f %9s %8d %10.0f %10.0f %10d %9s\n", p, (p - p0) / (t1 - t0),
-           cpu, rss, db / p, warc / p, q, e }'
+    th = "-"
+    # (A thread that has exited drops out of the sums: no figure then.)
+    if (th1 != "-" && split(th0, a, " ") == 3 && split(th1, b, " ") == 3 &&
+        b[1] >= a[1] && b[2] >= a[2] && b[3] >= a[3]) {
+      th = sprintf("%.3f/%.3f/%.3f", 1000 * (b[1] - a[1]) / (p - p0),
+                   1000 * (b[2] - a[2]) / (p - p0), 1000 * (b[3] - a[3]) / (p - p0))
+    }
+    printf "%10d %9.0f %9s %8d %10.0f %10.0f %10d %9s %17s\n", p, (p - p0) / (t1 - t0),
+           cpu, rss, db / p, warc / p, q, e, th }'
   last_t=$now
   [ "$cpu" = -1 ] || last_cpu=$cpu
+  [ "$threads" = - ] || last_threads=$threads
   last_pages=$1
 }
 while kill -0 "$RUNNER" 2>/dev/null; do

@@ -69,8 +69,7 @@ UrlState RoundState::ClassifyChange(const Revisit& revisit, uint64_t simhash) {
 
 PageId RoundState::NearDuplicateAndAdd(uint64_t simhash, PageId id, UrlId url_id) {
   if (simhash == 0) return 0;
-  std::optional<SimHashIndex::Match> m = index_.Find(simhash, url_id);
-  index_.Add(simhash, id, url_id);
+  std::optional<SimHashIndex::Match> m = index_.FindAndAdd(simhash, id, url_id);
   return m ? m->id : 0;
 }
 

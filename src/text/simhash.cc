@@ -77,8 +77,108 @@ uint64_t SimHash64(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// The near-candidate scan of one bucket: positions i in [*from, n) with
+// popcount(fps[i] ^ q) <= limit, at most `cap` of them written
+// to `out`; *from is left after the last position examined. Candidates are
+// rare (a bucket holds fingerprints that agree on 16 bits; a match needs 61),
+// so this loop is the whole cost of a lookup, and in buckets that template
+// pages have made long (their fingerprints are near, not identical, and share
+// blocks) it runs over thousands of fingerprints. Without -mpopcnt,
+// __builtin_popcountll is a call to libgcc's __popcountdi2; the binary must
+// still run on CPUs without POPCNT, so there are two copies of the loop and
+// the CPU picks one once (x86-64).
+__attribute__((always_inline)) inline size_t ScanNearBody(const uint64_t* fps, size_t* from,
+                                                          size_t n, uint64_t q, int limit,
+                                                          uint32_t* out, size_t cap) {
+  size_t count = 0;
+  size_t i = *from;
+  for (; i < n && count < cap; ++i) {
+    if (__builtin_popcountll(fps[i] ^ q) <= limit) {
+      out[count++] = static_cast<uint32_t>(i);
+    }
+  }
+  *from = i;
+  return count;
+}
+
+size_t ScanNearDefault(const uint64_t* fps, size_t* from, size_t n, uint64_t q, int limit,
+                       uint32_t* out, size_t cap) {
+  return ScanNearBody(fps, from, n, q, limit, out, cap);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("popcnt"))) size_t ScanNearPopcnt(const uint64_t* fps, size_t* from,
+                                                        size_t n, uint64_t q, int limit,
+                                                        uint32_t* out, size_t cap) {
+  return ScanNearBody(fps, from, n, q, limit, out, cap);
+}
+
+using ScanNearFn = size_t (*)(const uint64_t*, size_t*, size_t, uint64_t, int, uint32_t*, size_t);
+// Picked on first use (not at static initialisation: an index may be built
+// from another translation unit's static initialiser).
+ScanNearFn ScanNear() {
+  static const ScanNearFn fn = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") ? ScanNearPopcnt : ScanNearDefault;
+  }();
+  return fn;
+}
+#else
+using ScanNearFn = size_t (*)(const uint64_t*, size_t*, size_t, uint64_t, int, uint32_t*, size_t);
+ScanNearFn ScanNear() { return ScanNearDefault; }
+#endif
+
+}  // namespace
+
+bool SimHashIndexUsesHardwarePopcount() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  return ScanNear() == ScanNearPopcnt;
+#else
+  return false;
+#endif
+}
+
 SimHashIndex::SimHashIndex() {
   for (auto& t : tables_) t.resize(1u << 16);
+}
+
+// The buckets hold the fingerprints themselves (not only indexes into
+// entries_): the scan reads one contiguous array per bucket, and entries_
+// (id, owner) is read for the few candidates within distance 3 only. Before,
+// each bucket slot was an index, so every scanned slot was a random read of
+// entries_ (a cache miss once the index outgrows the cache).
+void SimHashIndex::Lookup(uint64_t simhash, uint32_t tag, std::optional<Match>* best,
+                          Same* same) const {
+  const ScanNearFn scan = ScanNear();
+  uint32_t near[64];
+  for (int b = 0; b < kBlocks; ++b) {
+    const Bucket& bucket = tables_[b][(simhash >> (16 * b)) & 0xFFFF];
+    const size_t n = bucket.fps.size();
+    size_t from = 0;
+    while (from < n) {
+      // Past the best distance found so far nothing can win (ties can, on
+      // id): in a cluster of template pages most candidates within 3 are
+      // dropped by the scan once a closer one is found. The identical
+      // entries (distance 0) always pass.
+      const int limit = best != nullptr && *best ? (*best)->distance : kSimHashNearDistance;
+      const size_t count = scan(bucket.fps.data(), &from, n, simhash, limit, near, 64);
+      for (size_t c = 0; c < count; ++c) {
+        const uint32_t index = bucket.index[near[c]];
+        const Entry& e = entries_[index];
+        // Identical fingerprints share all four buckets: collect them in the first.
+        if (b == 0 && same != nullptr && e.simhash == simhash && same->n < 2) {
+          same->index[same->n++] = index;
+        }
+        if (best == nullptr || e.owner_tag == tag) continue;
+        const int d = HammingDistance(e.simhash, simhash);
+        if (!*best || d < (*best)->distance || (d == (*best)->distance && e.id < (*best)->id)) {
+          *best = Match{e.simhash, e.id, d};
+        }
+      }
+    }
+  }
 }
 
 // Identical fingerprints are common (template pages, error pages: on the
@@ -90,24 +190,17 @@ SimHashIndex::SimHashIndex() {
 // owner differs from X's. So only X and Y are kept, in whatever order ids
 // arrive (a resume adds them in url order); the others can never be an
 // answer, now or after later additions.
-void SimHashIndex::Add(uint64_t simhash, int64_t id, uint64_t owner) {
-  if (simhash == 0) return;
-  const auto tag = static_cast<uint32_t>(owner);
-  uint32_t same[2];
-  int n = 0;
-  for (uint32_t index : tables_[0][simhash & 0xFFFF]) {
-    if (entries_[index].simhash == simhash && n < 2) same[n++] = index;
-  }
-  if (n == 1 && entries_[same[0]].owner_tag == tag) {
+void SimHashIndex::Insert(uint64_t simhash, int64_t id, uint32_t tag, const Same& same) {
+  if (same.n == 1 && entries_[same.index[0]].owner_tag == tag) {
     // One owner: X alone.
-    Entry& a = entries_[same[0]];
+    Entry& a = entries_[same.index[0]];
     a.id = std::min(a.id, id);
     return;
   }
-  if (n == 2) {
+  if (same.n == 2) {
     // Of {A, B, new}: X, then Y; the third is dropped (or replaced in place:
     // the same fingerprint has the same buckets).
-    Entry cand[3] = {entries_[same[0]], entries_[same[1]], Entry{simhash, id, tag}};
+    Entry cand[3] = {entries_[same.index[0]], entries_[same.index[1]], Entry{simhash, id, tag}};
     int x = 0;
     for (int i = 1; i < 3; ++i) {
       if (cand[i].id < cand[x].id) x = i;
@@ -121,31 +214,45 @@ void SimHashIndex::Add(uint64_t simhash, int64_t id, uint64_t owner) {
     // A and B have different owners, so Y exists; the dropped one:
     const int dropped = 3 - x - y;
     if (dropped == 2) return;
-    entries_[same[dropped]] = cand[2];
+    entries_[same.index[dropped]] = cand[2];
     return;
   }
   const auto index = static_cast<uint32_t>(entries_.size());
   entries_.push_back({simhash, id, tag});
   for (int b = 0; b < kBlocks; ++b) {
-    tables_[b][(simhash >> (16 * b)) & 0xFFFF].push_back(index);
+    Bucket& bucket = tables_[b][(simhash >> (16 * b)) & 0xFFFF];
+    bucket.fps.push_back(simhash);
+    bucket.index.push_back(index);
   }
+}
+
+void SimHashIndex::Add(uint64_t simhash, int64_t id, uint64_t owner) {
+  if (simhash == 0) return;
+  Same same;
+  const Bucket& bucket = tables_[0][simhash & 0xFFFF];
+  for (size_t i = 0; i < bucket.fps.size() && same.n < 2; ++i) {
+    if (bucket.fps[i] == simhash) same.index[same.n++] = bucket.index[i];
+  }
+  Insert(simhash, id, static_cast<uint32_t>(owner), same);
 }
 
 std::optional<SimHashIndex::Match> SimHashIndex::Find(uint64_t simhash, uint64_t owner) const {
   if (simhash == 0) return std::nullopt;
   std::optional<Match> best;
+  Lookup(simhash, static_cast<uint32_t>(owner), &best, nullptr);
+  return best;
+}
+
+// One pass over the buckets for both: the lookup collects the identical
+// entries that Add would otherwise look for again.
+std::optional<SimHashIndex::Match> SimHashIndex::FindAndAdd(uint64_t simhash, int64_t id,
+                                                           uint64_t owner) {
+  if (simhash == 0) return std::nullopt;
+  std::optional<Match> best;
+  Same same;
   const auto tag = static_cast<uint32_t>(owner);
-  for (int b = 0; b < kBlocks; ++b) {
-    for (uint32_t index : tables_[b][(simhash >> (16 * b)) & 0xFFFF]) {
-      const Entry& e = entries_[index];
-      if (e.owner_tag == tag) continue;
-      const int d = HammingDistance(e.simhash, simhash);
-      if (d > kSimHashNearDistance) continue;
-      if (!best || d < best->distance || (d == best->distance && e.id < best->id)) {
-        best = Match{e.simhash, e.id, d};
-      }
-    }
-  }
+  Lookup(simhash, tag, &best, &same);
+  Insert(simhash, id, tag, same);
   return best;
 }
 

@@ -14,8 +14,9 @@
 // Index (k = 3): split the 64 bits into 4 blocks of 16. Two fingerprints
 // within distance 3 agree exactly on at least one block (pigeonhole), so
 // each block value keys a table of candidates; a lookup checks the
-// candidates of its 4 blocks only. Memory: 16 bytes an entry plus 4 x 4
-// bytes of table slots.
+// candidates of its 4 blocks only. Memory: 24 bytes an entry plus 4 x 12
+// bytes of table slots (the fingerprint and the entry's index), plus 12 MB
+// of empty buckets.
 #ifndef TOPICRAWL_TEXT_SIMHASH_H_
 #define TOPICRAWL_TEXT_SIMHASH_H_
 
@@ -34,6 +35,10 @@ inline int HammingDistance(uint64_t a, uint64_t b) { return __builtin_popcountll
 // The largest distance at which two texts count as near-duplicates (and a
 // revisited page as trivially changed).
 inline constexpr int kSimHashNearDistance = 3;
+
+// Whether SimHashIndex's scan uses the CPU's POPCNT instruction (picked at
+// run time: the binary also runs on CPUs without it).
+bool SimHashIndexUsesHardwarePopcount();
 
 class SimHashIndex {
  public:
@@ -54,6 +59,9 @@ class SimHashIndex {
   // differs from `owner`, the lowest id among equals; nullopt when none.
   // A simhash of 0 (no text) never matches.
   std::optional<Match> Find(uint64_t simhash, uint64_t owner) const;
+  // Find, then Add, in one pass over the buckets (what the crawl does for
+  // every page).
+  std::optional<Match> FindAndAdd(uint64_t simhash, int64_t id, uint64_t owner);
   size_t size() const { return entries_.size(); }
 
  private:
@@ -62,10 +70,25 @@ class SimHashIndex {
     int64_t id;
     uint32_t owner_tag;  // low bits of the owner: a collision only loses a match
   };
+  // The stored fingerprints whose block b equals v (tables_[b][v]), and the
+  // index of each in entries_.
+  struct Bucket {
+    std::vector<uint64_t> fps;
+    std::vector<uint32_t> index;
+  };
+  // At most two entries_ indexes of one fingerprint.
+  struct Same {
+    uint32_t index[2];
+    int n = 0;
+  };
+  // The closest match for `tag` into *best (when best is not null), and the
+  // entries identical to `simhash` into *same (when not null).
+  void Lookup(uint64_t simhash, uint32_t tag, std::optional<Match>* best, Same* same) const;
+  void Insert(uint64_t simhash, int64_t id, uint32_t tag, const Same& same);
+
   static constexpr int kBlocks = 4;
   std::vector<Entry> entries_;
-  // tables_[b][v]: indexes into entries_ whose block b equals v.
-  std::vector<std::vector<uint32_t>> tables_[kBlocks];
+  std::vector<Bucket> tables_[kBlocks];
 };
 
 }  // namespace topicrawl

@@ -140,5 +140,71 @@ TEST(SimHashIndex, AgreesWithBruteForce) {
   }
 }
 
+// Template pages: clusters of fingerprints a few bits apart (they share
+// buckets, and many are within distance 3 of each other), identical copies,
+// few owners (versions of one URL) and ids in any order. FindAndAdd answers
+// as Find then Add, and both as brute force over every entry added: the
+// closest within 3 whose owner differs, the lowest id among equals.
+TEST(SimHashIndex, ClusteredFingerprintsAgreeWithBruteForce) {
+  std::mt19937_64 rng(23);
+  SimHashIndex split;  // Find, then Add
+  SimHashIndex fused;  // FindAndAdd
+  struct Stored {
+    uint64_t h;
+    int64_t id;
+    uint64_t owner;
+  };
+  std::vector<Stored> all;
+  std::vector<uint64_t> centers;
+  for (int c = 0; c < 12; ++c) centers.push_back(rng() | 1);
+  int matched = 0;
+  for (int i = 0; i < 6000; ++i) {
+    uint64_t h = centers[rng() % centers.size()];
+    for (int k = static_cast<int>(rng() % 7); k > 0; --k) h ^= uint64_t{1} << (rng() % 64);
+    if (i % 5 == 0 && !all.empty()) h = all[rng() % all.size()].h;  // an identical copy
+    if (h == 0) continue;
+    const int64_t id = static_cast<int64_t>(rng() % 1000000) + 1;
+    const uint64_t owner = rng() % 40;
+    std::optional<Stored> want;
+    int want_d = 99;
+    for (const Stored& s : all) {
+      if (s.owner == owner) continue;
+      const int d = HammingDistance(s.h, h);
+      if (d > kSimHashNearDistance) continue;
+      if (d < want_d || (d == want_d && s.id < want->id)) {
+        want = s;
+        want_d = d;
+      }
+    }
+    auto a = split.Find(h, owner);
+    auto b = fused.FindAndAdd(h, id, owner);
+    split.Add(h, id, owner);
+    all.push_back({h, id, owner});
+    if (!want) {
+      EXPECT_FALSE(a.has_value()) << i;
+      EXPECT_FALSE(b.has_value()) << i;
+      continue;
+    }
+    ++matched;
+    ASSERT_TRUE(a.has_value()) << i;
+    ASSERT_TRUE(b.has_value()) << i;
+    EXPECT_EQ(a->id, want->id) << i;
+    EXPECT_EQ(a->distance, want_d) << i;
+    EXPECT_EQ(a->simhash, want->h) << i;
+    EXPECT_EQ(b->id, want->id) << i;
+    EXPECT_EQ(b->distance, want_d) << i;
+  }
+  EXPECT_GT(matched, 3000);  // the clusters do make near matches
+  EXPECT_EQ(split.size(), fused.size());
+  EXPECT_LT(split.size(), all.size());  // identical copies collapsed
+}
+
+#if defined(__x86_64__)
+TEST(SimHashIndex, UsesHardwarePopcountWhereTheCpuHasIt) {
+  __builtin_cpu_init();
+  EXPECT_EQ(SimHashIndexUsesHardwarePopcount(), __builtin_cpu_supports("popcnt") != 0);
+}
+#endif
+
 }  // namespace
 }  // namespace topicrawl
