@@ -9,6 +9,25 @@ namespace {
 
 constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();
 
+// First posting of `p` at or after *at with doc >= target, by galloping
+// from *at (targets only grow): O(log distance), not O(log |p|).
+template <typename P>
+void Gallop(const std::vector<P>& p, uint32_t target, size_t* at, int64_t* touched) {
+  size_t lo = *at, hi = *at, step = 1;
+  while (hi < p.size() && p[hi].doc < target) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+    ++*touched;
+  }
+  hi = std::min(hi, p.size());
+  *at = static_cast<size_t>(
+      std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
+                       p.begin() + static_cast<std::ptrdiff_t>(hi), target,
+                       [](const P& a, uint32_t d) { return a.doc < d; }) -
+      p.begin());
+}
+
 // Distinct terms of one field with their counts, in first-occurrence order
 // (the summation order of a query, identical in Top1 and BruteForceTop1).
 // Short fields (anchors, URLs, contexts of <= 64 words) are deduplicated by
@@ -298,23 +317,39 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   // query order, bounds in bound order).
   auto need = [&] { return theta * (1.0 - 1e-9); };
   // Seed theta: score the first postings of the rarest (highest-bound)
-  // term by random access. A good theta early makes the common lists
-  // non-essential before the scan starts; the scan below still sees every
-  // document that could beat or tie it (ties: smallest id wins).
+  // term. A good theta early makes the common lists non-essential before
+  // the scan starts; the scan below still sees every document that could
+  // beat or tie it (ties: smallest id wins). The seeds come in increasing
+  // id order, so every other list is probed by a galloping seek from its
+  // own seed cursor (not a binary search over the whole list), highest
+  // bound first, and a seed is dropped as soon as the remaining bounds
+  // cannot lift it above theta.
   {
     const auto& seed_list = terms[n - 1].list->postings;
     const size_t m = std::min<size_t>(seed_list.size(), 64);
+    std::vector<size_t> seed_pos(n, 0);
     for (size_t k = 0; k < m; ++k) {
       const uint32_t d = seed_list[k].doc;
       std::fill(contrib.begin(), contrib.end(), 0.0);
-      for (size_t i = 0; i < n; ++i) {
+      double partial = terms[n - 1].weight * DocTfPart(seed_list[k].tf, d, terms[n - 1].field);
+      contrib[terms[n - 1].order] = partial;
+      ++hit.postings_touched;
+      bool pruned = false;
+      for (size_t i = n - 1; i-- > 0;) {
+        if (partial + prefix[i + 1] <= need()) {
+          pruned = true;
+          break;
+        }
         const auto& p = terms[i].list->postings;
-        auto it = std::lower_bound(p.begin(), p.end(), d,
-                                   [](const Posting& a, uint32_t x) { return a.doc < x; });
-        ++hit.postings_touched;
-        if (it == p.end() || it->doc != d) continue;
-        contrib[terms[i].order] = terms[i].weight * DocTfPart(it->tf, d, terms[i].field);
+        size_t at = seed_pos[i];
+        Gallop(p, d, &at, &hit.postings_touched);
+        seed_pos[i] = at;
+        if (at == p.size() || p[at].doc != d) continue;
+        const double c = terms[i].weight * DocTfPart(p[at].tf, d, terms[i].field);
+        contrib[terms[i].order] = c;
+        partial += c;
       }
+      if (pruned) continue;
       double sc = 0;
       for (size_t i = 0; i < n; ++i) {
         if (contrib[i] != 0.0) sc += contrib[i];
