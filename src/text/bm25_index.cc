@@ -82,6 +82,14 @@ void Bm25Index::Finalize(size_t tiered_from) {
     }
   }
   finalized_ = true;
+  for (int f = 0; f < kBm25Fields; ++f) {
+    for (PostingList& list : lists_[f]) {
+      list.impact.resize(list.postings.size());
+      for (size_t i = 0; i < list.postings.size(); ++i) {
+        list.impact[i] = DocTfPart(list.postings[i].tf, list.postings[i].doc, f);
+      }
+    }
+  }
   // Impact tiers. A list's postings are cut by their tf part into up to four
   // bands: the top ~1/1024, ~1/64 and ~1/8 of the postings and the rest
   // (cuts only where the value changes, so a list of equal impacts is one
@@ -105,10 +113,7 @@ void Bm25Index::Finalize(size_t tiered_from) {
     for (PostingList& list : lists_[f]) {
       list.tiers.clear();
       const size_t L = list.postings.size();
-      imp.resize(L);
-      for (size_t i = 0; i < L; ++i) {
-        imp[i] = DocTfPart(list.postings[i].tf, list.postings[i].doc, f);
-      }
+      imp = list.impact;
       std::vector<double> cuts;  // descending: tier k holds (cuts[k], cuts[k-1]]
       if (L >= kMinTiered) {
         sorted = imp;
@@ -129,6 +134,7 @@ void Bm25Index::Finalize(size_t tiered_from) {
         while (k < cuts.size() && imp[i] <= cuts[k]) ++k;
         Tier& t = list.tiers[k];
         t.postings.push_back(list.postings[i]);
+        t.impact.push_back(imp[i]);
         t.max_impact = std::max(t.max_impact, imp[i]);
       }
     }
@@ -316,6 +322,13 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   // The tiny slack covers rounding of bound sums (scores are summed in
   // query order, bounds in bound order).
   auto need = [&] { return theta * (1.0 - 1e-9); };
+  // DocTfPart of posting `at` of a term's list (precomputed once finalized).
+  auto Part = [this](const QueryTerm& q, size_t at, uint32_t d) {
+    return finalized_ ? q.list->impact[at] : DocTfPart(q.list->postings[at].tf, d, q.field);
+  };
+  // Every term together cannot lift a document above the minimum: no hit
+  // (the seeds below would all be pruned; this skips setting them up).
+  if (prefix[n] <= need()) return hit;
   // Seed theta: score the first postings of the rarest (highest-bound)
   // term. A good theta early makes the common lists non-essential before
   // the scan starts; the scan below still sees every document that could
@@ -331,7 +344,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
     for (size_t k = 0; k < m; ++k) {
       const uint32_t d = seed_list[k].doc;
       std::fill(contrib.begin(), contrib.end(), 0.0);
-      double partial = terms[n - 1].weight * DocTfPart(seed_list[k].tf, d, terms[n - 1].field);
+      double partial = terms[n - 1].weight * Part(terms[n - 1], k, d);
       contrib[terms[n - 1].order] = partial;
       ++hit.postings_touched;
       bool pruned = false;
@@ -345,7 +358,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
         Gallop(p, d, &at, &hit.postings_touched);
         seed_pos[i] = at;
         if (at == p.size() || p[at].doc != d) continue;
-        const double c = terms[i].weight * DocTfPart(p[at].tf, d, terms[i].field);
+        const double c = terms[i].weight * Part(terms[i], at, d);
         contrib[terms[i].order] = c;
         partial += c;
       }
@@ -379,7 +392,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
     for (size_t i = first; i < n; ++i) {
       if (doc_of(i) != d) continue;
       const Posting& p = terms[i].list->postings[pos[i]];
-      const double c = terms[i].weight * DocTfPart(p.tf, d, terms[i].field);
+      const double c = terms[i].weight * Part(terms[i], pos[i], d);
       contrib[terms[i].order] = c;
       partial += c;
       ++pos[i];
@@ -393,8 +406,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
       }
       seek(i, d);
       if (doc_of(i) != d) continue;
-      const Posting& p = terms[i].list->postings[pos[i]];
-      const double c = terms[i].weight * DocTfPart(p.tf, d, terms[i].field);
+      const double c = terms[i].weight * Part(terms[i], pos[i], d);
       contrib[terms[i].order] = c;
       partial += c;
       ++hit.postings_touched;
@@ -435,6 +447,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
   const size_t n = terms.size();
   struct Cursor {
     const std::vector<Posting>* p;
+    const double* impact;  // the tier's DocTfPart per posting
     size_t pos;
     size_t term;
     double bound;
@@ -444,7 +457,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
   for (size_t i = 0; i < n; ++i) {
     first_tier[i] = cur.size();
     for (const Tier& t : terms[i].list->tiers) {
-      cur.push_back({&t.postings, 0, i, terms[i].weight * t.max_impact});
+      cur.push_back({&t.postings, t.impact.data(), 0, i, terms[i].weight * t.max_impact});
     }
   }
   first_tier[n] = cur.size();
@@ -531,7 +544,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
       Cursor& c = cur[steps[j].cursor];
       if (doc_at(c) != d) continue;
       const QueryTerm& q = terms[c.term];
-      const double v = q.weight * DocTfPart((*c.p)[c.pos].tf, d, q.field);
+      const double v = q.weight * c.impact[c.pos];
       contrib[q.order] = v;
       partial += v;
       matched[c.term] = 1;
@@ -555,7 +568,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
         seek(c, d);
         if (doc_at(c) != d) continue;
         const QueryTerm& q = terms[i];
-        const double v = q.weight * DocTfPart((*c.p)[c.pos].tf, d, q.field);
+        const double v = q.weight * c.impact[c.pos];
         contrib[q.order] = v;
         partial += v;
         ++hit->postings_touched;

@@ -140,10 +140,14 @@ class Bm25Index {
   // tf part lies in one band, in document order, with the band's maximum.
   struct Tier {
     std::vector<Posting> postings;
+    std::vector<double> impact;  // DocTfPart of each posting
     double max_impact = 0;
   };
   struct PostingList {
     std::vector<Posting> postings;
+    // After Finalize(): DocTfPart of each posting (the same doubles, read
+    // instead of recomputed; stale after Add, when finalized_ is false).
+    std::vector<double> impact;
     uint32_t max_tf = 0;
     uint32_t min_len = UINT32_MAX;
     std::vector<Tier> tiers;  // after Finalize(), by descending max_impact
