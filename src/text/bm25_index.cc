@@ -391,7 +391,6 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
     double partial = 0;
     for (size_t i = first; i < n; ++i) {
       if (doc_of(i) != d) continue;
-      const Posting& p = terms[i].list->postings[pos[i]];
       const double c = terms[i].weight * Part(terms[i], pos[i], d);
       contrib[terms[i].order] = c;
       partial += c;
@@ -527,32 +526,54 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
   };
   std::vector<double> contrib(n, 0.0);  // by query order
   std::vector<char> matched(n, 0);
-  uint32_t next = 0;
-  while (J > 0) {
-    uint32_t d = kEnd;
-    for (size_t j = 0; j < J; ++j) {
-      Cursor& c = cur[steps[j].cursor];
-      seek(c, next);
-      d = std::min(d, doc_at(c));
+  // The essential cursors in a min-heap by current document (entries of
+  // steps that left the essential set are dropped when they surface), so a
+  // candidate costs O(log J) per posting, not a pass over all J cursors.
+  using Entry = std::pair<uint32_t, size_t>;  // (document, step)
+  std::vector<Entry> heap;
+  heap.reserve(J);
+  for (size_t j = 0; j < J; ++j) heap.emplace_back(doc_at(cur[steps[j].cursor]), j);
+  std::make_heap(heap.begin(), heap.end(), std::greater<Entry>());
+  // sum_t c_t over every term; a candidate's rem is this minus its matched
+  // terms' c_t (recomputed when the essential set shrinks).
+  auto all_c = [&] {
+    double t = 0;
+    for (size_t i = 0; i < n; ++i) t += c_of(i);
+    return t;
+  };
+  double total_c = all_c();
+  std::vector<size_t> at_d;  // steps whose cursor is on the candidate
+  while (true) {
+    while (!heap.empty() && heap.front().second >= J) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
+      heap.pop_back();
     }
-    if (d == kEnd) break;
+    if (heap.empty() || heap.front().first == kEnd) break;
+    const uint32_t d = heap.front().first;
+    at_d.clear();
+    while (!heap.empty() && heap.front().first == d) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
+      if (heap.back().second < J) at_d.push_back(heap.back().second);
+      heap.pop_back();
+    }
+    if (at_d.empty()) continue;
     ++hit->candidates;
     std::fill(contrib.begin(), contrib.end(), 0.0);
     std::fill(matched.begin(), matched.end(), 0);
     double partial = 0;
-    for (size_t j = 0; j < J; ++j) {
+    double rem = total_c;
+    for (size_t j : at_d) {
       Cursor& c = cur[steps[j].cursor];
-      if (doc_at(c) != d) continue;
       const QueryTerm& q = terms[c.term];
       const double v = q.weight * c.impact[c.pos];
       contrib[q.order] = v;
       partial += v;
+      if (!matched[c.term]) rem -= c_of(c.term);
       matched[c.term] = 1;
       ++hit->postings_touched;
-    }
-    double rem = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (!matched[i]) rem += c_of(i);
+      ++c.pos;  // consumed: the cursor moves on
+      heap.emplace_back(doc_at(c), j);
+      std::push_heap(heap.begin(), heap.end(), std::greater<Entry>());
     }
     bool pruned = false;
     // The other terms, highest bound first (terms are in ascending bound).
@@ -575,7 +596,6 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
         break;  // a document is in one tier of a term
       }
     }
-    next = d + 1;
     if (pruned) continue;
     double s = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -587,11 +607,13 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
       hit->doc = d;
       hit->score = s;
       // The essential set shrinks from the end of the order.
+      const size_t before = J;
       while (J > 0 && remaining[J - 1] <= need()) {
         --J;
         --ess[steps[J].term];
         is_ess[steps[J].cursor] = 0;
       }
+      if (J != before) total_c = all_c();
     }
   }
 }

@@ -186,10 +186,12 @@ JlseLinkScore JlseLearner::ScoreAgainst(const JlseLinkFields& fields, const Snap
 
 int JlseLearner::ScoreCached(std::string_view anchor, std::string_view url,
                               std::string_view context, const Snapshot& snap,
-                              JlseLinkFields* fields, JlseLinkScore* score) const {
+                              std::shared_ptr<const JlseLinkFields>* fields,
+                              JlseLinkScore* score) const {
   if (!use_cache_) {
-    *fields = Fields(anchor, url, context);
-    *score = ScoreAgainst(*fields, snap);
+    auto f = std::make_shared<JlseLinkFields>(Fields(anchor, url, context));
+    *score = ScoreAgainst(*f, snap);
+    *fields = std::move(f);
     return 0;
   }
   std::string key;
@@ -204,7 +206,7 @@ int JlseLearner::ScoreCached(std::string_view anchor, std::string_view url,
     if (it != shard.map.end() && it->second->key == key) hit = it->second;
   }
   if (hit && hit->generation == snap.generation) {
-    *fields = hit->fields;
+    *fields = std::shared_ptr<const JlseLinkFields>(hit, &hit->fields);  // aliasing
     *score = hit->score;
     return 2;
   }
@@ -212,7 +214,7 @@ int JlseLearner::ScoreCached(std::string_view anchor, std::string_view url,
   entry->fields = hit ? hit->fields : Fields(anchor, url, context);
   entry->score = ScoreAgainst(entry->fields, snap);
   entry->generation = snap.generation;
-  *fields = entry->fields;
+  *fields = std::shared_ptr<const JlseLinkFields>(entry, &entry->fields);
   *score = entry->score;
   entry->key = std::move(key);
   std::lock_guard<std::mutex> lock(shard.mu);
@@ -353,7 +355,7 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
       it->second.mapped = pp.mapped[i] != 0;
       it->second.vertex = pp.vertex[i];
       it->second.bm25 = pp.bm25[i];
-      it->second.fields = std::move(pp.fields[i]);
+      it->second.fields = *pp.fields[i];
       if (params_.use_graph) {
         IndexQueued(uid, it->second);
         if (stale) to_rescore_.insert(uid);
