@@ -307,6 +307,10 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   std::vector<double> prefix(n + 1, 0.0);
   for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + terms[i].bound;
   std::vector<size_t> pos(n, 0);
+  // Each list's current document, contiguous: the per-candidate min and
+  // match passes read this array, not list -> postings -> posting.
+  std::vector<uint32_t> cur_doc(n);
+  for (size_t i = 0; i < n; ++i) cur_doc[i] = terms[i].list->postings.empty() ? kEnd : terms[i].list->postings[0].doc;
   auto doc_of = [&](size_t i) -> uint32_t {
     const auto& p = terms[i].list->postings;
     return pos[i] < p.size() ? p[pos[i]].doc : kEnd;
@@ -328,6 +332,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
                                p.begin() + static_cast<std::ptrdiff_t>(hi), target,
                                [](const Posting& a, uint32_t d) { return a.doc < d; });
     pos[i] = static_cast<size_t>(it - p.begin());
+    cur_doc[i] = doc_of(i);
   };
   std::vector<double> contrib(n, 0.0);  // by query order
   // Best score so far; a document must beat it strictly. With a minimum,
@@ -399,17 +404,18 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   while (first < n && prefix[first + 1] <= need()) ++first;
   while (first < n) {
     uint32_t d = kEnd;
-    for (size_t i = first; i < n; ++i) d = std::min(d, doc_of(i));
+    for (size_t i = first; i < n; ++i) d = std::min(d, cur_doc[i]);
     if (d == kEnd) break;
     ++hit.candidates;
     std::fill(contrib.begin(), contrib.end(), 0.0);
     double partial = 0;
     for (size_t i = first; i < n; ++i) {
-      if (doc_of(i) != d) continue;
+      if (cur_doc[i] != d) continue;
       const double c = terms[i].weight * Part(terms[i], pos[i], d);
       contrib[terms[i].order] = c;
       partial += c;
       ++pos[i];
+      cur_doc[i] = doc_of(i);
       ++hit.postings_touched;
     }
     bool pruned = false;
@@ -419,7 +425,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
         break;
       }
       seek(i, d);
-      if (doc_of(i) != d) continue;
+      if (cur_doc[i] != d) continue;
       const double c = terms[i].weight * Part(terms[i], pos[i], d);
       contrib[terms[i].order] = c;
       partial += c;
