@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <string_view>
 #include <limits>
+#include <string_view>
 
 namespace topicrawl {
 namespace {
@@ -310,28 +310,17 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   // Each list's current document, contiguous: the per-candidate min and
   // match passes read this array, not list -> postings -> posting.
   std::vector<uint32_t> cur_doc(n);
-  for (size_t i = 0; i < n; ++i) cur_doc[i] = terms[i].list->postings.empty() ? kEnd : terms[i].list->postings[0].doc;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& p = terms[i].list->postings;
+    cur_doc[i] = p.empty() ? kEnd : p[0].doc;
+  }
   auto doc_of = [&](size_t i) -> uint32_t {
     const auto& p = terms[i].list->postings;
     return pos[i] < p.size() ? p[pos[i]].doc : kEnd;
   };
   // First posting >= target, galloping from the cursor.
   auto seek = [&](size_t i, uint32_t target) {
-    const auto& p = terms[i].list->postings;
-    size_t lo = pos[i];
-    size_t step = 1;
-    size_t hi = lo;
-    while (hi < p.size() && p[hi].doc < target) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-      ++hit.postings_touched;
-    }
-    hi = std::min(hi, p.size());
-    auto it = std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
-                               p.begin() + static_cast<std::ptrdiff_t>(hi), target,
-                               [](const Posting& a, uint32_t d) { return a.doc < d; });
-    pos[i] = static_cast<size_t>(it - p.begin());
+    Gallop(terms[i].list->postings, target, &pos[i], &hit.postings_touched);
     cur_doc[i] = doc_of(i);
   };
   std::vector<double> contrib(n, 0.0);  // by query order
@@ -530,20 +519,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
     return c.pos < c.p->size() ? (*c.p)[c.pos].doc : kEnd;
   };
   auto seek = [&](Cursor& c, uint32_t target) {
-    const auto& p = *c.p;
-    size_t lo = c.pos, hi = c.pos, step = 1;
-    while (hi < p.size() && p[hi].doc < target) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-      ++hit->postings_touched;
-    }
-    hi = std::min(hi, p.size());
-    c.pos = static_cast<size_t>(
-        std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
-                         p.begin() + static_cast<std::ptrdiff_t>(hi), target,
-                         [](const Posting& a, uint32_t d) { return a.doc < d; }) -
-        p.begin());
+    Gallop(*c.p, target, &c.pos, &hit->postings_touched);
   };
   std::vector<double> contrib(n, 0.0);  // by query order
   std::vector<char> matched(n, 0);
