@@ -17,12 +17,14 @@
 //     of its words re-drawn. Rare words then have posting lists that grow
 //     with N, so no exact top-1 can stay flat; reported for honesty.
 // Usage: jlse_bench [max_vertices] [sections|zipf]  (default: both models)
+//        jlse_bench --state CRAWL/jlse_state.bin  (real link fields of a crawl)
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <random>
@@ -116,10 +118,12 @@ class SectionModel : public Model {
 };
 
 void BenchBm25(const char* name, size_t max_n) {
-  std::printf("BM25 top-1, model \"%s\": max-score over impact tiers (Finalize), and the "
-              "plain max-score for reference\n", name);
-  std::printf("%10s %12s %12s %12s %14s %12s %14s\n", "vertices", "us/query", "docs_scored",
-              "candidates", "postings", "brute us/q", "plain us/q");
+  std::printf("BM25 top-1, model \"%s\", CPU us per query (2,000 queries): us/query = as "
+              "deployed (Finalize(): plain max-score below %zu vertices, tiers above); plain, "
+              "tiers = each at every size; thresh = deployed with the crawler's threshold\n",
+              name, Bm25Index::kTieredFrom);
+  std::printf("%10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "vertices", "us/query",
+              "docs_sc", "candid", "postings", "brute", "plain", "tiers", "thresh");
   double first = 0;
   for (size_t n = 1000; n <= max_n; n *= 10) {
     std::mt19937_64 rng(7);
@@ -139,11 +143,9 @@ void BenchBm25(const char* name, size_t max_n) {
     const int queries = 2000;
     std::vector<Bm25Doc> qs;
     for (int i = 0; i < queries; ++i) qs.push_back(model->Query(docs, rng));
-    // The plain max-score first (an index is tiered by Finalize()).
-    const double p0 = CpuSeconds();
-    for (const auto& q : qs) index.Top1(q);
-    const double plain_us = (CpuSeconds() - p0) / queries * 1e6;
-    index.Finalize(/*tiered_from=*/0);  // tiers at every size, to show their growth
+    // As the crawler runs it: Finalize() (precomputed impacts; the plain
+    // max-score below Bm25Index::kTieredFrom vertices, impact tiers above).
+    index.Finalize();
     double scored = 0, touched = 0, cands = 0;
     const double t0 = CpuSeconds();
     for (const auto& q : qs) {
@@ -153,6 +155,27 @@ void BenchBm25(const char* name, size_t max_n) {
       cands += h.candidates;
     }
     const double us = (CpuSeconds() - t0) / queries * 1e6;
+    // The same queries with the crawler's threshold (jlse searches only for
+    // a vertex above the link's sim_anchor): half of the links NB-negative
+    // (0.01), half NB-positive (0.5 .. 1).
+    std::mt19937_64 trng(5);
+    std::vector<double> th;
+    for (int i = 0; i < queries; ++i) {
+      th.push_back((trng() & 1) ? 0.01 : 0.5 + 0.5 * std::uniform_real_distribution<double>()(trng));
+    }
+    const double h0 = CpuSeconds();
+    for (int i = 0; i < queries; ++i) index.Top1(qs[i], th[i]);
+    const double thr_us = (CpuSeconds() - h0) / queries * 1e6;
+    // Both searches at every size, for reference: the plain max-score and
+    // the impact tiers.
+    index.Finalize(/*tiered_from=*/SIZE_MAX);
+    const double p0 = CpuSeconds();
+    for (const auto& q : qs) index.Top1(q);
+    const double plain_us = (CpuSeconds() - p0) / queries * 1e6;
+    index.Finalize(/*tiered_from=*/0);
+    const double r0 = CpuSeconds();
+    for (const auto& q : qs) index.Top1(q);
+    const double tier_us = (CpuSeconds() - r0) / queries * 1e6;
     double brute_us = -1;
     if (n <= 10000) {
       int same = 0;
@@ -162,9 +185,9 @@ void BenchBm25(const char* name, size_t max_n) {
       if (same != 100) std::printf("MISMATCH with brute force: %d/100\n", same);
     }
     if (first == 0) first = us;
-    std::printf("%10zu %12.1f %12.1f %12.1f %14.1f %12.1f %14.1f   (x%.2f vs 10^3)\n", n, us,
-                scored / queries, cands / queries, touched / queries, brute_us, plain_us,
-                us / first);
+    std::printf("%10zu %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f   (x%.2f vs 10^3)\n",
+                n, us, scored / queries, cands / queries, touched / queries, brute_us, plain_us,
+                tier_us, thr_us, us / first);
     std::fflush(stdout);
   }
 }
@@ -192,10 +215,112 @@ void BenchQ(size_t n) {
               t2 - t0);
 }
 
+// Real link fields: a crawl's saved jlse state (jlse_state.bin, format
+// topicrawl-jlse-state-3: crawl/strategies/jlse_learner_state.cc). The
+// documents are the LinkTable's link fields (what Gw's vertices are), the
+// queries the queued links' fields (what Assess and the rescoring look up).
+class StateReader {
+ public:
+  explicit StateReader(std::string b) : b_(std::move(b)) {}
+  uint64_t U() {
+    uint64_t v = 0;
+    for (int shift = 0; pos_ < b_.size(); shift += 7) {
+      const uint8_t c = static_cast<uint8_t>(b_[pos_++]);
+      v |= static_cast<uint64_t>(c & 0x7f) << shift;
+      if (!(c & 0x80)) break;
+    }
+    return v;
+  }
+  std::string S() {
+    const size_t n = U();
+    std::string out = b_.substr(pos_, n);
+    pos_ += n;
+    return out;
+  }
+  void D() { pos_ += 8; }
+  Bm25Doc Fields() {
+    S();  // raw anchor
+    Bm25Doc d;
+    for (int f = 0; f < kBm25Fields; ++f) {
+      const std::string joined = S();
+      size_t at = 0;
+      while (at < joined.size()) {
+        size_t end = joined.find(' ', at);
+        if (end == std::string::npos) end = joined.size();
+        if (end > at) d[f].push_back(joined.substr(at, end - at));
+        at = end + 1;
+      }
+    }
+    return d;
+  }
+
+ private:
+  std::string b_;
+  size_t pos_ = 0;
+};
+
+int BenchState(const char* path) {
+  std::FILE* f = std::fopen(path, "rb");
+  if (!f) {
+    std::fprintf(stderr, "cannot open %s\n", path);
+    return 1;
+  }
+  std::string bytes;
+  char buf[1 << 16];
+  size_t got;
+  while ((got = std::fread(buf, 1, sizeof(buf), f)) > 0) bytes.append(buf, got);
+  std::fclose(f);
+  StateReader r(std::move(bytes));
+  if (r.S().rfind("topicrawl-jlse-state-", 0) != 0) {
+    std::fprintf(stderr, "%s: not a jlse state\n", path);
+    return 1;
+  }
+  r.U();
+  std::vector<Bm25Doc> docs, queries;
+  for (uint64_t n = r.U(); n > 0; --n) {
+    r.U(), r.U(), r.U(), r.U(), r.S();
+    docs.push_back(r.Fields());
+  }
+  for (uint64_t n = r.U(); n > 0; --n) r.U();
+  r.U();
+  for (uint64_t n = r.U(); n > 0; --n) {
+    r.U(), r.U(), r.D(), r.U(), r.U(), r.D();
+    queries.push_back(r.Fields());
+  }
+  Bm25Index index;
+  for (const auto& d : docs) index.Add(d);
+  index.Finalize();
+  double scored = 0, cands = 0;
+  const double t0 = CpuSeconds();
+  for (const auto& q : queries) {
+    Bm25Hit h = index.Top1(q);
+    scored += h.docs_scored;
+    cands += h.candidates;
+  }
+  const double us = (CpuSeconds() - t0) / static_cast<double>(queries.size()) * 1e6;
+  // The same queries with the impact tiers (the search above kTieredFrom).
+  Bm25Index tiered = index;
+  tiered.Finalize(/*tiered_from=*/0);
+  const double t1 = CpuSeconds();
+  for (const auto& q : queries) tiered.Top1(q);
+  const double tier_us = (CpuSeconds() - t1) / static_cast<double>(queries.size()) * 1e6;
+  int same = 0, checked = 0;
+  for (size_t i = 0; i < queries.size(); i += std::max<size_t>(1, queries.size() / 200)) {
+    same += index.BruteForceTop1(queries[i]).doc == index.Top1(queries[i]).doc;
+    ++checked;
+  }
+  std::printf("real state %s: %zu documents, %zu queries: %.2f us/query (CPU), %.1f docs scored, "
+              "%.1f candidates; tiers %.2f us/query; brute-force top-1 equal on %d/%d\n",
+              path, docs.size(), queries.size(), us, scored / queries.size(),
+              cands / queries.size(), tier_us, same, checked);
+  return same == checked ? 0 : 1;
+}
+
 }  // namespace
 }  // namespace topicrawl
 
 int main(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[1]) == "--state") return topicrawl::BenchState(argv[2]);
   const size_t max_n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
   const std::string only = argc > 2 ? argv[2] : "";
   topicrawl::BenchQ(100000);

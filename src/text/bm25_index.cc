@@ -2,22 +2,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <string_view>
 
 namespace topicrawl {
 namespace {
 
 constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();
 
+// First posting of `p` at or after *at with doc >= target, by galloping
+// from *at (targets only grow): O(log distance), not O(log |p|).
+template <typename P>
+void Gallop(const std::vector<P>& p, uint32_t target, size_t* at, int64_t* touched) {
+  size_t lo = *at, hi = *at, step = 1;
+  while (hi < p.size() && p[hi].doc < target) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+    ++*touched;
+  }
+  hi = std::min(hi, p.size());
+  *at = static_cast<size_t>(
+      std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
+                       p.begin() + static_cast<std::ptrdiff_t>(hi), target,
+                       [](const P& a, uint32_t d) { return a.doc < d; }) -
+      p.begin());
+}
+
 // Distinct terms of one field with their counts, in first-occurrence order
 // (the summation order of a query, identical in Top1 and BruteForceTop1).
-// Short fields (anchors, URLs, contexts of <= 64 words) are deduplicated by
-// a linear scan: cheaper than a hash map for the sizes a link has.
+// Short fields (anchors, URLs) are deduplicated by a linear scan; longer
+// ones (contexts: up to 64 words) through a small open-addressing table of
+// indices into `out` (a linear scan there was ~n^2 / 2 string compares per
+// query, a visible share of a crawl's lookups).
 template <typename S>
 std::vector<std::pair<std::string_view, uint32_t>> CountTerms(const std::vector<S>& terms) {
   std::vector<std::pair<std::string_view, uint32_t>> out;
   out.reserve(terms.size());
-  if (terms.size() <= 64) {
+  if (terms.size() <= 12) {
     for (const auto& t : terms) {
       const std::string_view v(t);
       bool found = false;
@@ -32,13 +55,24 @@ std::vector<std::pair<std::string_view, uint32_t>> CountTerms(const std::vector<
     }
     return out;
   }
-  StringMap<size_t> at;
+  size_t cap = 32;
+  while (cap < 2 * terms.size()) cap <<= 1;
+  std::vector<uint32_t> slot(cap, UINT32_MAX);
+  const std::hash<std::string_view> hasher;
   for (const auto& t : terms) {
-    auto [it, inserted] = at.try_emplace(std::string(t), out.size());
-    if (inserted) {
-      out.emplace_back(std::string_view(t), 1);
-    } else {
-      ++out[it->second].second;
+    const std::string_view v(t);
+    size_t h = hasher(v) & (cap - 1);
+    while (true) {
+      if (slot[h] == UINT32_MAX) {
+        slot[h] = static_cast<uint32_t>(out.size());
+        out.emplace_back(v, 1);
+        break;
+      }
+      if (out[slot[h]].first == v) {
+        ++out[slot[h]].second;
+        break;
+      }
+      h = (h + 1) & (cap - 1);
     }
   }
   return out;
@@ -63,6 +97,14 @@ void Bm25Index::Finalize(size_t tiered_from) {
     }
   }
   finalized_ = true;
+  for (int f = 0; f < kBm25Fields; ++f) {
+    for (PostingList& list : lists_[f]) {
+      list.impact.resize(list.postings.size());
+      for (size_t i = 0; i < list.postings.size(); ++i) {
+        list.impact[i] = DocTfPart(list.postings[i].tf, list.postings[i].doc, f);
+      }
+    }
+  }
   // Impact tiers. A list's postings are cut by their tf part into up to four
   // bands: the top ~1/1024, ~1/64 and ~1/8 of the postings and the rest
   // (cuts only where the value changes, so a list of equal impacts is one
@@ -86,10 +128,7 @@ void Bm25Index::Finalize(size_t tiered_from) {
     for (PostingList& list : lists_[f]) {
       list.tiers.clear();
       const size_t L = list.postings.size();
-      imp.resize(L);
-      for (size_t i = 0; i < L; ++i) {
-        imp[i] = DocTfPart(list.postings[i].tf, list.postings[i].doc, f);
-      }
+      imp = list.impact;
       std::vector<double> cuts;  // descending: tier k holds (cuts[k], cuts[k-1]]
       if (L >= kMinTiered) {
         sorted = imp;
@@ -110,6 +149,7 @@ void Bm25Index::Finalize(size_t tiered_from) {
         while (k < cuts.size() && imp[i] <= cuts[k]) ++k;
         Tier& t = list.tiers[k];
         t.postings.push_back(list.postings[i]);
+        t.impact.push_back(imp[i]);
         t.max_impact = std::max(t.max_impact, imp[i]);
       }
     }
@@ -267,27 +307,21 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   std::vector<double> prefix(n + 1, 0.0);
   for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + terms[i].bound;
   std::vector<size_t> pos(n, 0);
+  // Each list's current document, contiguous: the per-candidate min and
+  // match passes read this array, not list -> postings -> posting.
+  std::vector<uint32_t> cur_doc(n);
+  for (size_t i = 0; i < n; ++i) {
+    const auto& p = terms[i].list->postings;
+    cur_doc[i] = p.empty() ? kEnd : p[0].doc;
+  }
   auto doc_of = [&](size_t i) -> uint32_t {
     const auto& p = terms[i].list->postings;
     return pos[i] < p.size() ? p[pos[i]].doc : kEnd;
   };
   // First posting >= target, galloping from the cursor.
   auto seek = [&](size_t i, uint32_t target) {
-    const auto& p = terms[i].list->postings;
-    size_t lo = pos[i];
-    size_t step = 1;
-    size_t hi = lo;
-    while (hi < p.size() && p[hi].doc < target) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-      ++hit.postings_touched;
-    }
-    hi = std::min(hi, p.size());
-    auto it = std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
-                               p.begin() + static_cast<std::ptrdiff_t>(hi), target,
-                               [](const Posting& a, uint32_t d) { return a.doc < d; });
-    pos[i] = static_cast<size_t>(it - p.begin());
+    Gallop(terms[i].list->postings, target, &pos[i], &hit.postings_touched);
+    cur_doc[i] = doc_of(i);
   };
   std::vector<double> contrib(n, 0.0);  // by query order
   // Best score so far; a document must beat it strictly. With a minimum,
@@ -297,24 +331,47 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   // The tiny slack covers rounding of bound sums (scores are summed in
   // query order, bounds in bound order).
   auto need = [&] { return theta * (1.0 - 1e-9); };
+  // DocTfPart of posting `at` of a term's list (precomputed once finalized).
+  auto Part = [this](const QueryTerm& q, size_t at, uint32_t d) {
+    return finalized_ ? q.list->impact[at] : DocTfPart(q.list->postings[at].tf, d, q.field);
+  };
+  // Every term together cannot lift a document above the minimum: no hit
+  // (the seeds below would all be pruned; this skips setting them up).
+  if (prefix[n] <= need()) return hit;
   // Seed theta: score the first postings of the rarest (highest-bound)
-  // term by random access. A good theta early makes the common lists
-  // non-essential before the scan starts; the scan below still sees every
-  // document that could beat or tie it (ties: smallest id wins).
+  // term. A good theta early makes the common lists non-essential before
+  // the scan starts; the scan below still sees every document that could
+  // beat or tie it (ties: smallest id wins). The seeds come in increasing
+  // id order, so every other list is probed by a galloping seek from its
+  // own seed cursor (not a binary search over the whole list), highest
+  // bound first, and a seed is dropped as soon as the remaining bounds
+  // cannot lift it above theta.
   {
     const auto& seed_list = terms[n - 1].list->postings;
     const size_t m = std::min<size_t>(seed_list.size(), 64);
+    std::vector<size_t> seed_pos(n, 0);
     for (size_t k = 0; k < m; ++k) {
       const uint32_t d = seed_list[k].doc;
       std::fill(contrib.begin(), contrib.end(), 0.0);
-      for (size_t i = 0; i < n; ++i) {
+      double partial = terms[n - 1].weight * Part(terms[n - 1], k, d);
+      contrib[terms[n - 1].order] = partial;
+      ++hit.postings_touched;
+      bool pruned = false;
+      for (size_t i = n - 1; i-- > 0;) {
+        if (partial + prefix[i + 1] <= need()) {
+          pruned = true;
+          break;
+        }
         const auto& p = terms[i].list->postings;
-        auto it = std::lower_bound(p.begin(), p.end(), d,
-                                   [](const Posting& a, uint32_t x) { return a.doc < x; });
-        ++hit.postings_touched;
-        if (it == p.end() || it->doc != d) continue;
-        contrib[terms[i].order] = terms[i].weight * DocTfPart(it->tf, d, terms[i].field);
+        size_t at = seed_pos[i];
+        Gallop(p, d, &at, &hit.postings_touched);
+        seed_pos[i] = at;
+        if (at == p.size() || p[at].doc != d) continue;
+        const double c = terms[i].weight * Part(terms[i], at, d);
+        contrib[terms[i].order] = c;
+        partial += c;
       }
+      if (pruned) continue;
       double sc = 0;
       for (size_t i = 0; i < n; ++i) {
         if (contrib[i] != 0.0) sc += contrib[i];
@@ -336,18 +393,18 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
   while (first < n && prefix[first + 1] <= need()) ++first;
   while (first < n) {
     uint32_t d = kEnd;
-    for (size_t i = first; i < n; ++i) d = std::min(d, doc_of(i));
+    for (size_t i = first; i < n; ++i) d = std::min(d, cur_doc[i]);
     if (d == kEnd) break;
     ++hit.candidates;
     std::fill(contrib.begin(), contrib.end(), 0.0);
     double partial = 0;
     for (size_t i = first; i < n; ++i) {
-      if (doc_of(i) != d) continue;
-      const Posting& p = terms[i].list->postings[pos[i]];
-      const double c = terms[i].weight * DocTfPart(p.tf, d, terms[i].field);
+      if (cur_doc[i] != d) continue;
+      const double c = terms[i].weight * Part(terms[i], pos[i], d);
       contrib[terms[i].order] = c;
       partial += c;
       ++pos[i];
+      cur_doc[i] = doc_of(i);
       ++hit.postings_touched;
     }
     bool pruned = false;
@@ -357,9 +414,8 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
         break;
       }
       seek(i, d);
-      if (doc_of(i) != d) continue;
-      const Posting& p = terms[i].list->postings[pos[i]];
-      const double c = terms[i].weight * DocTfPart(p.tf, d, terms[i].field);
+      if (cur_doc[i] != d) continue;
+      const double c = terms[i].weight * Part(terms[i], pos[i], d);
       contrib[terms[i].order] = c;
       partial += c;
       ++hit.postings_touched;
@@ -400,6 +456,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
   const size_t n = terms.size();
   struct Cursor {
     const std::vector<Posting>* p;
+    const double* impact;  // the tier's DocTfPart per posting
     size_t pos;
     size_t term;
     double bound;
@@ -409,7 +466,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
   for (size_t i = 0; i < n; ++i) {
     first_tier[i] = cur.size();
     for (const Tier& t : terms[i].list->tiers) {
-      cur.push_back({&t.postings, 0, i, terms[i].weight * t.max_impact});
+      cur.push_back({&t.postings, t.impact.data(), 0, i, terms[i].weight * t.max_impact});
     }
   }
   first_tier[n] = cur.size();
@@ -462,49 +519,58 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
     return c.pos < c.p->size() ? (*c.p)[c.pos].doc : kEnd;
   };
   auto seek = [&](Cursor& c, uint32_t target) {
-    const auto& p = *c.p;
-    size_t lo = c.pos, hi = c.pos, step = 1;
-    while (hi < p.size() && p[hi].doc < target) {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-      ++hit->postings_touched;
-    }
-    hi = std::min(hi, p.size());
-    c.pos = static_cast<size_t>(
-        std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
-                         p.begin() + static_cast<std::ptrdiff_t>(hi), target,
-                         [](const Posting& a, uint32_t d) { return a.doc < d; }) -
-        p.begin());
+    Gallop(*c.p, target, &c.pos, &hit->postings_touched);
   };
   std::vector<double> contrib(n, 0.0);  // by query order
   std::vector<char> matched(n, 0);
-  uint32_t next = 0;
-  while (J > 0) {
-    uint32_t d = kEnd;
-    for (size_t j = 0; j < J; ++j) {
-      Cursor& c = cur[steps[j].cursor];
-      seek(c, next);
-      d = std::min(d, doc_at(c));
+  // The essential cursors in a min-heap by current document (entries of
+  // steps that left the essential set are dropped when they surface), so a
+  // candidate costs O(log J) per posting, not a pass over all J cursors.
+  using Entry = std::pair<uint32_t, size_t>;  // (document, step)
+  std::vector<Entry> heap;
+  heap.reserve(J);
+  for (size_t j = 0; j < J; ++j) heap.emplace_back(doc_at(cur[steps[j].cursor]), j);
+  std::make_heap(heap.begin(), heap.end(), std::greater<Entry>());
+  // sum_t c_t over every term; a candidate's rem is this minus its matched
+  // terms' c_t (recomputed when the essential set shrinks).
+  auto all_c = [&] {
+    double t = 0;
+    for (size_t i = 0; i < n; ++i) t += c_of(i);
+    return t;
+  };
+  double total_c = all_c();
+  std::vector<size_t> at_d;  // steps whose cursor is on the candidate
+  while (true) {
+    while (!heap.empty() && heap.front().second >= J) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
+      heap.pop_back();
     }
-    if (d == kEnd) break;
+    if (heap.empty() || heap.front().first == kEnd) break;
+    const uint32_t d = heap.front().first;
+    at_d.clear();
+    while (!heap.empty() && heap.front().first == d) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
+      if (heap.back().second < J) at_d.push_back(heap.back().second);
+      heap.pop_back();
+    }
+    if (at_d.empty()) continue;
     ++hit->candidates;
     std::fill(contrib.begin(), contrib.end(), 0.0);
     std::fill(matched.begin(), matched.end(), 0);
     double partial = 0;
-    for (size_t j = 0; j < J; ++j) {
+    double rem = total_c;
+    for (size_t j : at_d) {
       Cursor& c = cur[steps[j].cursor];
-      if (doc_at(c) != d) continue;
       const QueryTerm& q = terms[c.term];
-      const double v = q.weight * DocTfPart((*c.p)[c.pos].tf, d, q.field);
+      const double v = q.weight * c.impact[c.pos];
       contrib[q.order] = v;
       partial += v;
+      if (!matched[c.term]) rem -= c_of(c.term);
       matched[c.term] = 1;
       ++hit->postings_touched;
-    }
-    double rem = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (!matched[i]) rem += c_of(i);
+      ++c.pos;  // consumed: the cursor moves on
+      heap.emplace_back(doc_at(c), j);
+      std::push_heap(heap.begin(), heap.end(), std::greater<Entry>());
     }
     bool pruned = false;
     // The other terms, highest bound first (terms are in ascending bound).
@@ -520,14 +586,13 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
         seek(c, d);
         if (doc_at(c) != d) continue;
         const QueryTerm& q = terms[i];
-        const double v = q.weight * DocTfPart((*c.p)[c.pos].tf, d, q.field);
+        const double v = q.weight * c.impact[c.pos];
         contrib[q.order] = v;
         partial += v;
         ++hit->postings_touched;
         break;  // a document is in one tier of a term
       }
     }
-    next = d + 1;
     if (pruned) continue;
     double s = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -539,11 +604,13 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
       hit->doc = d;
       hit->score = s;
       // The essential set shrinks from the end of the order.
+      const size_t before = J;
       while (J > 0 && remaining[J - 1] <= need()) {
         --J;
         --ess[steps[J].term];
         is_ess[steps[J].cursor] = 0;
       }
+      if (J != before) total_c = all_c();
     }
   }
 }

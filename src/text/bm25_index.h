@@ -38,12 +38,21 @@
 // exactly what BruteForceTop1 returns (the same contributions summed in the
 // same order).
 //
+// Before the scan, theta is seeded from the first 64 postings of the
+// rarest query term, each probed in the other lists by galloping seeks
+// (seeds come in id order) with the same pruning. Finalize() stores every
+// posting's tf part (the same double DocTfPart computes), so a query reads
+// impacts instead of dividing.
+//
 // From kTieredFrom documents on, Finalize() cuts every posting list into
 // impact tiers and Top1 runs max-score over (term, tier) lists, so that a
 // common term's long low tier can stay out of the candidates while its
-// short high tiers stay in (bm25_index.cc, Top1Tiered). A threshold
-// (min_normalized) starts the search there: the caller that only needs a
-// vertex above it (jlse: above sim_anchor) prunes more.
+// short high tiers stay in (bm25_index.cc, Top1Tiered; the essential
+// cursors sit in a min-heap). A threshold (min_normalized) starts the
+// search there: the caller that only needs a vertex above it (jlse: above
+// sim_anchor) prunes more, and a query whose bounds together cannot reach
+// it returns at once. Cost growth with |Gw|: docs/jlse.md (the < 3x target
+// from 10^3 to 10^6 vertices is not met).
 //
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
 // access.
@@ -140,10 +149,14 @@ class Bm25Index {
   // tf part lies in one band, in document order, with the band's maximum.
   struct Tier {
     std::vector<Posting> postings;
+    std::vector<double> impact;  // DocTfPart of each posting
     double max_impact = 0;
   };
   struct PostingList {
     std::vector<Posting> postings;
+    // After Finalize(): DocTfPart of each posting (the same doubles, read
+    // instead of recomputed; stale after Add, when finalized_ is false).
+    std::vector<double> impact;
     uint32_t max_tf = 0;
     uint32_t min_len = UINT32_MAX;
     std::vector<Tier> tiers;  // after Finalize(), by descending max_impact

@@ -155,5 +155,53 @@ TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
   }
 }
 
+// Ties: exact duplicate documents (the same score, bit for bit) at spread
+// ids, and queries that repeat a document. Top1 must return the smallest
+// id of the tied best, like the brute-force scan, on the plain and the
+// tiered index. The test counts the queries whose best score is shared, so
+// that it cannot pass without exercising ties.
+TEST(Bm25IndexTest, Top1BreaksTiesLikeBruteForce) {
+  std::mt19937_64 rng(7);
+  std::vector<double> w;
+  for (int i = 0; i < 80; ++i) w.push_back(1.0 / (i + 1));
+  std::discrete_distribution<int> term(w.begin(), w.end());
+  std::uniform_int_distribution<int> len(1, 5);
+  auto make = [&] {
+    Bm25Doc d;
+    for (int f = 0; f < kBm25Fields; ++f) {
+      int n = len(rng);
+      for (int i = 0; i < n; ++i) d[f].push_back("t" + std::to_string(term(rng)));
+    }
+    return d;
+  };
+  std::vector<Bm25Doc> docs;
+  Bm25Index index;
+  for (int i = 0; i < 600; ++i) {
+    // Every third document repeats an earlier one.
+    docs.push_back(i % 3 == 2 ? docs[rng() % docs.size()] : make());
+    index.Add(docs.back());
+  }
+  Bm25Index tiered = index;
+  tiered.Finalize(/*tiered_from=*/0);
+  Bm25Index finalized = index;  // precomputed impacts, no tiers
+  finalized.Finalize();
+  int tied = 0;
+  for (int qi = 0; qi < 300; ++qi) {
+    const Bm25Doc q = qi % 2 ? docs[rng() % docs.size()] : make();
+    const Bm25Hit b = index.BruteForceTop1(q);
+    int best = 0;
+    for (size_t d = 0; d < index.size(); ++d) best += index.Score(q, d) == b.score;
+    if (b.doc >= 0 && best > 1) ++tied;
+    for (const Bm25Index* x : {&index, &finalized, &tiered}) {
+      const Bm25Hit a = x->Top1(q);
+      ASSERT_EQ(a.doc, b.doc) << "query " << qi << " tied " << best;
+      ASSERT_EQ(a.score, b.score);
+      const Bm25Hit c = x->Top1(q, 0.2);
+      ASSERT_EQ(c.doc, b.normalized > 0.2 ? b.doc : -1) << qi;
+    }
+  }
+  EXPECT_GT(tied, 100);
+}
+
 }  // namespace
 }  // namespace topicrawl

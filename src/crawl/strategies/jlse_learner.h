@@ -217,8 +217,11 @@ class JlseLearner {
   static constexpr size_t kCacheShardCapacity = 4096;
   // Fields and score of one link against `snap`, through the cache. Returns
   // 0 (computed), 1 (fields from the cache) or 2 (fields and score).
+  // `fields` shares the cache entry's fields (no copy: ~1 KB a link, and
+  // only the links that get queued are copied into the side table).
   int ScoreCached(std::string_view anchor, std::string_view url, std::string_view context,
-                   const Snapshot& snap, JlseLinkFields* fields, JlseLinkScore* score) const;
+                   const Snapshot& snap, std::shared_ptr<const JlseLinkFields>* fields,
+                   JlseLinkScore* score) const;
   JlseLinkScore ScoreAgainst(const JlseLinkFields& fields, const Snapshot& snap) const;
   struct QueuedLink {
     PageId parent = 0;
@@ -243,7 +246,8 @@ class JlseLearner {
     std::vector<char> mapped;        // per link: JlseLinkScore::mapped
     std::vector<PageId> vertex;      // per link: mapped vertex (0: none)
     std::vector<double> bm25;        // per link: its s_j
-    std::vector<JlseLinkFields> fields;  // per link (empty when not expanded)
+    // per link (empty when not expanded; null for a link without URL)
+    std::vector<std::shared_ptr<const JlseLinkFields>> fields;
   };
 
   JlseLearner(JlseParams params, std::shared_ptr<const NaiveBayes> model,
