@@ -125,11 +125,12 @@ Status CrawlStore::LogFrontier(const FrontierRecord& row, int state,
   return f.Run();
 }
 
-Status CrawlStore::LogState(UrlId url_id, int state, PageId page_id) {
+Status CrawlStore::LogState(UrlId url_id, int state, PageId page_id, int64_t reason) {
   SqliteStatement& f = db_->log_state;
   f.BindInt(1, AsInt64(url_id));
   f.BindInt(2, state);
   f.BindIdOrNull(3, page_id);
+  if (db_->schema_version >= 6) f.BindIdOrNull(4, reason);
   return f.Run();
 }
 
