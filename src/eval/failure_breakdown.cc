@@ -91,8 +91,13 @@ StatusOr<FailureBreakdown> ReadFailureBreakdown(const std::string& dir,
   std::map<std::string, FailureCause> causes;
   std::map<std::string, std::set<std::string>> cause_hosts;
   std::set<std::string> outside_hosts;
-  if (sqlite3_prepare_v2(db, "SELECT url, status, http_code FROM pages WHERE status != 'ok'",
-                         -1, &st, nullptr) != SQLITE_OK) {
+  // Schema 6 keeps URL-trap refusals in the `refusals` view, not in pages.
+  const bool has_refusals = sqlite3_exec(db, "SELECT 1 FROM refusals LIMIT 0", nullptr, nullptr,
+                                         nullptr) == SQLITE_OK;
+  const std::string failures =
+      std::string("SELECT url, status, http_code FROM pages WHERE status != 'ok'") +
+      (has_refusals ? " UNION ALL SELECT url, status, 0 FROM refusals" : "");
+  if (sqlite3_prepare_v2(db, failures.c_str(), -1, &st, nullptr) != SQLITE_OK) {
     std::string msg = sqlite3_errmsg(db);
     sqlite3_close(db);
     return Status::Error("cannot read pages: " + msg);
