@@ -175,12 +175,8 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
           "INSERT INTO refusal_reasons(status, error) SELECT DISTINCT r.status, r.error FROM " +
           sp + ".refusal_reasons r WHERE NOT EXISTS (SELECT 1 FROM refusal_reasons o "
           "WHERE o.status = r.status AND o.error IS r.error);"
-          "INSERT INTO fetches SELECT f.url_id, f.round, f.at, f.state, f.http_code, f.bytes, "
-          "NULL, f.digest, f.simhash, f.etag, f.last_modified, f.new_links, f.out_links, "
-          "f.revisit FROM " + sp + ".fetches f JOIN " + sp + ".frontier_state x "
-          "ON x.url_id = f.url_id AND x.reason IS NOT NULL WHERE f.page_id IS NULL "
-          "ON CONFLICT DO NOTHING;"
-          "INSERT INTO frontier_state(url_id, state, reason) SELECT x.url_id, 1, o.id FROM " +
+          "INSERT INTO frontier_state(url_id, state, reason, at, round) "
+          "SELECT x.url_id, 1, o.id, x.at, x.round FROM " +
           sp + ".frontier_state x JOIN " + sp + ".refusal_reasons r ON r.id = x.reason "
           "JOIN refusal_reasons o ON o.status = r.status AND o.error IS r.error "
           "WHERE x.url_id NOT IN (SELECT url_id FROM fetches WHERE page_id IS NOT NULL);");

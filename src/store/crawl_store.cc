@@ -67,8 +67,8 @@ Status CrawlStore::Db::Prepare() {
       // A state change (LogState): schema 5 has a table for them; older
       // schemas log a frontier_log row (log_frontier, above).
       {&log_state,
-       schema_version >= 6   ? "INSERT INTO frontier_state(url_id,state,page_id,reason) "
-                               "VALUES(?,?,?,?)"
+       schema_version >= 6   ? "INSERT INTO frontier_state(url_id,state,page_id,reason,at,round) "
+                               "VALUES(?,?,?,?,?,?)"
        : schema_version >= 5 ? "INSERT INTO frontier_state(url_id,state,page_id) VALUES(?,?,?)"
                              : "SELECT 1"},
       {&insert_reason,
@@ -185,12 +185,12 @@ StatusOr<PageId> CrawlStore::AddPage(PageRecord&& page) {
     return page.version_id;
   }
   if (KeepsAsRefusal(page)) {
-    // Schema 6: no pages row, no page id (see kSchema); the fetches row
-    // stays, as for any failure, because rounds read a URL's history there.
+    // Schema 6: no pages row, no page id, no fetches row (see kSchema).
     StatusOr<int64_t> reason = ReasonId(page.status, page.error);
     if (!reason.ok()) return Fail(reason.status());
-    if (Status s = LogState(page.url_id, 1, 0, *reason); !s.ok()) return Fail(s);
-    if (Status s = WriteFetchRow(page, 0); !s.ok()) return Fail(s);
+    if (Status s = LogState(page.url_id, 1, 0, *reason, page.fetched_at, page.round); !s.ok()) {
+      return Fail(s);
+    }
     ++batch_pages_;
     if (Status s = MaybeCommit(); !s.ok()) return s;
     return PageId{0};

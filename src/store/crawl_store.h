@@ -275,9 +275,9 @@ class CrawlStore {
   // later call returns the same error); the directory stays resumable.
   StatusOr<PageId> AddPage(PageRecord&& page);
   // True when AddPage() keeps `page` as a refusal (schema 6: a URL-trap
-  // refusal, nothing fetched, no links): its reason on the URL's
-  // frontier_state row (interned in refusal_reasons) and its fetches row,
-  // but no pages row and no page id (AddPage returns 0, and the next page
+  // refusal, nothing fetched, no links): its reason (interned in
+  // refusal_reasons), time and round on the URL's frontier_state row, but
+  // no pages row, no fetches row and no page id (AddPage returns 0, and the next page
   // takes the id this one would have had). Read them back through the
   // `refusals` view. Constant for a given record once the store is open.
   bool KeepsAsRefusal(const PageRecord& page) const;
@@ -397,8 +397,10 @@ class CrawlStore {
   Status LogFrontier(const FrontierRecord& row, int state,
                      std::string_view parent_url = {});
   // Schema 5: appends (url_id, state, page_id) to frontier_state; schema 6
-  // also the refusal reason id (0: NULL, not a refusal).
-  Status LogState(UrlId url_id, int state, PageId page_id, int64_t reason = 0);
+  // also a refusal's reason id, time and round (reason 0: NULLs, not a
+  // refusal).
+  Status LogState(UrlId url_id, int state, PageId page_id, int64_t reason = 0, int64_t at = 0,
+                  int round = 0);
   // Schema 6: the refusal_reasons id of (status, error), inserted at first use.
   StatusOr<int64_t> ReasonId(FetchStatus status, const std::string& error);
   Status MergeFrontierLog();

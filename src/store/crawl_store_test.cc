@@ -78,12 +78,13 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
   // Schema 5: state changes in their own table; schema 6: a refusal's
   // reason on its state row, reasons interned, the refusals view.
   EXPECT_EQ(columns("frontier_state"),
-            "url_id|INTEGER|0,state|INTEGER|0,page_id|INTEGER|0,reason|INTEGER|0,");
+            "url_id|INTEGER|0,state|INTEGER|0,page_id|INTEGER|0,reason|INTEGER|0,"
+            "at|INTEGER|0,round|INTEGER|0,");
   EXPECT_EQ(columns("refusal_reasons"), "id|INTEGER|1,status|TEXT|0,error|TEXT|0,");
   EXPECT_EQ(r.One("SELECT type FROM sqlite_master WHERE name = 'refusals'"), "view");
   EXPECT_EQ(r.Rows("SELECT name FROM pragma_table_info('refusals')"),
-            (std::vector<std::string>{"url_id", "url", "status", "error", "at", "depth",
-                                      "parent_id", "anchor", "score"}));
+            (std::vector<std::string>{"url_id", "url", "status", "error", "at", "round",
+                                      "depth", "parent_id", "anchor", "score"}));
   EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "6");
   EXPECT_EQ(r.One("PRAGMA page_size"), "16384");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");

@@ -75,14 +75,20 @@ TEST_F(CrawlStoreTest, TrapRefusalsAreReasonsOnTheirStateRowsNotPagesRows) {
             (std::vector<std::string>{std::string("1|trap_refused|") + kTrapWhy,
                                       "2|trap_refused|url trap: other"}));
   // The view gives every refused URL whole, with its reason and fetch time.
-  EXPECT_EQ(r.Rows("SELECT url, status, error, at, depth, parent_id, anchor, score "
+  EXPECT_EQ(r.Rows("SELECT url, status, error, at, round, depth, parent_id, anchor, score "
                    "FROM refusals ORDER BY url"),
             (std::vector<std::string>{
-                CalUrl(1) + "|trap_refused|" + kTrapWhy + "|1700000000001|1|1|cal 1|0.125",
-                CalUrl(2) + "|trap_refused|" + kTrapWhy + "|1700000000002|1|1|cal 2|0.25",
-                CalUrl(4) + "|trap_refused|url trap: other|1700000000004|1|1|cal 4|0.5"}));
+                CalUrl(1) + "|trap_refused|" + kTrapWhy + "|1700000000001|0|1|1|cal 1|0.125",
+                CalUrl(2) + "|trap_refused|" + kTrapWhy + "|1700000000002|0|1|1|cal 2|0.25",
+                CalUrl(4) + "|trap_refused|url trap: other|1700000000004|0|1|1|cal 4|0.5"}));
+  // Other state rows leave the refusal columns NULL.
+  EXPECT_EQ(r.One("SELECT count(*) FROM frontier_state WHERE reason IS NULL AND at IS NULL "
+                  "AND round IS NULL"),
+            "2");
   EXPECT_EQ(r.One("SELECT count(*) FROM frontier WHERE state = 1"), "5");
-  EXPECT_EQ(r.One("SELECT count(*) FROM fetches WHERE page_id IS NULL"), "3");
+  // Nothing was fetched: no fetches rows but the page's and the denial's.
+  EXPECT_EQ(r.One("SELECT group_concat(page_id) FROM (SELECT page_id FROM fetches ORDER BY 1)"),
+            "1,2");
   ExpectConsistent();
 
   // Resume: the refusals are done frontier rows and count among the fates;

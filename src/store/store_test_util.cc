@@ -358,12 +358,14 @@ COMMIT;
 Status ConvertToSchema5(const std::string& dir) {
   // Schema 5 (crawl_store_open.cc at commit 1e7261f): a refusal is a pages
   // row like any failure (taking the next ids), frontier_state has no
-  // reason column, and there is no refusal_reasons table or refusals view.
+  // reason, at or round column, and there is no refusal_reasons table or
+  // refusals view. (Schema 5 also gave a refusal a fetches row; not made
+  // here.)
   static constexpr char kToSchema5[] = R"sql(
 BEGIN;
 INSERT INTO pages(url, status, http_code, fetched_at, depth, parent_id, anchor,
                   size, link_score, error, round)
-  SELECT url, status, 0, at, depth, parent_id, anchor, 0, score, error, 0
+  SELECT url, status, 0, at, depth, parent_id, anchor, 0, score, error, round
   FROM refusals ORDER BY at, url_id;
 CREATE TEMP TABLE refused AS SELECT s.rowid AS r, p.id AS page_id FROM frontier_state s
   JOIN refusals f ON f.url_id = s.url_id JOIN pages p ON p.url = f.url
@@ -374,6 +376,8 @@ UPDATE frontier_state SET page_id = (SELECT x.page_id FROM temp.refused AS x
 DROP VIEW refusals;
 DROP TABLE refusal_reasons;
 ALTER TABLE frontier_state DROP COLUMN reason;
+ALTER TABLE frontier_state DROP COLUMN at;
+ALTER TABLE frontier_state DROP COLUMN round;
 UPDATE meta SET value = '5' WHERE key = 'schema_version';
 COMMIT;
 )sql";
