@@ -113,6 +113,16 @@ TEST_F(FailureBreakdownTest, TrapRefusalsWithoutPagesRowsCount) {
   ASSERT_NE(Find(*b, "trap_refused"), nullptr);
   EXPECT_EQ(Find(*b, "trap_refused")->pages, 2);
   EXPECT_EQ(Find(*b, "trap_refused")->hosts, 1);
+  // The crawl's summary counts them without finding their URLs.
+  auto quick = ReadFailureBreakdown(dir_, {":80:127.0.0.1:1"}, /*refusal_hosts=*/false);
+  ASSERT_TRUE(quick.ok()) << quick.status().message();
+  EXPECT_EQ(quick->failed, 7);
+  ASSERT_NE(Find(*quick, "trap_refused"), nullptr);
+  EXPECT_EQ(Find(*quick, "trap_refused")->pages, 2);
+  EXPECT_EQ(Find(*quick, "trap_refused")->hosts, -1);
+  EXPECT_NE(FailureBreakdownText(*quick).find("2  trap_refused (hosts: topicrawl eval)"),
+            std::string::npos)
+      << FailureBreakdownText(*quick);
 }
 
 }  // namespace
