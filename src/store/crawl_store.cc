@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -238,6 +239,7 @@ StatusOr<int64_t> CrawlStore::ReasonId(FetchStatus status, const std::string& er
     Status st;
     while (q->NextRow(&st)) {
       db_->reason_ids[q->Text(1) + '\n' + q->Text(2)] = q->Int(0);
+      db_->next_reason_id = std::max(db_->next_reason_id, q->Int(0) + 1);
     }
     if (!st.ok()) return st;
     db_->reasons_loaded = true;
@@ -248,8 +250,8 @@ StatusOr<int64_t> CrawlStore::ReasonId(FetchStatus status, const std::string& er
   key.append(name).append(1, '\n').append(error);
   auto [it, added] = db_->reason_ids.try_emplace(std::move(key), 0);
   if (!added) return it->second;
-  // Ids 1, 2, ... in first-use order (the map holds every id there is).
-  it->second = static_cast<int64_t>(db_->reason_ids.size());
+  // Ids in first-use order after the largest one stored.
+  it->second = db_->next_reason_id++;
   SqliteStatement& r = db_->insert_reason;
   r.BindInt(1, it->second);
   r.BindText(2, std::string(name));

@@ -56,6 +56,7 @@ class CrawlStore::Db {
   SqliteStatement insert_reason;
   std::unordered_map<std::string, int64_t> reason_ids;
   bool reasons_loaded = false;
+  int64_t next_reason_id = 1;
 
   // Prepares every statement above for `schema_version` (crawl_store.cc).
   Status Prepare();
