@@ -147,7 +147,12 @@ stored=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages" 2>/dev/null || ech
 # them all).
 rows=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM frontier_log" 2>/dev/null || echo 0)
 ok=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM pages WHERE status = 'ok'" 2>/dev/null || echo 0)
-echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per pages row ($stored rows), $((db / (ok > 0 ? ok : 1))) B per ok page ($ok), WARC $((warc / (stored > 0 ? stored : 1))) B per pages row, $rows frontier_log rows"
+# Schema 6: URL-trap refusals are frontier_state rows with a reason, not pages
+# rows; "per fate" counts them with the pages rows (what schema 5's pages
+# rows counted).
+refused=$(sqlite3 "$OUT/crawl.db" "SELECT count(*) FROM frontier_state WHERE reason IS NOT NULL" 2>/dev/null || echo 0)
+fates=$((stored + refused))
+echo "store: crawl.db $((db / 1048576)) MB = $((db / (stored > 0 ? stored : 1))) B per pages row ($stored rows), $((db / (fates > 0 ? fates : 1))) B per fate ($fates: pages rows + $refused refusals), $((db / (ok > 0 ? ok : 1))) B per ok page ($ok), WARC $((warc / (stored > 0 ? stored : 1))) B per pages row, $rows frontier_log rows"
 if command -v sqlite3 >/dev/null && sqlite3 "$OUT/crawl.db" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
   sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6" |
     awk -F'|' -v p="$stored" -v r="$rows" '{printf "  %-14s %8.0f MB  %7.0f B/page  %6.0f B/frontier row\n", $1, $2 / 1048576, $2 / (p ? p : 1), $2 / (r ? r : 1)}'

@@ -104,7 +104,10 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
       config.out_dir.c_str());
   // Failures by cause, and which are links out of the crawl's web.
   if (st.pages_failed > 0) {
-    auto breakdown = eval::ReadFailureBreakdown(config.out_dir, config.connect_to);
+    // Refusals by status only: their hosts need a scan of the whole
+    // frontier_log (eval counts them), and the crawl must end promptly.
+    auto breakdown = eval::ReadFailureBreakdown(config.out_dir, config.connect_to,
+                                                /*refusal_hosts=*/false);
     if (breakdown.ok()) {
       std::printf("failures by cause:\n%s", eval::FailureBreakdownText(*breakdown).c_str());
     }

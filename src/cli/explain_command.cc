@@ -56,6 +56,33 @@ std::optional<Row> LoadPage(sqlite3* db, const std::string& where, const std::st
   return row;
 }
 
+// Schema 6: a URL refused before any fetch (a URL-trap rule) is a row of the
+// `refusals` view, not of pages; id 0 marks it. Older crawls have no view.
+std::optional<Row> LoadRefusal(sqlite3* db, const std::string& url, std::string* why) {
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT url, status, error, depth, parent_id, anchor, score "
+                         "FROM refusals WHERE url = ?1 LIMIT 1",
+                         -1, &st, nullptr) != SQLITE_OK) {
+    return std::nullopt;
+  }
+  sqlite3_bind_text(st, 1, url.c_str(), -1, SQLITE_TRANSIENT);
+  std::optional<Row> row;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    Row r;
+    r.url = Text(st, 0);
+    r.status = Text(st, 1);
+    *why = Text(st, 2);
+    r.depth = sqlite3_column_int(st, 3);
+    r.parent = sqlite3_column_int64(st, 4);
+    r.anchor = Text(st, 5);
+    r.link_score = sqlite3_column_double(st, 6);
+    row = r;
+  }
+  sqlite3_finalize(st);
+  return row;
+}
+
 // The explanation recorded when the URL was admitted to the frontier (the
 // merged table, or the log of a crawl that has not been closed).
 std::string LinkExplanation(sqlite3* db, const std::string& url) {
@@ -84,10 +111,31 @@ int RunExplain(const std::string& dir, const std::string& input) {
   }
   std::string url = ResolveLink("", input).value_or(input);
   std::optional<Row> page = LoadPage(db, "url = ?1 OR final_url = ?1", url);
+  std::string refused_why;
+  if (!page) page = LoadRefusal(db, url, &refused_why);
   if (!page) {
     std::cerr << "error: " << url << " is not a page of this crawl\n";
     sqlite3_close(db);
     return kExitFailure;
+  }
+  if (page->id == 0) {
+    // Schema 6: a refusal has no pages row (no id, nothing fetched).
+    std::printf("refused: %s\n  status %s: %s, depth %d\n", page->url.c_str(),
+                page->status.c_str(), refused_why.c_str(), page->depth);
+    std::printf("  admitted with link score %.4f via anchor \"%s\"\n", page->link_score,
+                page->anchor.c_str());
+    std::printf("path back to the seed:\n");
+    std::printf("  [-] depth %d  %s\n", page->depth, page->url.c_str());
+    std::optional<Row> cur;
+    if (page->parent != 0) cur = LoadPage(db, "id = ?1", std::to_string(page->parent));
+    for (int hops = 0; cur && hops < 1000; ++hops) {
+      std::printf("  [%lld] depth %d  %s\n", static_cast<long long>(cur->id), cur->depth,
+                  cur->url.c_str());
+      if (cur->parent == 0) break;
+      cur = LoadPage(db, "id = ?1", std::to_string(cur->parent));
+    }
+    sqlite3_close(db);
+    return kExitOk;
   }
   std::printf("page %lld: %s\n  status %s (HTTP %d), depth %d, title \"%s\"\n",
               static_cast<long long>(page->id), page->url.c_str(), page->status.c_str(),

@@ -167,6 +167,21 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
         (compact_links ? std::string() : " UNION ALL SELECT * FROM " + sp + ".frontier_log") +
         ") GROUP BY url_id;");
     if (!s.ok()) return s;
+    // Schema 6 inputs keep URL-trap refusals as reasons on frontier_state
+    // rows (no pages row): their reasons are interned again here, and a URL
+    // some input stored as a page is not a refusal of the merged crawl.
+    if (version.ok() && version->has_value() && std::atoi((*version)->c_str()) >= 6) {
+      s = db.Exec(
+          "INSERT INTO refusal_reasons(status, error) SELECT DISTINCT r.status, r.error FROM " +
+          sp + ".refusal_reasons r WHERE NOT EXISTS (SELECT 1 FROM refusal_reasons o "
+          "WHERE o.status = r.status AND o.error IS r.error);"
+          "INSERT INTO frontier_state(url_id, state, reason, at, round) "
+          "SELECT x.url_id, 1, o.id, x.at, x.round FROM " +
+          sp + ".frontier_state x JOIN " + sp + ".refusal_reasons r ON r.id = x.reason "
+          "JOIN refusal_reasons o ON o.status = r.status AND o.error IS r.error "
+          "WHERE x.url_id NOT IN (SELECT url_id FROM fetches WHERE page_id IS NOT NULL);");
+      if (!s.ok()) return s;
+    }
   }
   s = db.Exec("UPDATE frontier SET state = 1 WHERE url IN (SELECT url FROM pages);"
               "INSERT OR REPLACE INTO meta(key, value) SELECT key, value FROM s0.meta "

@@ -276,8 +276,10 @@ Status Crawler::Impl::AddPageRecord(PageRecord rec) {
   const UrlId url_id = rec.url_id;
   const bool ok = rec.status == FetchStatus::kOk;
   std::string url = cluster_ ? rec.url : std::string();
+  // A refusal the store keeps without a pages row (schema 6) takes no id.
+  const bool page_row = !store_->KeepsAsRefusal(rec);
   writer_->AddPage(std::move(rec));
-  ++next_page_id_;
+  if (page_row) ++next_page_id_;
   if (cluster_) ReportHostToCluster(url_id, ok, url);
   return Status::Ok();
 }

@@ -64,6 +64,12 @@ Status ReadPages(sqlite3* db, CrawlRecord* record) {
     record->pages.push_back(std::move(page));
   }
   if (rc != SQLITE_DONE) return Status::Error(sqlite3_errmsg(db));
+  // Schema 6: URL-trap refusals are failed rows without a pages row.
+  StmtPtr refused;
+  if (Prepare(db, "SELECT count(*) FROM frontier_state WHERE reason IS NOT NULL", &refused).ok() &&
+      sqlite3_step(refused.get()) == SQLITE_ROW) {
+    record->failed_rows += sqlite3_column_int64(refused.get(), 0);
+  }
   return Status::Ok();
 }
 

@@ -34,7 +34,7 @@ struct DownloadedPage {
 
 struct CrawlRecord {
   std::vector<DownloadedPage> pages;  // status = 'ok', ORDER BY id
-  int64_t failed_rows = 0;            // pages rows with any other status
+  int64_t failed_rows = 0;            // pages rows with any other status + refusals (schema 6)
   std::map<std::string, std::string> meta;
 
   // Meta lookups; nullopt when absent or not a number.

@@ -1,6 +1,7 @@
 #include "eval/crawl_reader.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <fstream>
 
@@ -35,6 +36,27 @@ TEST(CrawlReaderTest, ReadsOkPagesInIdOrderAndMeta) {
   EXPECT_EQ(crawl->MetaInt("finished_at"), std::nullopt);
   // The database file itself may be named too.
   EXPECT_TRUE(ReadCrawl(dir + "/crawl.db").ok());
+}
+
+// Schema 6: URL-trap refusals are frontier_state rows with a reason, not
+// pages rows; they count as failed rows.
+TEST(CrawlReaderTest, CountsRefusalsWithoutPagesRowsAsFailedRows) {
+  std::string dir = testing::MakeTempDir("reader_refusals");
+  testing::WriteFakeCrawl(dir, {{"http://a.org/1.html", "ok", 0.5, 1000}}, {});
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir + "/crawl.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "CREATE TABLE frontier_state(url_id INTEGER, state INTEGER, "
+                         "page_id INTEGER, reason INTEGER);"
+                         "INSERT INTO frontier_state VALUES (1, 1, 1, NULL), (2, 1, NULL, 1), "
+                         "(3, 1, NULL, 2)",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  StatusOr<CrawlRecord> crawl = ReadCrawl(dir);
+  ASSERT_TRUE(crawl.ok()) << crawl.status().message();
+  EXPECT_EQ(crawl->pages.size(), 1u);
+  EXPECT_EQ(crawl->failed_rows, 2);
 }
 
 TEST(CrawlReaderTest, MissingDatabaseIsAnErrorNamingThePath) {

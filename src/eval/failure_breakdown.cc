@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <sstream>
 
 #include "url/url.h"
@@ -37,7 +38,8 @@ std::string Cause(const std::string& status, int http_code, const std::string& r
 }  // namespace
 
 StatusOr<FailureBreakdown> ReadFailureBreakdown(const std::string& dir,
-                                                const std::vector<std::string>& connect_to) {
+                                                const std::vector<std::string>& connect_to,
+                                                bool refusal_hosts) {
   sqlite3* db = nullptr;
   const std::string path = dir + "/crawl.db";
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
@@ -91,16 +93,9 @@ StatusOr<FailureBreakdown> ReadFailureBreakdown(const std::string& dir,
   std::map<std::string, FailureCause> causes;
   std::map<std::string, std::set<std::string>> cause_hosts;
   std::set<std::string> outside_hosts;
-  if (sqlite3_prepare_v2(db, "SELECT url, status, http_code FROM pages WHERE status != 'ok'",
-                         -1, &st, nullptr) != SQLITE_OK) {
-    std::string msg = sqlite3_errmsg(db);
-    sqlite3_close(db);
-    return Status::Error("cannot read pages: " + msg);
-  }
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    const std::string url = Col(st, 0);
-    const std::string status = Col(st, 1);
-    const int code = sqlite3_column_int(st, 2);
+  const bool has_refusals = sqlite3_exec(db, "SELECT 1 FROM refusal_reasons LIMIT 0", nullptr,
+                                         nullptr, nullptr) == SQLITE_OK;
+  auto add = [&](const std::string& url, const std::string& status, int code) {
     std::string robots;
     if (status == "robots_denied") {
       const std::string scheme = url.substr(0, url.find(':'));
@@ -119,11 +114,75 @@ StatusOr<FailureBreakdown> ReadFailureBreakdown(const std::string& dir,
       ++out.outside;
       outside_hosts.insert(host);
     }
+  };
+  if (sqlite3_prepare_v2(db, "SELECT url, status, http_code FROM pages WHERE status != 'ok'",
+                         -1, &st, nullptr) != SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(db);
+    sqlite3_close(db);
+    return Status::Error("cannot read pages: " + msg);
+  }
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    add(Col(st, 0), Col(st, 1), sqlite3_column_int(st, 2));
   }
   sqlite3_finalize(st);
+  st = nullptr;  // finalized once more below: a no-op on NULL
+  // Schema 6 keeps URL-trap refusals out of pages. Their statuses by url_id
+  // first (a few distinct), then their URLs from their admission rows: one
+  // scan of frontier_log probing the set of refused ids, cut URLs joined
+  // back to their parent page's like the `refusals` view does (the view's
+  // join builds an index over the whole log: ~2.5x the CPU).
+  if (has_refusals && refusal_hosts) {
+    std::vector<std::string> names;
+    std::unordered_map<int64_t, uint32_t> status_of;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT s.url_id, r.status FROM frontier_state s "
+                           "JOIN refusal_reasons r ON r.id = s.reason",
+                           -1, &st, nullptr) == SQLITE_OK) {
+      while (sqlite3_step(st) == SQLITE_ROW) {
+        const std::string name = Col(st, 1);
+        auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end()) it = names.insert(names.end(), name);
+        status_of[sqlite3_column_int64(st, 0)] = static_cast<uint32_t>(it - names.begin());
+      }
+      sqlite3_finalize(st);
+      st = nullptr;
+    }
+    if (sqlite3_prepare_v2(
+            db,
+            "SELECT f.url_id, CASE substr(f.url, 1, 1) "
+            "WHEN '/' THEN substr(pp.url, 1, instr(substr(pp.url, 9), '/') + 7) || f.url "
+            "WHEN '.' THEN rtrim(pp.url, replace(pp.url, '/', '')) || substr(f.url, 2) "
+            "ELSE f.url END FROM frontier_log f LEFT JOIN pages pp ON pp.id = f.parent_id "
+            "WHERE f.url_id IN (SELECT url_id FROM frontier_state WHERE reason IS NOT NULL)",
+            -1, &st, nullptr) == SQLITE_OK) {
+      while (sqlite3_step(st) == SQLITE_ROW) {
+        auto it = status_of.find(sqlite3_column_int64(st, 0));
+        if (it == status_of.end()) continue;
+        add(Col(st, 1), names[it->second], 0);
+        status_of.erase(it);  // the first admission row only
+      }
+    }
+  }
+  sqlite3_finalize(st);
+  std::map<std::string, int64_t> uncounted;  // refusals counted by status only
+  if (has_refusals && !refusal_hosts &&
+      sqlite3_prepare_v2(db,
+                         "SELECT r.status, count(*) FROM frontier_state s JOIN refusal_reasons r "
+                         "ON r.id = s.reason GROUP BY r.status",
+                         -1, &st, nullptr) == SQLITE_OK) {
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      const std::string cause = Cause(Col(st, 0), 0, "");
+      FailureCause& c = causes[cause];
+      c.cause = cause;
+      c.pages += sqlite3_column_int64(st, 1);
+      out.failed += sqlite3_column_int64(st, 1);
+      uncounted[cause] += sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+  }
   sqlite3_close(db);
   for (auto& [name, c] : causes) {
-    c.hosts = static_cast<int64_t>(cause_hosts[name].size());
+    c.hosts = uncounted.count(name) ? -1 : static_cast<int64_t>(cause_hosts[name].size());
     out.causes.push_back(c);
   }
   std::sort(out.causes.begin(), out.causes.end(),
@@ -139,8 +198,12 @@ std::string FailureBreakdownText(const FailureBreakdown& b) {
   std::ostringstream out;
   if (b.failed == 0) return "  no failures\n";
   for (const FailureCause& c : b.causes) {
-    out << "  " << c.pages << "  " << c.cause << " on " << c.hosts
-        << (c.hosts == 1 ? " host" : " hosts");
+    out << "  " << c.pages << "  " << c.cause;
+    if (c.hosts >= 0) {
+      out << " on " << c.hosts << (c.hosts == 1 ? " host" : " hosts");
+    } else {
+      out << " (hosts: topicrawl eval)";
+    }
     if (b.web_known) {
       if (c.outside_pages == c.pages) {
         out << ", all outside the crawl's web";

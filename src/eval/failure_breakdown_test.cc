@@ -4,8 +4,10 @@
 
 #include <filesystem>
 
+#include "core/hash.h"
 #include "gtest/gtest.h"
 #include "search/search_test_util.h"
+#include "store/crawl_store.h"
 
 namespace topicrawl::eval {
 namespace {
@@ -81,6 +83,46 @@ TEST_F(FailureBreakdownTest, ConnectToNamesTheWeb) {
 
 TEST(FailureBreakdownErrors, MissingCrawl) {
   EXPECT_FALSE(ReadFailureBreakdown("/nonexistent/crawl", {}).ok());
+}
+
+// Schema 6 keeps URL-trap refusals out of pages (the refusals view): they
+// still count, as their own cause.
+TEST_F(FailureBreakdownTest, TrapRefusalsWithoutPagesRowsCount) {
+  {
+    auto store = CrawlStore::Open(dir_, OpenMode::kResume);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    std::vector<FrontierRecord> seeds;
+    for (const char* url : {"http://net.test/cal/1", "http://net.test/cal/2"}) {
+      seeds.push_back({Hash64(url), url, 1, 0, "", 0.5, "", 0});
+    }
+    ASSERT_TRUE((*store)->AddSeeds(seeds).ok());
+    for (const FrontierRecord& seed : seeds) {
+      PageRecord r;
+      r.url = seed.url;
+      r.url_id = seed.url_id;
+      r.status = FetchStatus::kTrapRefused;
+      r.error = "url trap: more than 1 URLs of pattern net.test/cal/# (max_urls_per_pattern)";
+      ASSERT_TRUE((*store)->KeepsAsRefusal(r));
+      ASSERT_TRUE((*store)->AddPage(std::move(r)).ok());
+    }
+    ASSERT_TRUE((*store)->Close().ok());
+  }
+  auto b = ReadFailureBreakdown(dir_, {":80:127.0.0.1:1"});
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(b->failed, 7);
+  ASSERT_NE(Find(*b, "trap_refused"), nullptr);
+  EXPECT_EQ(Find(*b, "trap_refused")->pages, 2);
+  EXPECT_EQ(Find(*b, "trap_refused")->hosts, 1);
+  // The crawl's summary counts them without finding their URLs.
+  auto quick = ReadFailureBreakdown(dir_, {":80:127.0.0.1:1"}, /*refusal_hosts=*/false);
+  ASSERT_TRUE(quick.ok()) << quick.status().message();
+  EXPECT_EQ(quick->failed, 7);
+  ASSERT_NE(Find(*quick, "trap_refused"), nullptr);
+  EXPECT_EQ(Find(*quick, "trap_refused")->pages, 2);
+  EXPECT_EQ(Find(*quick, "trap_refused")->hosts, -1);
+  EXPECT_NE(FailureBreakdownText(*quick).find("2  trap_refused (hosts: topicrawl eval)"),
+            std::string::npos)
+      << FailureBreakdownText(*quick);
 }
 
 }  // namespace

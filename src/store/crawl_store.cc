@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -67,7 +68,12 @@ Status CrawlStore::Db::Prepare() {
       // A state change (LogState): schema 5 has a table for them; older
       // schemas log a frontier_log row (log_frontier, above).
       {&log_state,
-       schema_version >= 5 ? "INSERT INTO frontier_state(url_id,state,page_id) VALUES(?,?,?)"
+       schema_version >= 6   ? "INSERT INTO frontier_state(url_id,state,page_id,reason,at,round) "
+                               "VALUES(?,?,?,?,?,?)"
+       : schema_version >= 5 ? "INSERT INTO frontier_state(url_id,state,page_id) VALUES(?,?,?)"
+                             : "SELECT 1"},
+      {&insert_reason,
+       schema_version >= 6 ? "INSERT INTO refusal_reasons(id,status,error) VALUES(?,?,?)"
                            : "SELECT 1"},
       // In url_id order; for one url_id the earliest row supplies the
       // columns (first admission wins) and state only grows (0 -> 1).
@@ -179,6 +185,17 @@ StatusOr<PageId> CrawlStore::AddPage(PageRecord&& page) {
     if (Status s = MaybeCommit(); !s.ok()) return s;
     return page.version_id;
   }
+  if (KeepsAsRefusal(page)) {
+    // Schema 6: no pages row, no page id, no fetches row (see kSchema).
+    StatusOr<int64_t> reason = ReasonId(page.status, page.error);
+    if (!reason.ok()) return Fail(reason.status());
+    if (Status s = LogState(page.url_id, 1, 0, *reason, page.fetched_at, page.round); !s.ok()) {
+      return Fail(s);
+    }
+    ++batch_pages_;
+    if (Status s = MaybeCommit(); !s.ok()) return s;
+    return PageId{0};
+  }
   const PageId id = next_page_id_;
   std::vector<WarcRecord> records =
       BuildPageWarcRecords(page, id, warc_->rng());
@@ -205,6 +222,42 @@ StatusOr<PageId> CrawlStore::AddPage(PageRecord&& page) {
   ++batch_pages_;
   if (Status s = MaybeCommit(); !s.ok()) return s;
   return id;
+}
+
+bool CrawlStore::KeepsAsRefusal(const PageRecord& page) const {
+  return db_ != nullptr && db_->schema_version >= 6 && page.store_version &&
+         page.status == FetchStatus::kTrapRefused && page.body.empty() &&
+         page.request_head.empty() && page.response_head.empty() && page.links.empty() &&
+         page.admitted.empty();
+}
+
+StatusOr<int64_t> CrawlStore::ReasonId(FetchStatus status, const std::string& error) {
+  if (!db_->reasons_loaded) {
+    StatusOr<SqliteStatement> q =
+        db_->conn->Prepare("SELECT id, status, coalesce(error, '') FROM refusal_reasons");
+    if (!q.ok()) return q.status();
+    Status st;
+    while (q->NextRow(&st)) {
+      db_->reason_ids[q->Text(1) + '\n' + q->Text(2)] = q->Int(0);
+      db_->next_reason_id = std::max(db_->next_reason_id, q->Int(0) + 1);
+    }
+    if (!st.ok()) return st;
+    db_->reasons_loaded = true;
+  }
+  const std::string_view name = FetchStatusName(status);
+  std::string key;
+  key.reserve(name.size() + 1 + error.size());
+  key.append(name).append(1, '\n').append(error);
+  auto [it, added] = db_->reason_ids.try_emplace(std::move(key), 0);
+  if (!added) return it->second;
+  // Ids in first-use order after the largest one stored.
+  it->second = db_->next_reason_id++;
+  SqliteStatement& r = db_->insert_reason;
+  r.BindInt(1, it->second);
+  r.BindText(2, std::string(name));
+  r.BindText(3, error);
+  if (Status s = r.Run(); !s.ok()) return s;
+  return it->second;
 }
 
 Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
@@ -555,6 +608,20 @@ StatusOr<PageStats> CrawlStore::LoadPageStats() {
     }
   }
   if (!status.ok()) return status;
+  if (db_->schema_version >= 6) {
+    // Refusals without a pages row count among the stored fates.
+    StatusOr<SqliteStatement> r = db_->conn->Prepare(
+        "SELECT r.status, count(*) FROM frontier_state AS s "
+        "JOIN refusal_reasons AS r ON r.id = s.reason GROUP BY r.status");
+    if (!r.ok()) return r.status();
+    while (r->NextRow(&status)) {
+      const int64_t count = r->Int(1);
+      stats.by_status[r->Text(0)] += count;
+      stats.pages += count;
+      stats.refusals += count;
+    }
+    if (!status.ok()) return status;
+  }
   return stats;
 }
 

@@ -183,11 +183,12 @@ struct CrawlStoreOptions {
 // Counts for budgets and progress after a resume (pages only: the frontier
 // is counted by CountFrontier(), a pass over every row).
 struct PageStats {
-  int64_t pages = 0;          // rows in pages
+  int64_t pages = 0;          // rows in pages + refusals (schema 6)
+  int64_t refusals = 0;       // schema 6: refusals without a pages row
   int64_t ok_pages = 0;       // status = 'ok'
   PageId max_page_id = 0;
   double relevance_sum = 0;   // over ok pages
-  std::map<std::string, int64_t> by_status;  // status name -> rows
+  std::map<std::string, int64_t> by_status;  // status name -> rows (+ refusals)
 };
 
 // A compact view of one stored page (for rebuilding crawler state).
@@ -273,6 +274,13 @@ class CrawlStore {
   // Returns the new page id. After an error the store is unusable (every
   // later call returns the same error); the directory stays resumable.
   StatusOr<PageId> AddPage(PageRecord&& page);
+  // True when AddPage() keeps `page` as a refusal (schema 6: a URL-trap
+  // refusal, nothing fetched, no links): its reason (interned in
+  // refusal_reasons), time and round on the URL's frontier_state row, but
+  // no pages row, no fetches row and no page id (AddPage returns 0, and the next page
+  // takes the id this one would have had). Read them back through the
+  // `refusals` view. Constant for a given record once the store is open.
+  bool KeepsAsRefusal(const PageRecord& page) const;
 
   // Inserts frontier rows (state 0); url_ids already present are ignored.
   Status AddSeeds(const std::vector<FrontierRecord>& rows);
@@ -388,8 +396,13 @@ class CrawlStore {
   // page being stored) its URL cut from it (store/links_json.h CompactUrl).
   Status LogFrontier(const FrontierRecord& row, int state,
                      std::string_view parent_url = {});
-  // Schema 5: appends (url_id, state, page_id) to frontier_state.
-  Status LogState(UrlId url_id, int state, PageId page_id);
+  // Schema 5: appends (url_id, state, page_id) to frontier_state; schema 6
+  // also a refusal's reason id, time and round (reason 0: NULLs, not a
+  // refusal).
+  Status LogState(UrlId url_id, int state, PageId page_id, int64_t reason = 0, int64_t at = 0,
+                  int round = 0);
+  // Schema 6: the refusal_reasons id of (status, error), inserted at first use.
+  StatusOr<int64_t> ReasonId(FetchStatus status, const std::string& error);
   Status MergeFrontierLog();
 
   const std::string dir_;

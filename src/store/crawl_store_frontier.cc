@@ -125,11 +125,23 @@ Status CrawlStore::LogFrontier(const FrontierRecord& row, int state,
   return f.Run();
 }
 
-Status CrawlStore::LogState(UrlId url_id, int state, PageId page_id) {
+Status CrawlStore::LogState(UrlId url_id, int state, PageId page_id, int64_t reason,
+                            int64_t at, int round) {
   SqliteStatement& f = db_->log_state;
   f.BindInt(1, AsInt64(url_id));
   f.BindInt(2, state);
   f.BindIdOrNull(3, page_id);
+  if (db_->schema_version >= 6) {
+    // NULLs on rows that are not refusals (one header byte each).
+    f.BindIdOrNull(4, reason);
+    if (reason != 0) {
+      f.BindInt(5, at);
+      f.BindInt(6, round);
+    } else {
+      f.BindNull(5);
+      f.BindNull(6);
+    }
+  }
   return f.Run();
 }
 

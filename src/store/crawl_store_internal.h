@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "core/status.h"
 #include "store/crawl_store.h"
@@ -14,7 +15,9 @@
 namespace topicrawl {
 namespace store_internal {
 
-// Schema versions (meta.schema_version). 5: state changes in their own
+// Schema versions (meta.schema_version). 6: URL-trap refusals as a reason
+// id on their frontier_state row, reasons interned in refusal_reasons, no
+// pages row (issue 12). 5: state changes in their own
 // frontier_state(url_id, state) table, frontier_log holds admissions only
 // (issue 12). 4: frontier_log is the frontier
 // (never merged) and `frontier` a view; compact page_links JSON (issue 12).
@@ -23,7 +26,7 @@ namespace store_internal {
 // in page_links, `links` a view over it, 16 KiB pages. 1: links as rows of a
 // rowid table plus the links_from_id index, 4 KiB pages; still resumed and
 // written (see crawl_store_open.cc).
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 inline constexpr int kOldestSchemaVersion = 1;
 inline constexpr char kDbName[] = "crawl.db";
 inline constexpr char kWarcDir[] = "warc";
@@ -48,6 +51,12 @@ class CrawlStore::Db {
   SqliteStatement insert_event, set_meta, upsert_warc_file;
   SqliteStatement insert_fetch, version_page;  // schema 3
   SqliteStatement begin, commit, rollback;
+  // Schema 6: refusal_reasons, interned; "status\nerror" -> id, read from
+  // the table at the first refusal after opening (a few per trap pattern).
+  SqliteStatement insert_reason;
+  std::unordered_map<std::string, int64_t> reason_ids;
+  bool reasons_loaded = false;
+  int64_t next_reason_id = 1;
 
   // Prepares every statement above for `schema_version` (crawl_store.cc).
   Status Prepare();

@@ -75,9 +75,17 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
   EXPECT_EQ(columns("events"), "id|INTEGER|1,at|INTEGER|0,kind|TEXT|0,detail|TEXT|0,");
   EXPECT_EQ(columns("meta"), "key|TEXT|1,value|TEXT|0,");
   EXPECT_EQ(r.One("PRAGMA journal_mode"), "wal");
-  // Schema 5: state changes in their own table.
-  EXPECT_EQ(columns("frontier_state"), "url_id|INTEGER|0,state|INTEGER|0,page_id|INTEGER|0,");
-  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "5");
+  // Schema 5: state changes in their own table; schema 6: a refusal's
+  // reason on its state row, reasons interned, the refusals view.
+  EXPECT_EQ(columns("frontier_state"),
+            "url_id|INTEGER|0,state|INTEGER|0,page_id|INTEGER|0,reason|INTEGER|0,"
+            "at|INTEGER|0,round|INTEGER|0,");
+  EXPECT_EQ(columns("refusal_reasons"), "id|INTEGER|1,status|TEXT|0,error|TEXT|0,");
+  EXPECT_EQ(r.One("SELECT type FROM sqlite_master WHERE name = 'refusals'"), "view");
+  EXPECT_EQ(r.Rows("SELECT name FROM pragma_table_info('refusals')"),
+            (std::vector<std::string>{"url_id", "url", "status", "error", "at", "round",
+                                      "depth", "parent_id", "anchor", "score"}));
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "6");
   EXPECT_EQ(r.One("PRAGMA page_size"), "16384");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
   EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "

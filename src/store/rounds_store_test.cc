@@ -66,7 +66,7 @@ TEST_F(RoundsStoreTest, FetchRowsVersionsAndRevisitRecords) {
   {
     auto store = Open(OpenMode::kCreate);
     ASSERT_TRUE(store);
-    EXPECT_EQ(store->schema_version(), 5);
+    EXPECT_EQ(store->schema_version(), 6);
     EXPECT_EQ(*store->CurrentRound(), 0);
     ASSERT_EQ(*store->AddPage(PageRecord(a)), 1);
     ASSERT_EQ(*store->AddPage(PageRecord(b)), 2);

@@ -255,9 +255,16 @@ Status CheckCrawlDir(const std::string& dir, CrawlDirReport* report) {
   // No URL is marked done without a stored page; nothing is left unmerged
   // after a clean close (schemas 1-3: schema 4's frontier_log is the
   // frontier).
+  // Schema 6: refusals are done without a pages row.
+  const bool refusals =
+      sqlite3_exec(db.db, "SELECT 1 FROM refusal_reasons LIMIT 0", nullptr, nullptr, nullptr) ==
+      SQLITE_OK;
+  const std::string done_without_page =
+      std::string("SELECT count(*) FROM frontier WHERE state = 1 AND url NOT IN "
+                  "(SELECT url FROM pages)") +
+      (refusals ? " AND url_id NOT IN (SELECT url_id FROM refusals)" : "");
   for (const char* sql :
-       {"SELECT count(*) FROM frontier WHERE state = 1 AND url NOT IN "
-        "(SELECT url FROM pages)",
+       {done_without_page.c_str(),
         "SELECT count(*) FROM frontier_log WHERE "
         "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'schema_version') < 4"}) {
     sqlite3_stmt* c = nullptr;
@@ -321,6 +328,7 @@ COMMIT;
 }
 
 Status ConvertToSchema3(const std::string& dir) {
+  if (Status s = ConvertToSchema5(dir); !s.ok()) return s;
   static constexpr char kToSchema3[] = R"sql(
 BEGIN;
 CREATE TEMP TABLE merged AS SELECT * FROM frontier;
@@ -347,9 +355,39 @@ COMMIT;
   return ExecOnCrawlDb(dir, kToSchema3, "to schema 3");
 }
 
+Status ConvertToSchema5(const std::string& dir) {
+  // Schema 5 (crawl_store_open.cc at commit 1e7261f): a refusal is a pages
+  // row like any failure (taking the next ids), frontier_state has no
+  // reason, at or round column, and there is no refusal_reasons table or
+  // refusals view. (Schema 5 also gave a refusal a fetches row; not made
+  // here.)
+  static constexpr char kToSchema5[] = R"sql(
+BEGIN;
+INSERT INTO pages(url, status, http_code, fetched_at, depth, parent_id, anchor,
+                  size, link_score, error, round)
+  SELECT url, status, 0, at, depth, parent_id, anchor, 0, score, error, round
+  FROM refusals ORDER BY at, url_id;
+CREATE TEMP TABLE refused AS SELECT s.rowid AS r, p.id AS page_id FROM frontier_state s
+  JOIN refusals f ON f.url_id = s.url_id JOIN pages p ON p.url = f.url
+  WHERE s.reason IS NOT NULL;
+UPDATE frontier_state SET page_id = (SELECT x.page_id FROM temp.refused AS x
+                                     WHERE x.r = frontier_state.rowid)
+  WHERE reason IS NOT NULL;
+DROP VIEW refusals;
+DROP TABLE refusal_reasons;
+ALTER TABLE frontier_state DROP COLUMN reason;
+ALTER TABLE frontier_state DROP COLUMN at;
+ALTER TABLE frontier_state DROP COLUMN round;
+UPDATE meta SET value = '5' WHERE key = 'schema_version';
+COMMIT;
+)sql";
+  return ExecOnCrawlDb(dir, kToSchema5, "to schema 5");
+}
+
 Status ConvertToSchema4(const std::string& dir) {
   // Schema 4's frontier (crawl_store_open.cc at commit 682f55c): a state
   // change is a frontier_log row repeating the URL's columns.
+  if (Status s = ConvertToSchema5(dir); !s.ok()) return s;
   static constexpr char kToSchema4[] = R"sql(
 BEGIN;
 CREATE TEMP TABLE done AS SELECT s.rowid AS r, f.url_id, f.url, f.depth,

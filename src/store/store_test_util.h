@@ -52,6 +52,8 @@ Status CreateSchemaV1CrawlDir(const std::string& dir);
 // a frontier_log row with the URL's columns, schema 4's `frontier` view and
 // triggers, meta.schema_version 4. For resume and reader tests.
 Status ConvertToSchema4(const std::string& dir);
+// Rewrites a schema-6 crawl.db to schema 5: refusals become pages rows.
+Status ConvertToSchema5(const std::string& dir);
 
 // Rewrites the closed crawl directory `dir` (written by this build, schema
 // 5) into what schema 3 wrote: a merged `frontier` table (url_id primary

@@ -215,11 +215,16 @@ class HostileCrawlTest : public ::testing::Test {
   }
 
   // Invariants of every hostile crawl: each admitted URL has exactly one
-  // row with a status and (unless ok) a reason; the 50 pages are stored;
+  // row with a status and (unless ok) a reason (a pages row, or for a
+  // URL-trap refusal a row of the refusals view); the 50 pages are stored;
   // robots.txt and the address policy held; traps stayed bounded.
   void CheckInvariants(Db& db, std::map<std::string, Row>& pages) {
     EXPECT_EQ(db.Int("SELECT count(*) FROM frontier f WHERE NOT EXISTS "
-                     "(SELECT 1 FROM pages p WHERE p.url = f.url)"),
+                     "(SELECT 1 FROM pages p WHERE p.url = f.url) AND NOT EXISTS "
+                     "(SELECT 1 FROM refusals r WHERE r.url_id = f.url_id)"),
+              0);
+    EXPECT_EQ(db.Int("SELECT count(*) FROM refusals WHERE error IS NULL OR error = '' OR "
+                     "url IN (SELECT url FROM pages)"),
               0);
     EXPECT_EQ(db.Int("SELECT count(*) FROM frontier WHERE state = 0"), 0);
     EXPECT_EQ(db.Int("SELECT count(*) FROM pages WHERE status IS NULL OR status = ''"), 0);
@@ -330,10 +335,10 @@ TEST_F(HostileCrawlTest, EachTrapEndsAsWhatItIs) {
   EXPECT_EQ(server_.RequestCount("/stall"), 3);
   EXPECT_EQ(server_.RequestCount("/e503"), 3);
   // The traps hit the default pattern budget and were refused with it.
-  EXPECT_GT(db.Int("SELECT count(*) FROM pages WHERE status = 'trap_refused' AND "
+  EXPECT_GT(db.Int("SELECT count(*) FROM refusals WHERE status = 'trap_refused' AND "
                    "url LIKE '%/cal/%' AND error LIKE '%URLs of pattern site.test/cal/#/#/%'"),
             0);
-  EXPECT_GT(db.Int("SELECT count(*) FROM pages WHERE status = 'trap_refused' AND "
+  EXPECT_GT(db.Int("SELECT count(*) FROM refusals WHERE status = 'trap_refused' AND "
                    "url LIKE '%/session/%' AND error LIKE '%pattern site.test/session/a?sid%'"),
             0);
   // Host-wide signals (503, 429) backed the host off; events say so.
@@ -365,7 +370,7 @@ TEST_F(HostileCrawlTest, TrapBudgetSurvivesResume) {
   Crawl(config, "trap, resumed");
   EXPECT_EQ(months(), 12) << "the resumed crawl granted the trap a fresh budget";
   Db db(dir_);
-  EXPECT_GT(db.Int("SELECT count(*) FROM pages WHERE status = 'trap_refused' AND "
+  EXPECT_GT(db.Int("SELECT count(*) FROM refusals WHERE status = 'trap_refused' AND "
                    "error LIKE '%more than 12 URLs of pattern site.test/cal/#/#/%'"),
             0);
   EXPECT_EQ(db.Int("SELECT count(*) FROM pages WHERE status = 'ok' AND url LIKE '%/cal/%'"), 12);
