@@ -119,11 +119,13 @@ class SectionModel : public Model {
 
 void BenchBm25(const char* name, size_t max_n) {
   std::printf("BM25 top-1, model \"%s\", CPU us per query (2,000 queries): us/query = as "
-              "deployed (Finalize(): plain max-score below %zu vertices, tiers above); plain, "
-              "tiers = each at every size; thresh = deployed with the crawler's threshold\n",
-              name, Bm25Index::kTieredFrom);
-  std::printf("%10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "vertices", "us/query",
-              "docs_sc", "candid", "postings", "brute", "plain", "tiers", "thresh");
+              "deployed (Finalize(): Block-Max WAND, blocks of %zu postings); docs_sc, candid "
+              "(= docs scored by BMW), postings, blk_skip, pivots per query; plain, tiers = the "
+              "max-score searches at every size; thresh = deployed with the crawler's threshold\n",
+              name, Bm25Index::kBlockSize);
+  std::printf("%10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "vertices",
+              "us/query", "docs_sc", "candid", "postings", "blk_skip", "pivots", "brute", "plain",
+              "tiers", "thresh");
   double first = 0;
   for (size_t n = 1000; n <= max_n; n *= 10) {
     std::mt19937_64 rng(7);
@@ -143,16 +145,18 @@ void BenchBm25(const char* name, size_t max_n) {
     const int queries = 2000;
     std::vector<Bm25Doc> qs;
     for (int i = 0; i < queries; ++i) qs.push_back(model->Query(docs, rng));
-    // As the crawler runs it: Finalize() (precomputed impacts; the plain
-    // max-score below Bm25Index::kTieredFrom vertices, impact tiers above).
+    // As the crawler runs it: Finalize() (precomputed impacts, blocks;
+    // Block-Max WAND).
     index.Finalize();
-    double scored = 0, touched = 0, cands = 0;
+    double scored = 0, touched = 0, cands = 0, skipped = 0, pivots = 0;
     const double t0 = CpuSeconds();
     for (const auto& q : qs) {
       Bm25Hit h = index.Top1(q);
       scored += h.docs_scored;
       touched += h.postings_touched;
       cands += h.candidates;
+      skipped += h.blocks_skipped;
+      pivots += h.pivots;
     }
     const double us = (CpuSeconds() - t0) / queries * 1e6;
     // The same queries with the crawler's threshold (jlse searches only for
@@ -166,16 +170,19 @@ void BenchBm25(const char* name, size_t max_n) {
     const double h0 = CpuSeconds();
     for (int i = 0; i < queries; ++i) index.Top1(qs[i], th[i]);
     const double thr_us = (CpuSeconds() - h0) / queries * 1e6;
-    // Both searches at every size, for reference: the plain max-score and
-    // the impact tiers.
+    // The previous searches at every size, for reference: the plain
+    // max-score and the impact tiers.
     index.Finalize(/*tiered_from=*/SIZE_MAX);
+    index.set_search(Bm25Search::kMaxScore);
     const double p0 = CpuSeconds();
     for (const auto& q : qs) index.Top1(q);
     const double plain_us = (CpuSeconds() - p0) / queries * 1e6;
     index.Finalize(/*tiered_from=*/0);
+    index.set_search(Bm25Search::kTiers);
     const double r0 = CpuSeconds();
     for (const auto& q : qs) index.Top1(q);
     const double tier_us = (CpuSeconds() - r0) / queries * 1e6;
+    index.set_search(Bm25Search::kAuto);
     double brute_us = -1;
     if (n <= 10000) {
       int same = 0;
@@ -185,9 +192,10 @@ void BenchBm25(const char* name, size_t max_n) {
       if (same != 100) std::printf("MISMATCH with brute force: %d/100\n", same);
     }
     if (first == 0) first = us;
-    std::printf("%10zu %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f   (x%.2f vs 10^3)\n",
-                n, us, scored / queries, cands / queries, touched / queries, brute_us, plain_us,
-                tier_us, thr_us, us / first);
+    std::printf("%10zu %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f   "
+                "(x%.2f vs 10^3)\n",
+                n, us, scored / queries, cands / queries, touched / queries, skipped / queries,
+                pivots / queries, brute_us, plain_us, tier_us, thr_us, us / first);
     std::fflush(stdout);
   }
 }
@@ -298,21 +306,28 @@ int BenchState(const char* path) {
     cands += h.candidates;
   }
   const double us = (CpuSeconds() - t0) / static_cast<double>(queries.size()) * 1e6;
-  // The same queries with the impact tiers (the search above kTieredFrom).
+  // The same queries with the impact tiers and the plain max-score.
   Bm25Index tiered = index;
   tiered.Finalize(/*tiered_from=*/0);
+  tiered.set_search(Bm25Search::kTiers);
   const double t1 = CpuSeconds();
   for (const auto& q : queries) tiered.Top1(q);
   const double tier_us = (CpuSeconds() - t1) / static_cast<double>(queries.size()) * 1e6;
+  tiered.Finalize(/*tiered_from=*/SIZE_MAX);
+  tiered.set_search(Bm25Search::kMaxScore);
+  const double t2 = CpuSeconds();
+  for (const auto& q : queries) tiered.Top1(q);
+  const double plain_us = (CpuSeconds() - t2) / static_cast<double>(queries.size()) * 1e6;
   int same = 0, checked = 0;
   for (size_t i = 0; i < queries.size(); i += std::max<size_t>(1, queries.size() / 200)) {
     same += index.BruteForceTop1(queries[i]).doc == index.Top1(queries[i]).doc;
     ++checked;
   }
   std::printf("real state %s: %zu documents, %zu queries: %.2f us/query (CPU), %.1f docs scored, "
-              "%.1f candidates; tiers %.2f us/query; brute-force top-1 equal on %d/%d\n",
+              "%.1f candidates (Block-Max WAND); tiers %.2f, plain max-score %.2f us/query; "
+              "brute-force top-1 equal on %d/%d\n",
               path, docs.size(), queries.size(), us, scored / queries.size(),
-              cands / queries.size(), tier_us, same, checked);
+              cands / queries.size(), tier_us, plain_us, same, checked);
   return same == checked ? 0 : 1;
 }
 
