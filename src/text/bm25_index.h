@@ -57,13 +57,18 @@
 // Block-Max WAND (Ding & Suel 2011; bm25_block_max.cc): Finalize() also
 // cuts every posting list into blocks of kBlockSize postings and keeps each
 // block's last document and maximum tf part. With set_search(kBlockMax)
-// (the default of a finalized index, see set_search) Top1 runs a WAND
+// Top1 runs a WAND
 // pivot over all query lists at once (lists ordered by their current
 // document; the pivot is the first document where the lists' summed bounds
 // beat theta; every list before it jumps to it), then checks the sum of the
 // block maxima of the lists on or before the pivot: if that cannot beat
 // theta, every list skips to the end of the shortest of those blocks
-// without scoring anything. The same exact top-1 and tie rule.
+// without scoring anything; the pivot runs over max-score's essential lists
+// only, the common lists count as their summed bound. The same exact top-1
+// and tie rule. Not the default: on our data (BM25 impacts with tf ~ 1 vary
+// only with field length, so a block's maximum is near its list's) it
+// skips few blocks and is slower than max-score at every size
+// (docs/jlse.md, "Block-Max WAND").
 //
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
 // access.
@@ -112,7 +117,8 @@ struct Bm25Hit {
 
 // Which exact top-1 search a finalized index runs (an index that was not
 // finalized, or was changed by Add() since, always runs kMaxScore).
-// kAuto: kBlockMax (bench/jlse_bench; docs/jlse.md).
+// kAuto: the plain max-score below Finalize()'s tiered_from, the tiers
+// above (the fastest on bench/jlse_bench; kBlockMax is slower, docs/jlse.md).
 enum class Bm25Search { kAuto, kMaxScore, kTiers, kBlockMax };
 
 class Bm25Index {

@@ -136,8 +136,8 @@ TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
       // Finalize() precomputes the normalisers (the same doubles) and the
       // impact tiers: the tiered top-1 is the brute-force one too, with and
       // without a threshold.
-      // Each search of a finalized index (Block-Max WAND = the default,
-      // the tiers, the plain max-score) on the same queries.
+      // Each search of a finalized index (the default = tiers here,
+      // Block-Max WAND, the tiers, the plain max-score) on the same queries.
       if (qi == 0) {
         Bm25Index copy = index;
         copy.Finalize(/*tiered_from=*/0);
@@ -198,8 +198,9 @@ TEST(Bm25IndexTest, Top1BreaksTiesLikeBruteForce) {
   Bm25Index finalized = index;  // precomputed impacts, no tiers
   finalized.Finalize();
   finalized.set_search(Bm25Search::kMaxScore);
-  Bm25Index block_max = index;  // Block-Max WAND (the default once finalized)
+  Bm25Index block_max = index;  // Block-Max WAND
   block_max.Finalize();
+  block_max.set_search(Bm25Search::kBlockMax);
   tiered.set_search(Bm25Search::kTiers);
   int tied = 0;
   for (int qi = 0; qi < 300; ++qi) {
@@ -241,6 +242,7 @@ TEST(Bm25IndexTest, BlockBoundsAreUpperBounds) {
   Bm25Index index;
   for (int i = 0; i < 3000; ++i) index.Add(make());
   index.Finalize();
+  index.set_search(Bm25Search::kBlockMax);
   EXPECT_TRUE(index.BlockBoundsHold());
   for (int i = 0; i < 500; ++i) index.Add(make());
   index.Finalize();
