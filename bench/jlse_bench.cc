@@ -118,7 +118,7 @@ class SectionModel : public Model {
 };
 
 void BenchBm25(const char* name, size_t max_n) {
-  std::printf("BM25 top-1, model \"%s\", CPU us per query (2,000 queries): us/query = as "
+  std::printf("BM25 top-1, model \"%s\", CPU us per query (2,000 queries): bmw us/q = "
               "Block-Max WAND (blocks of %zu postings; not deployed); docs_sc, candid (= docs "
               "scored by BMW), postings, blk_skip, pivots per query of BMW; deployed = as the "
               "crawler runs it (Finalize(): plain max-score below %zu vertices, tiers above); "
@@ -206,6 +206,8 @@ void BenchBm25(const char* name, size_t max_n) {
                 n, us, scored / queries, cands / queries, touched / queries, skipped / queries,
                 pivots / queries, brute_us, dep_us, plain_us, tier_us, thr_us, us / first,
                 dep_us / first_dep);
+    std::printf("%10s mean block max / list max (lists of >= 2 blocks): %.3f\n", "",
+                index.MeanBlockMaxRatio());
     std::fflush(stdout);
   }
 }

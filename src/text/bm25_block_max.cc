@@ -31,6 +31,20 @@ bool Bm25Index::BlockBoundsHold() const {
   return true;
 }
 
+double Bm25Index::MeanBlockMaxRatio() const {
+  if (!finalized_) return 0;
+  double sum = 0;
+  size_t blocks = 0;
+  for (int f = 0; f < kBm25Fields; ++f) {
+    for (const PostingList& list : lists_[f]) {
+      if (list.block_max.size() < 2 || list.max_impact <= 0) continue;
+      for (double m : list.block_max) sum += m / list.max_impact;
+      blocks += list.block_max.size();
+    }
+  }
+  return blocks ? sum / static_cast<double>(blocks) : 0;
+}
+
 // Why several lists at once: max-score's candidates are every document of
 // its essential lists, and at 10^6 vertices those are ~570 a query of which
 // ~4 are scored (docs/jlse.md). WAND only stops at a document where the

@@ -148,6 +148,10 @@ class Bm25Index {
   // each of its postings and its last document is the block's last posting
   // (true also when not finalized: no blocks).
   bool BlockBoundsHold() const;
+  // For benches: over the lists of at least two blocks, the mean of (block
+  // maximum / list maximum), weighted by blocks (0 when not finalized).
+  // Near 1: block bounds are barely tighter than list bounds.
+  double MeanBlockMaxRatio() const;
 
   // eq. 8 for one document (by id). REQUIRES: 0 <= doc < size().
   double Score(const Bm25Query& query, int64_t doc) const;
