@@ -1,5 +1,7 @@
 #include "text/bm25_index.h"
 
+#include "text/bm25_gallop.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -9,26 +11,8 @@
 namespace topicrawl {
 namespace {
 
-constexpr uint32_t kEnd = std::numeric_limits<uint32_t>::max();
-
-// First posting of `p` at or after *at with doc >= target, by galloping
-// from *at (targets only grow): O(log distance), not O(log |p|).
-template <typename P>
-void Gallop(const std::vector<P>& p, uint32_t target, size_t* at, int64_t* touched) {
-  size_t lo = *at, hi = *at, step = 1;
-  while (hi < p.size() && p[hi].doc < target) {
-    lo = hi + 1;
-    hi += step;
-    step *= 2;
-    ++*touched;
-  }
-  hi = std::min(hi, p.size());
-  *at = static_cast<size_t>(
-      std::lower_bound(p.begin() + static_cast<std::ptrdiff_t>(lo),
-                       p.begin() + static_cast<std::ptrdiff_t>(hi), target,
-                       [](const P& a, uint32_t d) { return a.doc < d; }) -
-      p.begin());
-}
+using bm25_internal::Gallop;
+using bm25_internal::kEnd;
 
 // Distinct terms of one field with their counts, in first-occurrence order
 // (the summation order of a query, identical in Top1 and BruteForceTop1).
@@ -99,9 +83,25 @@ void Bm25Index::Finalize(size_t tiered_from) {
   finalized_ = true;
   for (int f = 0; f < kBm25Fields; ++f) {
     for (PostingList& list : lists_[f]) {
-      list.impact.resize(list.postings.size());
-      for (size_t i = 0; i < list.postings.size(); ++i) {
+      const size_t L = list.postings.size();
+      list.impact.resize(L);
+      for (size_t i = 0; i < L; ++i) {
         list.impact[i] = DocTfPart(list.postings[i].tf, list.postings[i].doc, f);
+      }
+      // Blocks for Block-Max WAND: the bound of a block is the largest of
+      // the very doubles a query reads, so weight * bound >= every
+      // contribution in it (multiplication by the same weight is monotone).
+      const size_t B = (L + kBlockSize - 1) / kBlockSize;
+      list.block_last.resize(B);
+      list.block_max.assign(B, 0.0);
+      list.max_impact = 0;
+      for (size_t i = 0; i < L; ++i) {
+        double& m = list.block_max[i / kBlockSize];
+        m = std::max(m, list.impact[i]);
+        list.max_impact = std::max(list.max_impact, list.impact[i]);
+      }
+      for (size_t b = 0; b < B; ++b) {
+        list.block_last[b] = list.postings[std::min(L, (b + 1) * kBlockSize) - 1].doc;
       }
     }
   }
@@ -384,7 +384,12 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
       }
     }
   }
-  if (finalized_ && tiered_) {
+  if (finalized_ && search_ == Bm25Search::kBlockMax) {
+    Top1BlockMax(terms, theta, &hit);
+    if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
+    return hit;
+  }
+  if (finalized_ && tiered_ && search_ != Bm25Search::kMaxScore) {
     Top1Tiered(terms, theta, &hit);
     if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
     return hit;
