@@ -129,6 +129,7 @@ struct JudgeFlags {
   std::string seeds = "1";
   double train_fraction = 0.6;
   int max_pages = 0;
+  bool reuse_vectors = false;
 };
 
 // Tokens interned to ids, so thousands of pages stay in memory once.
@@ -144,6 +145,7 @@ struct Interner {
 
 struct JudgedPage {
   bool relevant = false;
+  std::string url;
   std::string site;                   // host[:port], for the DSV's site spread
   std::vector<uint32_t> sdtp_tokens;  // SDTP's eq.-8 tokens
   std::vector<float> factors;
@@ -270,6 +272,7 @@ int RunJudge(const JudgeFlags& flags) {
       }
       JudgedPage jp;
       jp.relevant = *label;
+      jp.url = r.url;
       jp.site = UrlHostPort(r.url);
       WeightedTokens w = (*sdtp)->Weigh(*parsed);
       for (const std::string& t : w.tokens) jp.sdtp_tokens.push_back(words.Id(t));
@@ -338,8 +341,19 @@ int RunJudge(const JudgeFlags& flags) {
     WordVectorOptions wv = options->training;
     wv.seed = seed;
     wv.center = false;  // raw vectors once; the centred ones derive from them
-    auto vectors = flushed.ok() ? WordVectors::Train(corpus_path, wv)
-                                : StatusOr<std::shared_ptr<const WordVectors>>(flushed);
+    // --reuse-vectors: the raw vectors of an earlier run with the same out
+    // dir, pages and seed (OUT/vectors-SEED.bin), so that DSV and scoring
+    // rules can be compared on the same vectors without retraining.
+    const std::string vectors_path = out_dir + "/vectors-" + std::to_string(seed) + ".bin";
+    StatusOr<std::shared_ptr<const WordVectors>> vectors =
+        !flushed.ok() ? StatusOr<std::shared_ptr<const WordVectors>>(flushed)
+        : flags.reuse_vectors && std::filesystem::exists(vectors_path)
+            ? WordVectors::Load(vectors_path)
+            : WordVectors::Train(corpus_path, wv);
+    if (vectors.ok() && flags.reuse_vectors && !std::filesystem::exists(vectors_path)) {
+      Status saved = (*vectors)->Save(vectors_path);
+      if (!saved.ok()) std::cerr << "tda judge: " << saved.message() << "\n";
+    }
     if (!vectors.ok()) {
       std::cerr << "tda judge: " << vectors.status().message() << "\n";
       return kExitFailure;
@@ -375,6 +389,7 @@ int RunJudge(const JudgeFlags& flags) {
     }
     // 4. Score every page with every method.
     std::map<std::string, std::vector<double>> score;
+    std::vector<double> dynamic;  // SDTP's DynamicSim part
     std::vector<bool> label;
     auto weighted = [&](const JudgedPage& p) {
       WeightedTokens w;
@@ -398,6 +413,7 @@ int RunJudge(const JudgeFlags& flags) {
       SdtpParts parts = (*sdtp)->ScoreWeighted(weighted(p));
       score["static"].push_back(parts.static_sim);
       score["sdtp"].push_back(parts.sim);
+      dynamic.push_back(parts.dynamic_sim);
       std::vector<float> doc(v.dim(), 0);
       for (uint32_t i = 0; i < p.sequence_end; ++i) {
         uint32_t id = v.Id(words.words[p.sdtp_tokens[i]]);
@@ -412,6 +428,19 @@ int RunJudge(const JudgeFlags& flags) {
         nt += double(topic_vec[k]) * topic_vec[k];
       }
       score["doc-vec"].push_back(nd > 0 && nt > 0 ? std::max(0.0, dot / std::sqrt(nd * nt)) : 0);
+    }
+    // Per-page scores (for per-host precision / recall and the StaticSim /
+    // DynamicSim parts: docs/tda.md "Why SDTP was below VSM on zh").
+    {
+      std::ofstream dump(out_dir + "/scores-" + std::to_string(seed) + ".tsv");
+      dump << "url\tsite\tlabel\ttrain\tvsm\tstatic\tdynamic\tsdtp\t" << alt_method
+           << "\tsdtp-1site\tdoc-vec\n";
+      for (size_t i = 0; i < pages.size(); ++i) {
+        dump << pages[i].url << '\t' << pages[i].site << '\t' << label[i] << '\t' << train[i]
+             << '\t' << score["vsm"][i] << '\t' << score["static"][i] << '\t'
+             << dynamic[i] << '\t' << score["sdtp"][i] << '\t' << score[alt_method][i] << '\t'
+             << score["sdtp-1site"][i] << '\t' << score["doc-vec"][i] << '\n';
+      }
     }
     // 5. Threshold on train, measure on test.
     for (const std::string& m : methods) {
@@ -541,7 +570,9 @@ void AddTdaCommand(CLI::App& app, int* exit_code) {
   j->add_option("--seeds", judge->seeds, "RNG seeds of the splits, e.g. 1,2,3,4,5");
   j->add_option("--train-fraction", judge->train_fraction, "Training share (seed: 3:2 = 0.6)");
   j->add_option("--max-pages", judge->max_pages, "Use at most this many labelled pages");
-  j->add_option("--out", judge->out, "Directory for corpora and DSV files");
+  j->add_option("--out", judge->out, "Directory for corpora, DSV files and per-page scores");
+  j->add_flag("--reuse-vectors", judge->reuse_vectors,
+              "Keep each seed's word vectors in OUT/vectors-SEED.bin and load them when present");
   j->callback([judge, exit_code] { *exit_code = RunJudge(*judge); });
   auto seeds = std::make_shared<SeedsFlags>();
   auto* s = cmd->add_subcommand("seeds", "TopicHub: the next round's seeds from a crawl");
