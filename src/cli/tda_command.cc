@@ -221,21 +221,45 @@ int RunJudge(const JudgeFlags& flags) {
     return kExitUsage;
   }
   auto sdtp = SdtpScorer::Create(*topic, *options);
-  // Ablation row `sdtp-1site`: the DSV without the spread rule (a candidate
-  // needs min_term_count occurrences only, as before min_term_pages /
-  // min_term_sites), same vectors.
-  SdtpOptions one_site = *options;
-  one_site.min_term_pages = 1;
-  one_site.min_term_sites = 1;
-  auto sdtp_one_site = SdtpScorer::Create(*topic, one_site);
   auto relevance = TopicRelevance::Create(*topic);
-  if (!sdtp.ok() || !sdtp_one_site.ok() || !relevance.ok()) {
+  if (!sdtp.ok() || !relevance.ok()) {
     std::cerr << "tda judge: "
-              << (!sdtp.ok()            ? sdtp.status().message()
-                  : !sdtp_one_site.ok() ? sdtp_one_site.status().message()
-                                        : relevance.status().message())
-              << "\n";
+              << (!sdtp.ok() ? sdtp.status().message() : relevance.status().message()) << "\n";
     return kExitUsage;
+  }
+  // Ablation rows, each the topic's SDTP with one change, same vectors:
+  //   sdtp-1site  the DSV without the spread rule (a candidate needs
+  //               min_term_count occurrences only, as before min_term_pages
+  //               / min_term_sites);
+  //   sdtp-nonew  the DSV of the static terms alone (no new terms): what
+  //               the DSV expansion adds or costs.
+  struct Ablation {
+    std::string name;
+    std::shared_ptr<SdtpScorer> scorer;
+  };
+  std::vector<Ablation> ablations;
+  //   sdtp-2char  new terms of at least 2 characters (on zh: no single
+  //               Chinese characters such as 官, 组, 化);
+  //   sdtp-mass1  new terms' summed weight capped at the ontology's;
+  //   sdtp-2c-m1  both.
+  for (const std::string name : {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1",
+                                 "sdtp-2c-m1"}) {
+    SdtpOptions o = *options;
+    if (name == "sdtp-1site") {
+      o.min_term_pages = 1;
+      o.min_term_sites = 1;
+    } else if (name == "sdtp-nonew") {
+      o.max_new_terms = 0;
+    } else {
+      if (name != "sdtp-mass1") o.min_term_chars = 2;
+      if (name != "sdtp-2char") o.new_terms_mass = 1;
+    }
+    auto scorer = SdtpScorer::Create(*topic, o);
+    if (!scorer.ok()) {
+      std::cerr << "tda judge: " << scorer.status().message() << "\n";
+      return kExitUsage;
+    }
+    ablations.push_back({name, *scorer});
   }
   std::vector<int> seeds;
   try {
@@ -299,8 +323,13 @@ int RunJudge(const JudgeFlags& flags) {
                                   : flags.out;
   std::filesystem::create_directories(out_dir);
   const std::string alt_method = options->training.center ? "sdtp-raw" : "sdtp-centred";
-  const std::vector<std::string> methods = {"vsm", "static", "sdtp", alt_method, "sdtp-1site",
-                                            "doc-vec"};
+  std::vector<std::string> methods = {"vsm", "static", "sdtp", alt_method};
+  for (const Ablation& a : ablations) methods.push_back(a.name);
+  // Without eq. 8's tag and position factors (every token of the text once,
+  // factor 1): what the HTML-tag weights add or cost.
+  methods.push_back("static-plain");
+  methods.push_back("sdtp-plain");
+  methods.push_back("doc-vec");
   std::map<std::string, std::vector<Prf>> results;
   auto strings = [&](const std::vector<uint32_t>& ids) {
     std::vector<std::string> out;
@@ -368,7 +397,6 @@ int RunJudge(const JudgeFlags& flags) {
     const StringMap<TermStats> stats = (*corpus)->Stats();
     Dsv dsv = (*sdtp)->BuildDsv(*model_vectors, stats);
     Dsv alt_dsv = (*sdtp)->BuildDsv(*alt_vectors, stats);
-    Dsv one_site_dsv = (*sdtp_one_site)->BuildDsv(*model_vectors, stats);
     std::printf("seed %d: %zu words with vectors; DSV new terms (%zu; %s: %zu):", seed,
                 model_vectors->size(), dsv.NewTerms(), alt_method.c_str(), alt_dsv.NewTerms());
     for (const DsvTerm& t : dsv.terms) {
@@ -377,7 +405,6 @@ int RunJudge(const JudgeFlags& flags) {
     std::printf("\n");
     WriteDsvTsv(dsv, out_dir + "/dsv-" + std::to_string(seed) + ".tsv");
     WriteDsvTsv(alt_dsv, out_dir + "/dsv-" + alt_method + "-" + std::to_string(seed) + ".tsv");
-    WriteDsvTsv(one_site_dsv, out_dir + "/dsv-1site-" + std::to_string(seed) + ".tsv");
     // Doc2Vec stand-in: the topic's weighted keyword vector (raw vectors).
     const WordVectors& v = **vectors;
     std::vector<float> topic_vec(v.dim(), 0);
@@ -402,14 +429,26 @@ int RunJudge(const JudgeFlags& flags) {
     for (const JudgedPage& p : pages) {
       score[alt_method].push_back((*sdtp)->ScoreWeighted(weighted(p)).sim);
     }
-    (*sdtp_one_site)->InstallModel(model_vectors, std::move(one_site_dsv));
-    for (const JudgedPage& p : pages) {
-      score["sdtp-1site"].push_back((*sdtp_one_site)->ScoreWeighted(weighted(p)).sim);
+    for (const Ablation& a : ablations) {
+      Dsv a_dsv = a.scorer->BuildDsv(*model_vectors, stats);
+      WriteDsvTsv(a_dsv, out_dir + "/dsv-" + a.name.substr(5) + "-" + std::to_string(seed) + ".tsv");
+      a.scorer->InstallModel(model_vectors, std::move(a_dsv));
+      for (const JudgedPage& p : pages) {
+        SdtpParts parts = a.scorer->ScoreWeighted(weighted(p));
+        score[a.name].push_back(parts.sim);
+        score[a.name + ":dynamic"].push_back(parts.dynamic_sim);
+      }
     }
     (*sdtp)->InstallModel(model_vectors, std::move(dsv));
     for (const JudgedPage& p : pages) {
       label.push_back(p.relevant);
       score["vsm"].push_back((*vsm)->Cosine(strings(p.vsm_tokens)).cosine);
+      WeightedTokens plain = weighted(p);
+      plain.tokens.resize(plain.sequence_end);
+      plain.factors.assign(plain.sequence_end, 1.0f);
+      SdtpParts plain_parts = (*sdtp)->ScoreWeighted(plain);
+      score["static-plain"].push_back(plain_parts.static_sim);
+      score["sdtp-plain"].push_back(plain_parts.sim);
       SdtpParts parts = (*sdtp)->ScoreWeighted(weighted(p));
       score["static"].push_back(parts.static_sim);
       score["sdtp"].push_back(parts.sim);
@@ -433,13 +472,17 @@ int RunJudge(const JudgeFlags& flags) {
     // DynamicSim parts: docs/tda.md "Why SDTP was below VSM on zh").
     {
       std::ofstream dump(out_dir + "/scores-" + std::to_string(seed) + ".tsv");
-      dump << "url\tsite\tlabel\ttrain\tvsm\tstatic\tdynamic\tsdtp\t" << alt_method
-           << "\tsdtp-1site\tdoc-vec\n";
+      std::vector<std::string> columns = methods;
+      columns.insert(columns.begin() + 3, "dynamic");
+      for (const Ablation& a : ablations) columns.push_back(a.name + ":dynamic");
+      score["dynamic"] = dynamic;
+      dump << "url\tsite\tlabel\ttrain";
+      for (const std::string& c : columns) dump << '\t' << c;
+      dump << '\n';
       for (size_t i = 0; i < pages.size(); ++i) {
-        dump << pages[i].url << '\t' << pages[i].site << '\t' << label[i] << '\t' << train[i]
-             << '\t' << score["vsm"][i] << '\t' << score["static"][i] << '\t'
-             << dynamic[i] << '\t' << score["sdtp"][i] << '\t' << score[alt_method][i] << '\t'
-             << score["sdtp-1site"][i] << '\t' << score["doc-vec"][i] << '\n';
+        dump << pages[i].url << '\t' << pages[i].site << '\t' << label[i] << '\t' << train[i];
+        for (const std::string& c : columns) dump << '\t' << score[c][i];
+        dump << '\n';
       }
     }
     // 5. Threshold on train, measure on test.
