@@ -13,7 +13,9 @@
 # Usage: bench/tda_compare.sh S [B0] [B]   (defaults 1000 and 400)
 #        ROUNDS (default 6): the rounds after round 0.
 #        KEEP=1: keep the round-0 crawls an earlier run finished
-#        (R/ARM.round0.done) and crawl only the missing ones, then all rounds.
+#        (R/ARM.round0.done) and crawl only the missing ones, then the rounds
+#        FIRST_ROUND (default 1) .. ROUNDS: KEEP=1 FIRST_ROUND=4 ROUNDS=6
+#        continues a run that stopped after round 3.
 # Env:   BIN (default build/topicrawl), EVO (default /work/webs/tda-dev-evo;
 #        the web is EVO/sS), OUT (default /work/runs/tda/compare), SHARED,
 #        DIM / EPOCH / RETRAIN (fastText of the tda arm; default 16 / 2 /
@@ -51,7 +53,7 @@ for arm in tda onto shark; do
   t nice -n 10 $BIN crawl --seeds $SEEDS $SCOPE --topic "$R/$arm.toml" --strategy $strat --max-pages $B0 --delay 0 --rng-seed $s $ARGS --out "$R/$arm" > "$R/$arm.log" 2>&1 || { echo "crawl $arm failed"; tail -3 "$R/$arm.log"; stop_web; exit 1; }
   touch "$R/$arm.round0.done"
 done
-for k in $(seq 1 "${ROUNDS:-6}"); do
+for k in $(seq "${FIRST_ROUND:-1}" "${ROUNDS:-6}"); do
   ARGS=$(serve $k)
   for arm in tda onto shark; do
     case $arm in tda) pol=topichub ;; *) pol=static ;; esac
