@@ -16,8 +16,13 @@
 //   sdtp-raw / sdtp-centred  the same with the other choice (ablation)
 //   doc-vec  fastText document vectors alone (mean word vector vs the
 //            topic terms' weighted vector): the Doc2Vec stand-in
+//   sdtp-1site, sdtp-nonew, sdtp-2char, sdtp-mass1, sdtp-2c-m1  DSV
+//            ablations (RunJudge); static-plain / sdtp-plain  without the
+//            eq.-8 tag and position factors
 // Prints one line per method and seed, the mean ± sd over seeds, and the
-// new DSV terms of each seed.
+// new DSV terms of each seed; writes OUT/scores-SEED.tsv (every page's
+// scores and DynamicSim parts, for per-host analysis) and the DSVs.
+// --reuse-vectors keeps OUT/vectors-SEED.bin and loads it when present.
 //
 // `seeds`: TopicHub (graph/topic_hub.h) over a finished crawl: pages are
 // fresh when first downloaded in this crawl (all of them), relevant when
@@ -232,16 +237,16 @@ int RunJudge(const JudgeFlags& flags) {
   //               min_term_count occurrences only, as before min_term_pages
   //               / min_term_sites);
   //   sdtp-nonew  the DSV of the static terms alone (no new terms): what
-  //               the DSV expansion adds or costs.
+  //               the DSV expansion adds or costs;
+  //   sdtp-2char  new terms of at least 2 characters (on zh: no single
+  //               Chinese characters such as 官, 组, 化);
+  //   sdtp-mass1  new terms' summed weight capped at the ontology's;
+  //   sdtp-2c-m1  both.
   struct Ablation {
     std::string name;
     std::shared_ptr<SdtpScorer> scorer;
   };
   std::vector<Ablation> ablations;
-  //   sdtp-2char  new terms of at least 2 characters (on zh: no single
-  //               Chinese characters such as 官, 组, 化);
-  //   sdtp-mass1  new terms' summed weight capped at the ontology's;
-  //   sdtp-2c-m1  both.
   for (const std::string name : {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1",
                                  "sdtp-2c-m1"}) {
     SdtpOptions o = *options;
