@@ -17,27 +17,12 @@
 set -u
 cd "$(dirname "$0")/.."
 s=$1; B0=${2:-1500}; B=${3:-600}
-# 10 of the 15 hosts (the machine is shared by 7: the whole web is ~50k fetches a round)
-HOSTS="www.erlang.org doc.qt.io httpd.apache.org docs.python.org docs.djangoproject.com git-scm.com www.postgresql.org nodejs.org www.sqlite.org cmake.org"
-BIN=${BIN:-build/topicrawl}
-SHARED=${SHARED:-../shared}; [ -d "$SHARED" ] || SHARED=../../shared  # a worktree under /work/wt
-E=${EVO:-/work/webs/tda-dev-evo}/s$s
-R=${OUT:-/work/runs/tda/rounds}/s$s
+DEFAULT_OUT=/work/runs/tda/rounds
+. bench/tda_common.sh
 T=$R.topic.toml   # dev-networking with beta 0.5 (TopicHub's "relevant")
-H=$SHARED/corpus/homes/dev-homes.tsv
-L=$SHARED/corpus/labels/dev-networking.tsv
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PORT=$(free_port); TLS=$(free_port)
-serve() { $BIN web serve --dir "$E" --round "$1" --port "$PORT" --tls-port "$TLS" 2>/dev/null | sed -n 's/^crawl-args: //p' | tail -1; }
-rm -rf "$R"; mkdir -p "$R"
-printf '[topic]\nname = "dev-networking"\nbeta = 0.5\nkeywords = { %s }\n' \
-  "$(awk -F'\t' 'NF >= 2 && $1 !~ /^#/ { printf "%s\"%s\" = %s", n++ ? ", " : "", $1, $2 }' $SHARED/corpus/topics/dev-networking.txt)" > "$T"
-SEEDS=$R/seeds.tsv; head -1 $H > $SEEDS; SCOPE=""
-for h in $HOSTS; do awk -F'\t' -v h="$h" '$1 == h' $H >> $SEEDS; SCOPE="$SCOPE --include-host $h"; done
+printf '[topic]\nname = "dev-networking"\nbeta = 0.5\nkeywords = { %s }\n' "$KW" > "$T"
 ARGS=$(serve 0)
 echo "s$s round 0 args: $ARGS $(date +%T)"
-t() { /usr/bin/time -f "%U %S %e" -a -o "$R/times.txt" "$@"; }
-echo "# arm round user sys wall" > "$R/times.txt"
 STRAT=${STRAT:-best-first}
 for arm in bf; do
   strat=$STRAT
@@ -66,7 +51,7 @@ for k in 1 2 3 4 5 6; do
   done
   echo "s$s round $k done $(date +%T)"
 done
-$BIN web stop --dir "$E" > /dev/null 2>&1
+stop_web
 for d in $DIRS; do
   $BIN eval "$R/$d" --truth-dir "$E" --scope-hosts --labels $L --json > "$R/$d.eval.json" 2> "$R/$d.eval.err"
   $BIN eval "$R/$d" --truth-dir "$E" --scope-hosts --labels $L > "$R/$d.eval.txt" 2>&1

@@ -62,6 +62,7 @@ def why(seeds):
     relevant = collections.Counter()
     fetches = {a: collections.Counter() for a in ARMS}
     hubs_fetched = {a: [0, 0] for a in ARMS}
+    per_round = collections.defaultdict(lambda: [0, 0, 0])  # (k, arm) -> hubs fetched, hubs, new relevant found
     last = int(os.environ.get('LAST', '6'))
     for s in seeds:
         for k in range(2, last + 1):
@@ -80,6 +81,10 @@ def why(seeds):
                     got.add(key(u))
                 hubs_fetched[a][0] += len(hubs & got)
                 hubs_fetched[a][1] += len(hubs)
+                pr = per_round[(k, a)]
+                pr[0] += len(hubs & got)
+                pr[1] += len(hubs)
+                pr[2] += json.load(open(f'{OUT}/{s}/{a}.eval.json'))['rounds'][k]['new_relevant_found']
     print(f'| host | new relevant pages, rounds 2-{last} | ' + ' | '.join(f'{a} fetches' for a in ARMS) + ' |')
     print('|---|---:|' + '---:|' * len(ARMS))
     for h in sorted(HOSTS, key=lambda h: -relevant[h]):
@@ -88,6 +93,15 @@ def why(seeds):
     for a in ARMS:
         f, n = hubs_fetched[a]
         print(f'{a}: fetched {f} of {n} hubs of rounds 2-{last} ({100 * f / max(1, n):.1f} %)  ')
+    print(f'\nper round, the {len(seeds)} seeds added up: new relevant pages found / hubs of new pages fetched (share)\n')
+    print('| round | ' + ' | '.join(ARMS) + ' |')
+    print('|---|' + '---:|' * len(ARMS))
+    for k in range(2, last + 1):
+        cells = []
+        for a in ARMS:
+            f, n, nr = per_round[(k, a)]
+            cells.append(f'{nr} / {f} of {n} ({100 * f / max(1, n):.1f} %)')
+        print(f'| {k} | ' + ' | '.join(cells) + ' |')
 
 
 if __name__ == '__main__':

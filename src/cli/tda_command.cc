@@ -16,8 +16,13 @@
 //   sdtp-raw / sdtp-centred  the same with the other choice (ablation)
 //   doc-vec  fastText document vectors alone (mean word vector vs the
 //            topic terms' weighted vector): the Doc2Vec stand-in
+//   sdtp-1site, sdtp-nonew, sdtp-2char, sdtp-mass1, sdtp-2c-m1  DSV
+//            ablations (RunJudge); static-plain / sdtp-plain  without the
+//            eq.-8 tag and position factors
 // Prints one line per method and seed, the mean ± sd over seeds, and the
-// new DSV terms of each seed.
+// new DSV terms of each seed; writes OUT/scores-SEED.tsv (every page's
+// scores and DynamicSim parts, for per-host analysis) and the DSVs.
+// --reuse-vectors keeps OUT/vectors-SEED.bin and loads it when present.
 //
 // `seeds`: TopicHub (graph/topic_hub.h) over a finished crawl: pages are
 // fresh when first downloaded in this crawl (all of them), relevant when
@@ -129,6 +134,7 @@ struct JudgeFlags {
   std::string seeds = "1";
   double train_fraction = 0.6;
   int max_pages = 0;
+  bool reuse_vectors = false;
 };
 
 // Tokens interned to ids, so thousands of pages stay in memory once.
@@ -144,6 +150,7 @@ struct Interner {
 
 struct JudgedPage {
   bool relevant = false;
+  std::string url;
   std::string site;                   // host[:port], for the DSV's site spread
   std::vector<uint32_t> sdtp_tokens;  // SDTP's eq.-8 tokens
   std::vector<float> factors;
@@ -219,21 +226,45 @@ int RunJudge(const JudgeFlags& flags) {
     return kExitUsage;
   }
   auto sdtp = SdtpScorer::Create(*topic, *options);
-  // Ablation row `sdtp-1site`: the DSV without the spread rule (a candidate
-  // needs min_term_count occurrences only, as before min_term_pages /
-  // min_term_sites), same vectors.
-  SdtpOptions one_site = *options;
-  one_site.min_term_pages = 1;
-  one_site.min_term_sites = 1;
-  auto sdtp_one_site = SdtpScorer::Create(*topic, one_site);
   auto relevance = TopicRelevance::Create(*topic);
-  if (!sdtp.ok() || !sdtp_one_site.ok() || !relevance.ok()) {
+  if (!sdtp.ok() || !relevance.ok()) {
     std::cerr << "tda judge: "
-              << (!sdtp.ok()            ? sdtp.status().message()
-                  : !sdtp_one_site.ok() ? sdtp_one_site.status().message()
-                                        : relevance.status().message())
-              << "\n";
+              << (!sdtp.ok() ? sdtp.status().message() : relevance.status().message()) << "\n";
     return kExitUsage;
+  }
+  // Ablation rows, each the topic's SDTP with one change, same vectors:
+  //   sdtp-1site  the DSV without the spread rule (a candidate needs
+  //               min_term_count occurrences only, as before min_term_pages
+  //               / min_term_sites);
+  //   sdtp-nonew  the DSV of the static terms alone (no new terms): what
+  //               the DSV expansion adds or costs;
+  //   sdtp-2char  new terms of at least 2 characters (on zh: no single
+  //               Chinese characters such as 官, 组, 化);
+  //   sdtp-mass1  new terms' summed weight capped at the ontology's;
+  //   sdtp-2c-m1  both.
+  struct Ablation {
+    std::string name;
+    std::shared_ptr<SdtpScorer> scorer;
+  };
+  std::vector<Ablation> ablations;
+  for (const std::string name : {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1",
+                                 "sdtp-2c-m1"}) {
+    SdtpOptions o = *options;
+    if (name == "sdtp-1site") {
+      o.min_term_pages = 1;
+      o.min_term_sites = 1;
+    } else if (name == "sdtp-nonew") {
+      o.max_new_terms = 0;
+    } else {
+      if (name != "sdtp-mass1") o.min_term_chars = 2;
+      if (name != "sdtp-2char") o.new_terms_mass = 1;
+    }
+    auto scorer = SdtpScorer::Create(*topic, o);
+    if (!scorer.ok()) {
+      std::cerr << "tda judge: " << scorer.status().message() << "\n";
+      return kExitUsage;
+    }
+    ablations.push_back({name, *scorer});
   }
   std::vector<int> seeds;
   try {
@@ -270,6 +301,7 @@ int RunJudge(const JudgeFlags& flags) {
       }
       JudgedPage jp;
       jp.relevant = *label;
+      jp.url = r.url;
       jp.site = UrlHostPort(r.url);
       WeightedTokens w = (*sdtp)->Weigh(*parsed);
       for (const std::string& t : w.tokens) jp.sdtp_tokens.push_back(words.Id(t));
@@ -296,8 +328,13 @@ int RunJudge(const JudgeFlags& flags) {
                                   : flags.out;
   std::filesystem::create_directories(out_dir);
   const std::string alt_method = options->training.center ? "sdtp-raw" : "sdtp-centred";
-  const std::vector<std::string> methods = {"vsm", "static", "sdtp", alt_method, "sdtp-1site",
-                                            "doc-vec"};
+  std::vector<std::string> methods = {"vsm", "static", "sdtp", alt_method};
+  for (const Ablation& a : ablations) methods.push_back(a.name);
+  // Without eq. 8's tag and position factors (every token of the text once,
+  // factor 1): what the HTML-tag weights add or cost.
+  methods.push_back("static-plain");
+  methods.push_back("sdtp-plain");
+  methods.push_back("doc-vec");
   std::map<std::string, std::vector<Prf>> results;
   auto strings = [&](const std::vector<uint32_t>& ids) {
     std::vector<std::string> out;
@@ -338,8 +375,19 @@ int RunJudge(const JudgeFlags& flags) {
     WordVectorOptions wv = options->training;
     wv.seed = seed;
     wv.center = false;  // raw vectors once; the centred ones derive from them
-    auto vectors = flushed.ok() ? WordVectors::Train(corpus_path, wv)
-                                : StatusOr<std::shared_ptr<const WordVectors>>(flushed);
+    // --reuse-vectors: the raw vectors of an earlier run with the same out
+    // dir, pages and seed (OUT/vectors-SEED.bin), so that DSV and scoring
+    // rules can be compared on the same vectors without retraining.
+    const std::string vectors_path = out_dir + "/vectors-" + std::to_string(seed) + ".bin";
+    StatusOr<std::shared_ptr<const WordVectors>> vectors =
+        !flushed.ok() ? StatusOr<std::shared_ptr<const WordVectors>>(flushed)
+        : flags.reuse_vectors && std::filesystem::exists(vectors_path)
+            ? WordVectors::Load(vectors_path)
+            : WordVectors::Train(corpus_path, wv);
+    if (vectors.ok() && flags.reuse_vectors && !std::filesystem::exists(vectors_path)) {
+      Status saved = (*vectors)->Save(vectors_path);
+      if (!saved.ok()) std::cerr << "tda judge: " << saved.message() << "\n";
+    }
     if (!vectors.ok()) {
       std::cerr << "tda judge: " << vectors.status().message() << "\n";
       return kExitFailure;
@@ -354,7 +402,6 @@ int RunJudge(const JudgeFlags& flags) {
     const StringMap<TermStats> stats = (*corpus)->Stats();
     Dsv dsv = (*sdtp)->BuildDsv(*model_vectors, stats);
     Dsv alt_dsv = (*sdtp)->BuildDsv(*alt_vectors, stats);
-    Dsv one_site_dsv = (*sdtp_one_site)->BuildDsv(*model_vectors, stats);
     std::printf("seed %d: %zu words with vectors; DSV new terms (%zu; %s: %zu):", seed,
                 model_vectors->size(), dsv.NewTerms(), alt_method.c_str(), alt_dsv.NewTerms());
     for (const DsvTerm& t : dsv.terms) {
@@ -363,7 +410,6 @@ int RunJudge(const JudgeFlags& flags) {
     std::printf("\n");
     WriteDsvTsv(dsv, out_dir + "/dsv-" + std::to_string(seed) + ".tsv");
     WriteDsvTsv(alt_dsv, out_dir + "/dsv-" + alt_method + "-" + std::to_string(seed) + ".tsv");
-    WriteDsvTsv(one_site_dsv, out_dir + "/dsv-1site-" + std::to_string(seed) + ".tsv");
     // Doc2Vec stand-in: the topic's weighted keyword vector (raw vectors).
     const WordVectors& v = **vectors;
     std::vector<float> topic_vec(v.dim(), 0);
@@ -375,6 +421,7 @@ int RunJudge(const JudgeFlags& flags) {
     }
     // 4. Score every page with every method.
     std::map<std::string, std::vector<double>> score;
+    std::vector<double> dynamic;  // SDTP's DynamicSim part
     std::vector<bool> label;
     auto weighted = [&](const JudgedPage& p) {
       WeightedTokens w;
@@ -387,17 +434,30 @@ int RunJudge(const JudgeFlags& flags) {
     for (const JudgedPage& p : pages) {
       score[alt_method].push_back((*sdtp)->ScoreWeighted(weighted(p)).sim);
     }
-    (*sdtp_one_site)->InstallModel(model_vectors, std::move(one_site_dsv));
-    for (const JudgedPage& p : pages) {
-      score["sdtp-1site"].push_back((*sdtp_one_site)->ScoreWeighted(weighted(p)).sim);
+    for (const Ablation& a : ablations) {
+      Dsv a_dsv = a.scorer->BuildDsv(*model_vectors, stats);
+      WriteDsvTsv(a_dsv, out_dir + "/dsv-" + a.name.substr(5) + "-" + std::to_string(seed) + ".tsv");
+      a.scorer->InstallModel(model_vectors, std::move(a_dsv));
+      for (const JudgedPage& p : pages) {
+        SdtpParts parts = a.scorer->ScoreWeighted(weighted(p));
+        score[a.name].push_back(parts.sim);
+        score[a.name + ":dynamic"].push_back(parts.dynamic_sim);
+      }
     }
     (*sdtp)->InstallModel(model_vectors, std::move(dsv));
     for (const JudgedPage& p : pages) {
       label.push_back(p.relevant);
       score["vsm"].push_back((*vsm)->Cosine(strings(p.vsm_tokens)).cosine);
+      WeightedTokens plain = weighted(p);
+      plain.tokens.resize(plain.sequence_end);
+      plain.factors.assign(plain.sequence_end, 1.0f);
+      SdtpParts plain_parts = (*sdtp)->ScoreWeighted(plain);
+      score["static-plain"].push_back(plain_parts.static_sim);
+      score["sdtp-plain"].push_back(plain_parts.sim);
       SdtpParts parts = (*sdtp)->ScoreWeighted(weighted(p));
       score["static"].push_back(parts.static_sim);
       score["sdtp"].push_back(parts.sim);
+      dynamic.push_back(parts.dynamic_sim);
       std::vector<float> doc(v.dim(), 0);
       for (uint32_t i = 0; i < p.sequence_end; ++i) {
         uint32_t id = v.Id(words.words[p.sdtp_tokens[i]]);
@@ -412,6 +472,23 @@ int RunJudge(const JudgeFlags& flags) {
         nt += double(topic_vec[k]) * topic_vec[k];
       }
       score["doc-vec"].push_back(nd > 0 && nt > 0 ? std::max(0.0, dot / std::sqrt(nd * nt)) : 0);
+    }
+    // Per-page scores (for per-host precision / recall and the StaticSim /
+    // DynamicSim parts: docs/tda.md "Why SDTP was below VSM on zh").
+    {
+      std::ofstream dump(out_dir + "/scores-" + std::to_string(seed) + ".tsv");
+      std::vector<std::string> columns = methods;
+      columns.insert(columns.begin() + 3, "dynamic");
+      for (const Ablation& a : ablations) columns.push_back(a.name + ":dynamic");
+      score["dynamic"] = dynamic;
+      dump << "url\tsite\tlabel\ttrain";
+      for (const std::string& c : columns) dump << '\t' << c;
+      dump << '\n';
+      for (size_t i = 0; i < pages.size(); ++i) {
+        dump << pages[i].url << '\t' << pages[i].site << '\t' << label[i] << '\t' << train[i];
+        for (const std::string& c : columns) dump << '\t' << score[c][i];
+        dump << '\n';
+      }
     }
     // 5. Threshold on train, measure on test.
     for (const std::string& m : methods) {
@@ -541,7 +618,9 @@ void AddTdaCommand(CLI::App& app, int* exit_code) {
   j->add_option("--seeds", judge->seeds, "RNG seeds of the splits, e.g. 1,2,3,4,5");
   j->add_option("--train-fraction", judge->train_fraction, "Training share (seed: 3:2 = 0.6)");
   j->add_option("--max-pages", judge->max_pages, "Use at most this many labelled pages");
-  j->add_option("--out", judge->out, "Directory for corpora and DSV files");
+  j->add_option("--out", judge->out, "Directory for corpora, DSV files and per-page scores");
+  j->add_flag("--reuse-vectors", judge->reuse_vectors,
+              "Keep each seed's word vectors in OUT/vectors-SEED.bin and load them when present");
   j->callback([judge, exit_code] { *exit_code = RunJudge(*judge); });
   auto seeds = std::make_shared<SeedsFlags>();
   auto* s = cmd->add_subcommand("seeds", "TopicHub: the next round's seeds from a crawl");

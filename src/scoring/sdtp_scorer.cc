@@ -58,6 +58,15 @@ double Cosine(std::span<const float> a, std::span<const float> b, double norm_b)
 
 }  // namespace
 
+namespace {
+// UTF-8 code points of a word (continuation bytes 10xxxxxx not counted).
+int CodePoints(std::string_view w) {
+  int n = 0;
+  for (unsigned char c : w) n += (c & 0xC0) != 0x80;
+  return n;
+}
+}  // namespace
+
 size_t Dsv::NewTerms() const {
   return std::count_if(terms.begin(), terms.end(),
                        [](const DsvTerm& t) { return !t.is_static; });
@@ -68,7 +77,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   SdtpOptions o;
   static const std::vector<std::string_view> kKnown = {
       "alpha", "mu", "max_new_terms", "min_term_count", "min_term_pages",
-      "min_term_sites", "tag_title", "tag_meta",
+      "min_term_sites", "min_term_chars", "new_terms_mass", "tag_title", "tag_meta",
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
@@ -80,7 +89,8 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
     return Status::Error("[strategy.tda] unknown key `" + unknown[0] + "`");
   }
   struct D { const char* key; double* v; };
-  for (D d : {D{"alpha", &o.alpha}, D{"mu", &o.mu}, D{"tag_title", &o.tag_title},
+  for (D d : {D{"alpha", &o.alpha}, D{"mu", &o.mu}, D{"new_terms_mass", &o.new_terms_mass},
+              D{"tag_title", &o.tag_title},
               D{"tag_meta", &o.tag_meta}, D{"tag_heading", &o.tag_heading},
               D{"tag_anchor", &o.tag_anchor}, D{"tag_emphasis", &o.tag_emphasis},
               D{"tag_parent_anchor", &o.tag_parent_anchor},
@@ -97,6 +107,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   struct I { const char* key; int* v; int min; };
   for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
               I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
+              I{"min_term_chars", &o.min_term_chars, 1},
               I{"retrain_pages", &o.retrain_pages, 0}, I{"dim", &o.training.dim, 2},
               I{"epoch", &o.training.epoch, 1}, I{"min_count", &o.training.min_count, 1},
               I{"window", &o.training.window, 1}, I{"threads", &o.training.threads, 1},
@@ -463,7 +474,7 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
                                  static_cast<uint32_t>(options_.min_term_count) ||
         it->second.topical_pages < static_cast<uint32_t>(options_.min_term_pages) ||
         it->second.topical_sites < static_cast<uint32_t>(options_.min_term_sites) ||
-        it->second.total_weight <= 0) {
+        it->second.total_weight <= 0 || CodePoints(word) < options_.min_term_chars) {
       continue;
     }
     const double share = it->second.topical_weight / it->second.total_weight;
@@ -489,6 +500,18 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
     double sim = 0;
     for (uint32_t s : static_ids) sim += vectors.Similarity(t.id, s);
     t.rd = sim / static_ids.size();
+  }
+  // new_terms_mass: the new terms may shift the DSV off the expert terms
+  // by at most this multiple of the ontology's weight (their RDs keep their
+  // ratios; t.rd stays the unscaled eq.-10 value for reports).
+  if (options_.new_terms_mass > 0 && !fresh.empty()) {
+    double static_mass = 0, new_mass = 0;
+    for (const DsvTerm& t : dsv.terms) static_mass += t.id != WordVectors::kNoWord ? t.weight : 0;
+    for (const DsvTerm& t : fresh) new_mass += t.weight;
+    const double cap = options_.new_terms_mass * static_mass;
+    if (new_mass > cap) {
+      for (DsvTerm& t : fresh) t.weight *= cap / new_mass;
+    }
   }
   for (DsvTerm& t : fresh) dsv.terms.push_back(std::move(t));
   for (const DsvTerm& t : dsv.terms) {  // eq. 9 as one vector

@@ -69,6 +69,11 @@ struct SdtpOptions {
   int min_term_count = 5;       // a candidate must occur >= this often in topical pages
   int min_term_pages = 3;       // ... in >= this many topical pages
   int min_term_sites = 2;       // ... on >= this many sites (hosts; <= TermStats::kMaxSites)
+  int min_term_chars = 1;       // ... of at least this many characters (code points)
+  // Cap on the new terms' summed weight in the DSV vector, as a multiple of
+  // the static terms' summed weight (0: no cap). With 40 new terms of RD
+  // 0.4-0.85 the new terms otherwise outweigh a 12-term ontology ~3:1.
+  double new_terms_mass = 0;
   double tag_title = 3.0;       // eq. 8 tag factors
   double tag_meta = 2.0;        // <meta name=keywords|description>
   double tag_heading = 2.0;     // h1..h6

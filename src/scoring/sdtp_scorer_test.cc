@@ -304,6 +304,40 @@ TEST_F(SdtpDsvTest, TheDsvGainsTheTopicsNewWordsOnly) {
   EXPECT_NEAR(a.sim, 0.5 * a.dynamic_sim, 1e-12);  // alpha = 0.5
 }
 
+TEST_F(SdtpDsvTest, MinTermCharsAndNewTermsMass) {
+  const Topic topic = MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}});
+  const Dsv plain = Scorer(topic)->BuildDsv(**vectors_, *stats_);
+  // min_term_chars counts characters: "quic" has 4, "packet" and "router" 6.
+  SdtpOptions chars;
+  chars.min_term_chars = 5;
+  std::set<std::string> fresh;
+  for (const DsvTerm& t : Scorer(topic, chars)->BuildDsv(**vectors_, *stats_).terms) {
+    if (!t.is_static) fresh.insert(t.term);
+  }
+  EXPECT_EQ(fresh, (std::set<std::string>{"packet", "router"}));
+  // new_terms_mass = 0.1: the new terms' weights sum to a tenth of the ontology's
+  // (2.4), in the same ratios, with the same RDs; the static terms keep theirs.
+  SdtpOptions mass;
+  mass.new_terms_mass = 0.1;
+  const Dsv capped = Scorer(topic, mass)->BuildDsv(**vectors_, *stats_);
+  ASSERT_EQ(capped.terms.size(), plain.terms.size());
+  double new_sum = 0, plain_new_sum = 0;
+  for (size_t i = 0; i < capped.terms.size(); ++i) {
+    EXPECT_EQ(capped.terms[i].term, plain.terms[i].term);
+    EXPECT_DOUBLE_EQ(capped.terms[i].rd, plain.terms[i].rd);
+    if (capped.terms[i].is_static) {
+      EXPECT_EQ(capped.terms[i].weight, plain.terms[i].weight);
+    } else {
+      new_sum += capped.terms[i].weight;
+      plain_new_sum += plain.terms[i].weight;
+    }
+  }
+  ASSERT_GT(plain_new_sum, 0.45);  // 3 terms of RD > mu = 0.15: the cap (0.24) binds
+  EXPECT_NEAR(new_sum, 0.1 * 2.4, 1e-9);
+  EXPECT_NEAR(capped.terms[4].weight / capped.terms[3].weight,
+              plain.terms[4].weight / plain.terms[3].weight, 1e-9);
+}
+
 TEST_F(SdtpDsvTest, VectorsSurviveSaveAndLoad) {
   const std::string path = (*dir_ / "v.bin").string();
   ASSERT_TRUE((*vectors_)->Save(path).ok());

@@ -247,8 +247,11 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& c
     if (!dsv.ok()) return dsv.status();
     (*sdtp)->InstallModel(*vectors, std::move(*dsv));
   }
+  // alpha = 0 gives DynamicSim no weight (Sim = StaticSim: the static-
+  // ontology crawler), so no corpus is kept and no vectors are trained;
+  // before, Finish() trained fastText (dim 64, epoch 5) for nothing.
   std::unique_ptr<SdtpCorpus> corpus;
-  if (!context.out_dir.empty()) {
+  if (!context.out_dir.empty() && options->alpha > 0) {
     auto c = SdtpCorpus::Create(context.out_dir + "/tda-corpus.txt");
     if (!c.ok()) return c.status();
     corpus = std::move(*c);
