@@ -111,18 +111,7 @@ int main(int argc, char** argv) {
       if (it != index.end() && included[it->second]) graph.roots.push_back(it->second);
     }
   }
-  if (graph.roots.empty()) {
-    std::vector<char> linked(n, 0);
-    for (uint32_t i = 0; i < n; ++i) {
-      for (uint32_t t : graph.links[i]) {
-        if (t != i) linked[t] = 1;
-      }
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-      if (!linked[i] && included[i]) graph.roots.push_back(i);
-    }
-    if (graph.roots.empty()) graph.roots.push_back(0);
-  }
+  if (graph.roots.empty()) RootsFromUnlinkedPages(included, &graph);
   graph.rate_base = rate_base;
   auto plan = PlanEvolution(graph, o);
   if (!plan.ok()) return Fail(plan.status().message());

@@ -128,6 +128,20 @@ bool PagePlan::EditedIn(int round) const {
   return std::binary_search(edit_rounds.begin(), edit_rounds.end(), round);
 }
 
+void RootsFromUnlinkedPages(const std::vector<char>& included, PageGraph* graph) {
+  const size_t n = graph->size();
+  std::vector<char> linked(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t t : graph->links[i]) {
+      if (t != i) linked[t] = 1;
+    }
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!linked[i] && included[i]) graph->roots.push_back(i);
+  }
+  if (graph->roots.empty()) graph->roots.push_back(0);
+}
+
 StatusOr<EvolvePlan> PlanEvolution(const PageGraph& graph, const EvolveOptions& options) {
   if (Status s = options.Validate(); !s.ok()) return s;
   const size_t n = graph.size();

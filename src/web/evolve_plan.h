@@ -96,6 +96,11 @@ struct PageGraph {
   size_t RateBase() const { return rate_base == 0 ? size() : rate_base; }
 };
 
+// When a graph has no roots (no homes given): the included pages nobody else
+// links to stand in for them, or page 0 when every page is linked to.
+// `included` has one flag per page.
+void RootsFromUnlinkedPages(const std::vector<char>& included, PageGraph* graph);
+
 constexpr int kNever = 1 << 30;
 
 struct PagePlan {

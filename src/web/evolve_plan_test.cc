@@ -38,6 +38,20 @@ PageGraph NewsSite(size_t sections, size_t per_section) {
   return g;
 }
 
+TEST(EvolvePlanTest, RootsFromUnlinkedPagesTakesIncludedPagesNobodyLinksTo) {
+  // 0 -> 1 -> 2, 3 links only to itself, 4 is unlinked but not included.
+  PageGraph graph;
+  graph.links = {{1}, {2}, {}, {3}, {}};
+  RootsFromUnlinkedPages({1, 1, 1, 1, 0}, &graph);
+  EXPECT_THAT(graph.roots, ::testing::ElementsAre(0u, 3u));
+
+  // A cycle: every page is linked to, so page 0 stands in.
+  PageGraph cycle;
+  cycle.links = {{1}, {0}};
+  RootsFromUnlinkedPages({1, 1}, &cycle);
+  EXPECT_THAT(cycle.roots, ::testing::ElementsAre(0u));
+}
+
 TEST(EvolvePlanTest, SameSeedSamePlanOtherSeedOtherPlan) {
   PageGraph g = NewsSite(20, 50);
   EvolveOptions o;

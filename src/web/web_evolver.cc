@@ -158,19 +158,7 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
     }
     report.links += graph.links[i].size();
   }
-  if (graph.roots.empty()) {
-    // No homes: the pages nobody else links to stand in for them.
-    std::vector<char> linked(n, 0);
-    for (uint32_t i = 0; i < n; ++i) {
-      for (uint32_t t : graph.links[i]) {
-        if (t != i) linked[t] = 1;
-      }
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-      if (!linked[i] && included[i]) graph.roots.push_back(i);
-    }
-    if (graph.roots.empty()) graph.roots.push_back(0);
-  }
+  if (graph.roots.empty()) RootsFromUnlinkedPages(included, &graph);  // no homes
   graph.rate_base = rate_base;
   StatusOr<EvolvePlan> plan_or = PlanEvolution(graph, o.evolve);
   if (!plan_or.ok()) return plan_or.status();
