@@ -215,9 +215,15 @@ CREATE TABLE warc_files(name TEXT PRIMARY KEY, length INTEGER,
 // splits, WAL frame headers and checksums, one pwrite per frame on commit
 // and a pread + pwrite per page on checkpoint): with 230 links rows a page,
 // 16 KiB pages took 351 us of CPU a page vs 4 KiB's ~400 us
-// (bench/store_bench.cc, realistic case); 32 KiB gained nothing more. It
-// only applies to a new file, so schema 1 databases keep 4 KiB.
-constexpr int kPageSize = 16384;
+// (bench/store_bench.cc, realistic case); 32 KiB gained nothing more in CPU.
+// 64 KiB because of the bytes: page_links rows (a page's outlinks) of a few
+// KiB left 8 % of 16 KiB pages unused; at 10^6 pages (bench/scale_bench.sh,
+// idle, one run each) crawl.db is 2,464 B per ok page vs 2,544 at 16 KiB,
+// CPU 551 vs 560 s, resume 38.5 vs 35.4 s. The price: a random page read
+// (explain, recrawl's page facts) reads 64 KiB, and the WAL reaches 64 MB
+// before its automatic checkpoint (1,000 pages). It only applies to a new
+// file: older databases keep their page size.
+constexpr int kPageSize = 65536;
 
 // lstat result: 0 missing, 1 directory, 2 regular file, 3 symlink, 4 other.
 int PathKind(const std::string& path) {

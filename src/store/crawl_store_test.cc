@@ -86,7 +86,7 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
             (std::vector<std::string>{"url_id", "url", "status", "error", "at", "round",
                                       "depth", "parent_id", "anchor", "score"}));
   EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "6");
-  EXPECT_EQ(r.One("PRAGMA page_size"), "16384");
+  EXPECT_EQ(r.One("PRAGMA page_size"), "65536");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
   EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
                   "name NOT LIKE 'sqlite_autoindex%'"),

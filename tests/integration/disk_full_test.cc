@@ -8,7 +8,7 @@
 //  * the fail_writes LD_PRELOAD shim (tests/support/fail_writes.cc): after a
 //    byte budget, write()/pwrite() fail with ENOSPC or EIO -- the errno a
 //    full disk and a failing one give;
-//  * a real tmpfs of 1 MiB mounted for the test (ENOSPC from the kernel),
+//  * a real tmpfs of 4 MiB mounted for the test (ENOSPC from the kernel),
 //    grown with a remount to "free space" -- skipped, with the reason
 //    printed, where mounting is not permitted (no CAP_SYS_ADMIN); it never
 //    counts as a missing tool under TOPICRAWL_REQUIRE_TOOLS.
@@ -198,11 +198,11 @@ class DiskFullTest : public ::testing::Test {
     EXPECT_EQ(responses, kPages + 1) << list.output.substr(0, 2000);
   }
 
-  // The fail_writes shim with `err` after 1 MiB, then --resume without it.
+  // The fail_writes shim with `err` after 4 MiB, then --resume without it.
   void RunWithInjectedErrno(int err, const std::string& sqlite_words) {
     ProcessRun full = RunTopicrawl(
         CrawlArgs(), 0, base_ + "/full.log",
-        {std::string("LD_PRELOAD=") + TOPICRAWL_FAIL_WRITES, "TOPICRAWL_FAIL_WRITES_AFTER=1048576",
+        {std::string("LD_PRELOAD=") + TOPICRAWL_FAIL_WRITES, "TOPICRAWL_FAIL_WRITES_AFTER=4194304",
          "TOPICRAWL_FAIL_WRITES_ERRNO=" + std::to_string(err),
          // Sanitizer builds: the shim is preloaded ahead of the runtime.
          "ASAN_OPTIONS=verify_asan_link_order=0"});
@@ -217,9 +217,9 @@ class DiskFullTest : public ::testing::Test {
   bool mounted_ = false;
 };
 
-// EFBIG: every file the crawl writes is capped at 1 MiB.
+// EFBIG: every file the crawl writes is capped at 4 MiB (a new crawl.db of 64 KiB pages is ~1.5 MiB).
 TEST_F(DiskFullTest, StopsWithExitOneAndResumesWithNothingLostOrDoubled) {
-  ProcessRun full = RunTopicrawl(CrawlArgs(), 1024 * 1024, base_ + "/full.log");
+  ProcessRun full = RunTopicrawl(CrawlArgs(), 4 * 1024 * 1024, base_ + "/full.log");
   auto before = CheckStopped(full, {std::strerror(EFBIG), "disk I/O error (write failed)"});
   CheckResumed(before);
 }
@@ -230,11 +230,11 @@ TEST_F(DiskFullTest, NoSpaceLeftOnDeviceStopsCleanlyAndResumes) {
 
 TEST_F(DiskFullTest, IoErrorStopsCleanlyAndResumes) { RunWithInjectedErrno(EIO, "disk I/O error"); }
 
-// A real full filesystem: a 1 MiB tmpfs, then a remount to 64 MiB.
+// A real full filesystem: a 4 MiB tmpfs, then a remount to 64 MiB.
 TEST_F(DiskFullTest, RealFullTmpfsStopsCleanlyAndResumesAfterGrowing) {
   mount_dir_ = base_ + "/mnt";
   fs::create_directories(mount_dir_);
-  if (mount("tmpfs", mount_dir_.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "size=1m") != 0) {
+  if (mount("tmpfs", mount_dir_.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "size=4m") != 0) {
     // Deliberately not TOPICRAWL_REQUIRE_TOOL: mounting needs a privilege
     // (CAP_SYS_ADMIN), not a tool CI installs; the shim tests cover ENOSPC.
     GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno)
