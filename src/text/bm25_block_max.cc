@@ -9,7 +9,9 @@
 namespace topicrawl {
 
 using bm25_internal::Gallop;
+using bm25_internal::BeatsTop1;
 using bm25_internal::kEnd;
+using bm25_internal::SumInQueryOrder;
 
 bool Bm25Index::BlockBoundsHold() const {
   if (!finalized_) return true;
@@ -204,12 +206,9 @@ void Bm25Index::Top1BlockMax(std::vector<QueryTerm>& terms, double theta, Bm25Hi
       ++hit->postings_touched;
     }
     if (!pruned) {
-      double s = 0;
-      for (size_t i = 0; i < n; ++i) {
-        if (contrib[i] != 0.0) s += contrib[i];
-      }
+      const double s = SumInQueryOrder(contrib);
       ++hit->docs_scored;
-      if (s > theta || (s == theta && hit->doc >= 0 && d < hit->doc)) {
+      if (BeatsTop1(s, d, theta, hit->doc)) {
         theta = s;
         hit->doc = d;
         hit->score = s;

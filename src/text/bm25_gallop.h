@@ -1,5 +1,6 @@
-// Internal helper of the BM25 index (bm25_index.cc, bm25_block_max.cc):
-// galloping search over document-sorted arrays. Not a public interface.
+// Internal helpers of the BM25 index's searches (bm25_index.cc,
+// bm25_block_max.cc): galloping search over document-sorted arrays, a
+// candidate's score and the top-1 rule. Not a public interface.
 #ifndef TOPICRAWL_TEXT_BM25_GALLOP_H_
 #define TOPICRAWL_TEXT_BM25_GALLOP_H_
 
@@ -34,6 +35,24 @@ void Gallop(const std::vector<P>& p, uint32_t target, size_t* at, int64_t* touch
                        p.begin() + static_cast<std::ptrdiff_t>(hi), target,
                        [](const P& a, uint32_t d) { return DocOf(a) < d; }) -
       p.begin());
+}
+
+// A candidate's score: its per-term contributions (0 for absent terms)
+// summed in query order, the order of every search and of BruteForceTop1,
+// so the same document gets the same double on every path and a tie is
+// decided on the id alone.
+inline double SumInQueryOrder(const std::vector<double>& contrib) {
+  double s = 0;
+  for (double c : contrib) {
+    if (c != 0.0) s += c;
+  }
+  return s;
+}
+
+// The top-1 rule: a higher score wins; an equal score goes to the smaller
+// id. `best` is -1 while there is no hit yet (theta is then the threshold).
+inline bool BeatsTop1(double s, uint32_t d, double theta, int64_t best) {
+  return s > theta || (s == theta && best >= 0 && static_cast<int64_t>(d) < best);
 }
 
 }  // namespace topicrawl::bm25_internal

@@ -12,7 +12,9 @@ namespace topicrawl {
 namespace {
 
 using bm25_internal::Gallop;
+using bm25_internal::BeatsTop1;
 using bm25_internal::kEnd;
+using bm25_internal::SumInQueryOrder;
 
 // Distinct terms of one field with their counts, in first-occurrence order
 // (the summation order of a query, identical in Top1 and BruteForceTop1).
@@ -372,12 +374,9 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
         partial += c;
       }
       if (pruned) continue;
-      double sc = 0;
-      for (size_t i = 0; i < n; ++i) {
-        if (contrib[i] != 0.0) sc += contrib[i];
-      }
+      const double sc = SumInQueryOrder(contrib);
       ++hit.docs_scored;
-      if (sc > theta || (sc == theta && hit.doc >= 0 && d < hit.doc)) {
+      if (BeatsTop1(sc, d, theta, hit.doc)) {
         theta = sc;
         hit.doc = d;
         hit.score = sc;
@@ -426,12 +425,9 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
       ++hit.postings_touched;
     }
     if (pruned) continue;
-    double s = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (contrib[i] != 0.0) s += contrib[i];
-    }
+    const double s = SumInQueryOrder(contrib);
     ++hit.docs_scored;
-    if (s > theta || (s == theta && hit.doc >= 0 && d < hit.doc)) {
+    if (BeatsTop1(s, d, theta, hit.doc)) {
       theta = s;
       hit.doc = d;
       hit.score = s;
@@ -599,12 +595,9 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
       }
     }
     if (pruned) continue;
-    double s = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (contrib[i] != 0.0) s += contrib[i];
-    }
+    const double s = SumInQueryOrder(contrib);
     ++hit->docs_scored;
-    if (s > theta || (s == theta && hit->doc >= 0 && d < hit->doc)) {
+    if (BeatsTop1(s, d, theta, hit->doc)) {
       theta = s;
       hit->doc = d;
       hit->score = s;
