@@ -254,7 +254,7 @@ StatusOr<int64_t> CrawlStore::ReasonId(FetchStatus status, const std::string& er
   it->second = db_->next_reason_id++;
   SqliteStatement& r = db_->insert_reason;
   r.BindInt(1, it->second);
-  r.BindText(2, std::string(name));
+  r.BindText(2, name);  // a view of a static name: valid until Run()
   r.BindText(3, error);
   if (Status s = r.Run(); !s.ok()) return s;
   return it->second;
