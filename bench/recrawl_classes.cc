@@ -12,16 +12,13 @@
 //   recrawl_classes E > E-classes.tsv
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "web/evolve_plan.h"
 #include "web/evolved_web.h"
-#include "web/html_links.h"
+#include "web/web_evolver.h"
 
 using namespace topicrawl;
 using namespace topicrawl::web;
@@ -71,48 +68,13 @@ int main(int argc, char** argv) {
   auto base = LoadBaseWeb(get("base"));
   if (!base.ok()) return Fail(base.status().message());
   const size_t n = base->urls.size();
-  std::unordered_map<std::string, uint32_t> index;
-  for (uint32_t i = 0; i < n; ++i) index.emplace(base->urls[i], i);
-  std::vector<char> included(n, 1);
-  size_t rate_base = 0;
-  const std::string hosts_meta = get("hosts");
-  if (!hosts_meta.empty() && hosts_meta != "-") {
-    std::vector<std::string> hv = Split(hosts_meta, ',');
-    std::set<std::string> hosts(hv.begin(), hv.end());
-    for (uint32_t i = 0; i < n; ++i) {
-      included[i] = hosts.count(base->hosts[i]) != 0;
-      rate_base += included[i];
-    }
-  }
-  // As web_evolver.cc: the graph of the included pages, roots = the homes
-  // of the included hosts (or the pages nobody links to).
-  PageGraph graph;
-  graph.links.resize(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!included[i]) continue;
-    bool ok = false;
-    std::string html = ReadWholeFile(base->files[i], &ok);
-    if (!ok) return Fail("cannot read " + base->files[i]);
-    for (const std::string& t : PageLinks(html, base->urls[i])) {
-      auto it = index.find(t);
-      if (it != index.end() && included[it->second]) graph.links[i].push_back(it->second);
-    }
-  }
-  const std::string homes = get("homes");
-  if (!homes.empty() && homes != "-") {
-    std::ifstream in(homes);
-    if (!in) return Fail("cannot read homes " + homes);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#' || line.rfind("host\t", 0) == 0) continue;
-      std::vector<std::string> f = Split(line, '\t');
-      if (f.size() < 2) continue;
-      auto it = index.find(ResolveLabelUrl("", f[1]));
-      if (it != index.end() && included[it->second]) graph.roots.push_back(it->second);
-    }
-  }
-  if (graph.roots.empty()) RootsFromUnlinkedPages(included, &graph);
-  graph.rate_base = rate_base;
+  // The graph web_evolver.cc planned on: the same function, the same inputs.
+  const std::string hosts_meta = get("hosts"), homes = get("homes");
+  std::vector<std::string> hosts;
+  if (!hosts_meta.empty() && hosts_meta != "-") hosts = Split(hosts_meta, ',');
+  auto built = BuildEvolveGraph(*base, hosts, homes == "-" ? std::string() : homes);
+  if (!built.ok()) return Fail(built.status().message());
+  const PageGraph& graph = built->graph;
   auto plan = PlanEvolution(graph, o);
   if (!plan.ok()) return Fail(plan.status().message());
   std::printf("url\tclass\tchange_p\tedit_p\n");

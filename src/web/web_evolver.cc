@@ -96,6 +96,47 @@ std::string ApplyEdit(std::string html, const EditContext& ctx,
   return html;
 }
 
+StatusOr<EvolveGraph> BuildEvolveGraph(const BaseWeb& base, const std::vector<std::string>& hosts,
+                                       const std::string& homes_file) {
+  EvolveGraph g;
+  const size_t n = base.urls.size();
+  g.index.reserve(n * 2);
+  for (uint32_t i = 0; i < n; ++i) g.index.emplace(base.urls[i], i);
+  g.included.assign(n, 1);
+  if (!hosts.empty()) {
+    std::set<std::string> wanted(hosts.begin(), hosts.end());
+    size_t kept = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      g.included[i] = wanted.count(base.hosts[i]) != 0;
+      kept += g.included[i];
+    }
+    if (kept == 0) return Status::Error("--hosts: none of the given hosts is a host of " + base.dir);
+    g.graph.rate_base = kept;
+  }
+  if (!homes_file.empty()) {
+    auto roots = ReadRoots(homes_file, g.index);
+    if (!roots.ok()) return roots.status();
+    for (uint32_t r : *roots) {
+      if (g.included[r]) g.graph.roots.push_back(r);
+    }
+    if (g.graph.roots.empty()) return Status::Error(homes_file + ": no home page on the --hosts given");
+  }
+  g.graph.links.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!g.included[i]) continue;
+    bool ok = false;
+    std::string html = ReadWholeFile(base.files[i], &ok);
+    if (!ok) return Status::Error("cannot read " + base.files[i] + " (site index out of date?)");
+    for (const std::string& t : PageLinks(html, base.urls[i])) {
+      auto it = g.index.find(t);
+      if (it != g.index.end() && g.included[it->second]) g.graph.links[i].push_back(it->second);
+    }
+    g.links += g.graph.links[i].size();
+  }
+  if (g.graph.roots.empty()) RootsFromUnlinkedPages(g.included, &g.graph);  // no homes
+  return g;
+}
+
 StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
   auto start = std::chrono::steady_clock::now();
   auto log = [&](const std::string& line) {
@@ -112,32 +153,12 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
     return Status::Error("--out must not be inside the served tree " + base.root);
   }
 
+  log("reading " + std::to_string(base.urls.size()) + " pages of " + base.dir);
+  StatusOr<EvolveGraph> built = BuildEvolveGraph(base, o.hosts, o.homes_file);
+  if (!built.ok()) return built.status();
   const size_t n = base.urls.size();
-  std::unordered_map<std::string, uint32_t> index;
-  index.reserve(n * 2);
-  for (uint32_t i = 0; i < n; ++i) index.emplace(base.urls[i], i);
-
-  std::vector<char> included(n, 1);
-  size_t rate_base = 0;
-  if (!o.hosts.empty()) {
-    std::set<std::string> hosts(o.hosts.begin(), o.hosts.end());
-    size_t kept = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      included[i] = hosts.count(base.hosts[i]) != 0;
-      kept += included[i];
-    }
-    rate_base = kept;
-    if (kept == 0) return Status::Error("--hosts: none of the given hosts is a host of " + base.dir);
-  }
-  PageGraph graph;
-  if (!o.homes_file.empty()) {
-    auto roots = ReadRoots(o.homes_file, index);
-    if (!roots.ok()) return roots.status();
-    for (uint32_t r : *roots) {
-      if (included[r]) graph.roots.push_back(r);
-    }
-    if (graph.roots.empty()) return Status::Error(o.homes_file + ": no home page on the --hosts given");
-  }
+  const std::unordered_map<std::string, uint32_t>& index = built->index;
+  const PageGraph& graph = built->graph;
   std::ostringstream what;
   what << "topicrawl web evolve --dir " << base.dir << " --rounds " << o.evolve.rounds << " --seed "
        << o.evolve.seed;
@@ -145,21 +166,7 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
 
   WebEvolveReport report;
   report.pages = n;
-  log("reading " + std::to_string(n) + " pages of " + base.dir);
-  graph.links.resize(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!included[i]) continue;
-    bool ok = false;
-    std::string html = ReadWholeFile(base.files[i], &ok);
-    if (!ok) return Status::Error("cannot read " + base.files[i] + " (site index out of date?)");
-    for (const std::string& t : PageLinks(html, base.urls[i])) {
-      auto it = index.find(t);
-      if (it != index.end() && included[it->second]) graph.links[i].push_back(it->second);
-    }
-    report.links += graph.links[i].size();
-  }
-  if (graph.roots.empty()) RootsFromUnlinkedPages(included, &graph);  // no homes
-  graph.rate_base = rate_base;
+  report.links = built->links;
   StatusOr<EvolvePlan> plan_or = PlanEvolution(graph, o.evolve);
   if (!plan_or.ok()) return plan_or.status();
   const EvolvePlan& plan = *plan_or;

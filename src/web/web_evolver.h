@@ -24,10 +24,12 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/status.h"
 #include "web/evolve_plan.h"
+#include "web/evolved_web.h"
 
 namespace topicrawl::web {
 
@@ -53,6 +55,22 @@ struct WebEvolveReport {
 };
 
 StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& options);
+
+// The page graph an evolution is planned on (a pure function of its inputs,
+// so tools can re-derive a plan from E/evolve.tsv): the links between
+// included pages (the pages of `hosts`; every page when empty), from each
+// page's HTML; roots = the pages of `homes_file` (host<TAB>home_url<TAB>role)
+// on those hosts, or, without a homes file, the included pages nobody links
+// to. Errors: unreadable files, no page on `hosts`, a homes file with no
+// page of this web or none on `hosts`.
+struct EvolveGraph {
+  PageGraph graph;
+  std::unordered_map<std::string, uint32_t> index;  // url -> page
+  std::vector<char> included;                        // per page
+  size_t links = 0;                                  // edges of `graph`
+};
+StatusOr<EvolveGraph> BuildEvolveGraph(const BaseWeb& base, const std::vector<std::string>& hosts,
+                                       const std::string& homes_file);
 
 // The edit of page `page` in round `round` applied to `html`: text from one
 // of `donors` (base files of other pages of the same host; read lazily by
