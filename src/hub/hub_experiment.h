@@ -48,8 +48,9 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod m, const std::vector<HubExample
                                        const std::vector<size_t>& test,
                                        const SvmGridOptions& grid);
 
-// A trained URL model on rows[test] (kind decides the feature set).
-BinaryMetrics EvaluateUrlModel(const SvmModel& model, HubFeatureSet set,
+// A trained URL model on rows[test], the rows encoded as `spec` reads them
+// (EncodeHubRows: site-relative percentiles among all rows of each host).
+BinaryMetrics EvaluateUrlModel(const SvmModel& model, const HubFeatureSpec& spec,
                                const std::vector<HubExample>& rows,
                                const std::vector<size_t>& test);
 
