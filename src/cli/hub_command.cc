@@ -327,7 +327,8 @@ int RunTable(const TableFlags& f) {
       hub::HubMethod m;
       if (!hub::ParseHubMethod(item, &m)) {
         std::cerr << "error: unknown method '" << item
-                  << "' (svm-full, svm-url, rules, heuristic, content, svm-url-site)\n";
+                  << "' (svm-full, svm-url, rules, heuristic, content, svm-url-site, "
+                     "svm-url-both, svm-url-site-rules, site-or-rules, svm-url-site-rank)\n";
         return kExitUsage;
       }
       o.methods.push_back(m);
@@ -536,7 +537,9 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     tb->add_option("--split", bf->split,
                    "host (default: 7:3 by host, no host on both sides) or url (random rows)");
     tb->add_option("--methods", bf->methods,
-                   "Comma list (default svm-full,svm-url,rules,heuristic,content; also svm-url-site: site-relative URL features)");
+                   "Comma list (default svm-full,svm-url,rules,heuristic,content; also "
+                   "svm-url-site: site-relative URL features; svm-url-both, svm-url-site-rules, "
+                   "site-or-rules, svm-url-site-rank: hub/hub_site_detectors.h)");
     AddSvmGridFlags(tb, &bf->grid);
     tb->callback([bf, exit_code] { *exit_code = RunTable(*bf); });
   }

@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "hub/hub_baselines.h"
+#include "hub/hub_site_detectors.h"
 #include "hub/hub_site_relative.h"
 
 namespace topicrawl::hub {
@@ -43,13 +44,19 @@ std::string_view HubMethodName(HubMethod m) {
     case HubMethod::kHeuristic: return "heuristic";
     case HubMethod::kContent: return "content";
     case HubMethod::kSvmUrlSite: return "svm-url-site";
+    case HubMethod::kSvmUrlBoth: return "svm-url-both";
+    case HubMethod::kSvmUrlSiteRules: return "svm-url-site-rules";
+    case HubMethod::kSiteOrRules: return "site-or-rules";
+    case HubMethod::kSvmUrlSiteRank: return "svm-url-site-rank";
   }
   return "?";
 }
 
 bool ParseHubMethod(std::string_view name, HubMethod* m) {
   for (HubMethod x : {HubMethod::kSvmFull, HubMethod::kSvmUrl, HubMethod::kRules,
-                      HubMethod::kHeuristic, HubMethod::kContent, HubMethod::kSvmUrlSite}) {
+                      HubMethod::kHeuristic, HubMethod::kContent, HubMethod::kSvmUrlSite,
+                      HubMethod::kSvmUrlBoth, HubMethod::kSvmUrlSiteRules, HubMethod::kSiteOrRules,
+                      HubMethod::kSvmUrlSiteRank}) {
     if (name == HubMethodName(x)) {
       *m = x;
       return true;
@@ -116,6 +123,21 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
       if (!model.ok()) return model.status();
       fill_svm(rep);
       for (size_t i : test) add(i, model->Predict(x[i]) == 1);
+      break;
+    }
+    case HubMethod::kSvmUrlBoth:
+    case HubMethod::kSvmUrlSiteRules:
+    case HubMethod::kSiteOrRules:
+    case HubMethod::kSvmUrlSiteRank: {
+      const SiteDetector d = method == HubMethod::kSvmUrlBoth        ? SiteDetector::kBoth
+                             : method == HubMethod::kSvmUrlSiteRules ? SiteDetector::kSiteRules
+                             : method == HubMethod::kSiteOrRules     ? SiteDetector::kSiteOrRules
+                                                                     : SiteDetector::kSiteRank;
+      auto run = RunSiteDetector(d, rows, train, test, grid);
+      if (!run.ok()) return run.status();
+      fill_svm(run->report);
+      if (run->rank_share >= 0) r.threshold = run->rank_share;  // q, printed as "t"
+      for (size_t k = 0; k < test.size(); ++k) add(test[k], run->predicted[k] == 1);
       break;
     }
     case HubMethod::kRules:
