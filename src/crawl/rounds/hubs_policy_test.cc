@@ -428,6 +428,13 @@ TEST(HubsPolicyTest, AModelOfAnotherFeatureReadingIsRefused) {
   s = (*q)->RestoreState(state);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("hub-url-site-relative"), std::string::npos) << s.message();
+  // A version-1 state (no features line) is a raw one and still loads.
+  std::string v1 = (*raw)->SaveState();
+  v1.replace(v1.find("topicrawl-hubs-policy 2\nfeatures url\n"), 37, "topicrawl-hubs-policy 1\n");
+  auto old = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(old.ok());
+  ASSERT_TRUE((*old)->RestoreState(v1).ok());
+  EXPECT_EQ((*old)->SaveState(), (*raw)->SaveState());
   // An unknown reading is refused by name.
   state.replace(at, 19, "\nfeatures url-xyz\n");
   s = (*q)->RestoreState(state);
