@@ -435,16 +435,17 @@ int RunScore(const ScoreFlags& f) {
       batch.push_back({std::string(o.url), std::string(o.anchor), o.crawl_depth, o.page_size});
     });
     std::vector<std::string> hosts(batch.size());
+    std::vector<double> raw(batch.size() * x.size());  // each URL's raw vector
     hub::SiteStatistics stats(spec.set);
     for (size_t i = 0; i < batch.size() && read.ok(); ++i) {
       hosts[i] = UrlHost(batch[i].url);
-      hub::HubFeaturesInto(batch[i].View(), spec.set, x.data());
-      stats.Add(hosts[i], x.data());
+      hub::HubFeaturesInto(batch[i].View(), spec.set, &raw[i * x.size()]);
+      stats.Add(hosts[i], &raw[i * x.size()]);
     }
     stats.Finish();
     sites = stats.Sites();
     for (size_t i = 0; i < batch.size() && read.ok(); ++i) {
-      hub::HubFeaturesInto(batch[i].View(), spec.set, x.data());
+      std::copy_n(&raw[i * x.size()], x.size(), x.data());
       read = stats.Encode(hosts[i], x.data());
       if (read.ok()) score(batch[i].View());
     }

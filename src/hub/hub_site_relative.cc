@@ -93,8 +93,9 @@ std::vector<std::string> HubSpecFeatureNames(const HubFeatureSpec& spec) {
 SiteStatistics::SiteStatistics(HubFeatureSet set) : dims_(SiteRelativeDims(set)) {}
 
 void SiteStatistics::Add(std::string_view host, const double* raw) {
-  auto& site = sites_[std::string(host)];
-  if (site.empty()) site.resize(dims_.size());
+  auto it = sites_.find(host);
+  if (it == sites_.end()) it = sites_.emplace(std::string(host), dims_.size()).first;
+  auto& site = it->second;
   for (size_t d = 0; d < dims_.size(); ++d) {
     if (dims_[d]) site[d].push_back(raw[d]);
   }
@@ -109,7 +110,7 @@ void SiteStatistics::Finish() {
 }
 
 size_t SiteStatistics::SiteSize(std::string_view host) const {
-  auto it = sites_.find(std::string(host));
+  auto it = sites_.find(host);
   if (it == sites_.end()) return 0;
   for (size_t d = 0; d < dims_.size(); ++d) {
     if (dims_[d]) return it->second[d].size();
@@ -119,7 +120,7 @@ size_t SiteStatistics::SiteSize(std::string_view host) const {
 
 Status SiteStatistics::Encode(std::string_view host, double* x) const {
   if (!finished_) return Status::Error("site statistics: Encode before Finish");
-  auto it = sites_.find(std::string(host));
+  auto it = sites_.find(host);
   if (it == sites_.end()) {
     return Status::Error("site-relative hub features: no reference URLs of site '" +
                          std::string(host) + "'");
