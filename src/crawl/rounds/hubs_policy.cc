@@ -184,7 +184,7 @@ class HubsRoundPolicy : public RoundPolicy {
     TruncateToBudget(&plan->revisits, request.budget);
     plan->seeds = history.OriginalSeeds();  // unknown ones are queued as new seeds
     plan->follow_new_links = true;
-    char note[256];
+    char note[512];
     std::snprintf(note, sizeof note,
                   "hubs: %lld of %lld pages predicted hubs (P >= %.2f), %zu revisits; model: %s "
                   "(%s features, C 2^%d, gamma 2^%d, CV accuracy %.3f)",
