@@ -24,6 +24,9 @@
 #        MODEL      evolution model when EVO is created: news (default) or legacy
 #        HOMES, TOPIC, LABELS  seeds, topic and labels (default: the dev web's
 #                   networking topic; e.g. the zh web's with BASE=/work/webs/zh)
+#        HUB_MODEL  a model file for the hubs policy (`recrawl --model`:
+#                   train hub-svm --features url or url-site); default none
+#                   (the policy trains one on the crawl's own graph)
 #        HOSTS      space-separated hosts to limit the crawl to (--include-host;
 #                   eval --scope-hosts; when EVO is created, only they evolve:
 #                   `web evolve --hosts`): the whole dev web takes ~50k fetches
@@ -115,7 +118,8 @@ for k in $(seq 1 "$ROUNDS"); do
         echo "recrawl_bench: oracle plan failed" >&2; cat "$OUT/$p.round$k.plan" >&2; exit 1; }
       T=$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --resume --delay 0 $ARGS) || exit 1
     else
-      T=$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b --delay 0 $ARGS) || exit 1
+      m=""; [ "$p" != hubs ] || [ -z "${HUB_MODEL:-}" ] || m="--model $HUB_MODEL"
+      T=$(timed "$OUT/$p.round$k.log" "$BIN" recrawl "$OUT/$p" --policy "$p" $b $m --delay 0 $ARGS) || exit 1
     fi
     read -r c w <<< "$T"
     CPU[$p]="${CPU[$p]} $c"

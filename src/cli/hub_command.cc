@@ -2,7 +2,7 @@
 //   collect-hubs DIR (--structural [--hub-share X] [--min-content-links N] | --truth-dir D)
 //       --out FILE.tsv
 //       labelled rows from a crawl directory (hub/hub_collect.h)
-//   train hub-svm --data FILE.tsv --out MODEL [--features full|url] [--all]
+//   train hub-svm --data FILE.tsv --out MODEL [--features full|url|full-site|url-site] [--all]
 //       [--train-size N] [--threads N] [--folds K] [--seed S]
 //       grid search + 10-fold CV, model with its scale (classify/svm_model.h)
 //   analyze hub --data FILE.tsv [--model MODEL] [--baseline rules|heuristic|content] [--json]
@@ -11,11 +11,14 @@
 //       the reproduction table (mean +- sd over host splits)
 //   hub --model MODEL URL... [--anchor A] [--depth D] [--size BYTES]
 //   hub --model MODEL --urls-from FILE [--summary]
-//       probability and feature vector per URL
+//       probability and feature vector per URL; a site-relative model
+//       (url-site / full-site) reads percentiles among the scored URLs of
+//       the same host (the batch is the reference population)
 // These attach to the `train` and `analyze` commands, so AddHubCommands must
 // run after AddTrainCommand and AddAnalyzeCommand.
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <time.h>
@@ -29,13 +32,16 @@
 #include "hub/hub_baselines.h"
 #include "hub/hub_collect.h"
 #include "hub/hub_experiment.h"
+#include "hub/hub_site_relative.h"
 #include "nlohmann/json.hpp"
+#include "url/url.h"
 
 namespace topicrawl::cli {
 namespace {
 
 using hub::HubExample;
 using hub::HubFeatureSet;
+using hub::HubFeatureSpec;
 
 double CpuSeconds() {
   timespec ts{};
@@ -117,9 +123,9 @@ struct TrainFlags {
 };
 
 int RunTrain(const TrainFlags& f) {
-  HubFeatureSet set;
-  if (!hub::ParseHubFeatureSet(f.features, &set)) {
-    std::cerr << "error: --features must be full or url\n";
+  HubFeatureSpec spec;
+  if (!hub::ParseHubFeatureSpec(f.features, &spec)) {
+    std::cerr << "error: --features must be full, url, full-site or url-site\n";
     return kExitUsage;
   }
   auto rows = hub::ReadHubTsv(f.data);
@@ -135,8 +141,11 @@ int RunTrain(const TrainFlags& f) {
   SvmGridOptions grid = f.grid;
   grid.seed = f.seed;
   SvmTrainReport rep;
-  auto model = SvmModel::Train(hub::UrlDataset(*rows, idx, set), std::string(hub::HubModelKind(set)),
-                               grid, &rep);
+  // Site-relative: percentiles among all rows of the file per host (the
+  // training subset's sites' URLs, not only the sampled ones).
+  const std::vector<std::vector<double>> encoded = hub::EncodeHubRows(spec, *rows);
+  auto model = SvmModel::Train(hub::SpecDataset(spec, *rows, encoded, idx),
+                               std::string(hub::HubSpecModelKind(spec)), grid, &rep);
   if (!model.ok()) {
     std::cerr << "error: " << model.status().message() << "\n";
     return kExitFailure;
@@ -148,7 +157,7 @@ int RunTrain(const TrainFlags& f) {
   std::printf("hub SVM (%s features): %zu examples (%zu hubs), positive weight %.3g, best C = "
               "2^%d, gamma = 2^%d, threshold %.4g, %d-fold CV accuracy %.4f, F1 %.4f, %zu support "
               "vectors; grid of %zu points: %.1f s CPU, %.1f s wall, %d threads -> %s\n",
-              std::string(hub::HubFeatureSetName(set)).c_str(), rep.examples, rep.positives,
+              hub::HubFeatureSpecName(spec).c_str(), rep.examples, rep.positives,
               rep.positive_weight, rep.best.log2c, rep.best.log2g, rep.best.threshold, rep.folds,
               rep.best.cv_accuracy, rep.best.cv_f1, rep.support_vectors, rep.grid.size(), rep.cpu_seconds, rep.wall_seconds,
               grid.threads, f.out.c_str());
@@ -169,19 +178,16 @@ struct AnalyzeFlags {
   SvmGridOptions grid;
 };
 
-StatusOr<SvmModel> LoadHubModel(const std::string& path, HubFeatureSet* set) {
+// The model's kind says which features it reads (hub_site_relative.h).
+StatusOr<SvmModel> LoadHubModel(const std::string& path, HubFeatureSpec* spec) {
   auto m = SvmModel::Load(path, "");
   if (!m.ok()) return m.status();
-  if (m->kind() == hub::HubModelKind(HubFeatureSet::kFull)) {
-    *set = HubFeatureSet::kFull;
-  } else if (m->kind() == hub::HubModelKind(HubFeatureSet::kBeforeDownload)) {
-    *set = HubFeatureSet::kBeforeDownload;
-  } else {
-    return Status::Error(path + ": is a '" + m->kind() + "' model, not a hub URL model (" +
-                         std::string(hub::HubModelKind(HubFeatureSet::kFull)) + " or " +
-                         std::string(hub::HubModelKind(HubFeatureSet::kBeforeDownload)) + ")");
+  if (!hub::HubSpecFromModelKind(m->kind(), spec)) {
+    return Status::Error(path + ": is a '" + m->kind() +
+                         "' model, not a hub URL model (hub-url-full, hub-url-before-download, "
+                         "hub-url-full-site-relative or hub-url-site-relative)");
   }
-  if (Status s = m->CheckFeatures(hub::HubFeatureNames(*set)); !s.ok()) {
+  if (Status s = m->CheckFeatures(hub::HubSpecFeatureNames(*spec)); !s.ok()) {
     return Status::Error(path + ": " + s.message());
   }
   return m;
@@ -234,15 +240,15 @@ int RunAnalyze(const AnalyzeFlags& f) {
                 test_hubs, 100.0 * test_hubs / test.size(), train.size());
   }
   if (!f.model.empty()) {
-    HubFeatureSet set;
-    auto model = LoadHubModel(f.model, &set);
+    HubFeatureSpec spec;
+    auto model = LoadHubModel(f.model, &spec);
     if (!model.ok()) {
       std::cerr << "error: " << model.status().message() << "\n";
       return kExitUsage;
     }
-    BinaryMetrics m = hub::EvaluateUrlModel(*model, set, *rows, test);
+    BinaryMetrics m = hub::EvaluateUrlModel(*model, spec, *rows, test);
     out = MetricsJson(m);
-    out["method"] = std::string("svm-") + std::string(hub::HubFeatureSetName(set));
+    out["method"] = "svm-" + hub::HubFeatureSpecName(spec);
     out["c"] = model->c();
     out["gamma"] = model->gamma();
     out["cv_accuracy"] = model->cv_accuracy();
@@ -254,7 +260,7 @@ int RunAnalyze(const AnalyzeFlags& f) {
       char extra[128];
       std::snprintf(extra, sizeof extra, " C=%g gamma=%g threshold=%g weight=%g", model->c(),
                     model->gamma(), model->threshold(), model->positive_weight());
-      PrintMetrics("URL SVM (" + std::string(hub::HubFeatureSetName(set)) + ")", m, extra);
+      PrintMetrics("URL SVM (" + hub::HubFeatureSpecName(spec) + ")", m, extra);
     }
   }
   if (!f.baseline.empty()) {
@@ -321,7 +327,8 @@ int RunTable(const TableFlags& f) {
       hub::HubMethod m;
       if (!hub::ParseHubMethod(item, &m)) {
         std::cerr << "error: unknown method '" << item
-                  << "' (svm-full, svm-url, rules, heuristic, content)\n";
+                  << "' (svm-full, svm-url, rules, heuristic, content, svm-url-site, "
+                     "svm-url-both, svm-url-site-rules, site-or-rules, svm-url-site-rank)\n";
         return kExitUsage;
       }
       o.methods.push_back(m);
@@ -351,19 +358,54 @@ struct ScoreFlags {
   bool summary = false;
 };
 
+// One URL to score, owning its strings (site-relative models read the whole
+// batch before scoring any URL).
+struct OwnedObservation {
+  std::string url, anchor;
+  int64_t depth = 0, size = -1;
+  hub::UrlObservation View() const { return {url, anchor, depth, size}; }
+};
+
+// Calls `fn` for the command-line URLs, then for each line of --urls-from
+// (one URL a line, or TSV: url [anchor [crawl_depth [page_size]]]).
+Status ForEachInput(const ScoreFlags& f, const std::function<void(const hub::UrlObservation&)>& fn) {
+  for (const auto& u : f.urls) fn({u, f.anchor, f.depth, f.size});
+  if (f.urls_from.empty()) return Status::Ok();
+  std::ifstream in(f.urls_from);
+  if (!in) return Status::Error("cannot read " + f.urls_from);
+  std::string line;
+  std::vector<std::string_view> cols;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    cols.clear();
+    size_t p = 0;
+    while (cols.size() < 4) {
+      size_t q = line.find('\t', p);
+      cols.push_back(std::string_view(line).substr(p, q == std::string::npos ? q : q - p));
+      if (q == std::string::npos) break;
+      p = q + 1;
+    }
+    hub::UrlObservation o{cols[0], cols.size() > 1 ? cols[1] : std::string_view(f.anchor),
+                          f.depth, f.size};
+    if (cols.size() > 2) o.crawl_depth = std::atoll(std::string(cols[2]).c_str());
+    if (cols.size() > 3) o.page_size = std::atoll(std::string(cols[3]).c_str());
+    fn(o);
+  }
+  return Status::Ok();
+}
+
 int RunScore(const ScoreFlags& f) {
-  HubFeatureSet set;
-  auto model = LoadHubModel(f.model, &set);
+  HubFeatureSpec spec;
+  auto model = LoadHubModel(f.model, &spec);
   if (!model.ok()) {
     std::cerr << "error: " << model.status().message() << "\n";
     return kExitUsage;
   }
-  const auto& names = hub::HubFeatureNames(set);
+  const std::vector<std::string> names = hub::HubSpecFeatureNames(spec);
   std::vector<double> x(names.size());
   int64_t n = 0, hubs = 0;
   const double cpu0 = CpuSeconds();
   auto score = [&](const hub::UrlObservation& o) {
-    hub::HubFeaturesInto(o, set, x.data());
     double p = model->Probability(x);
     bool is_hub = model->Predict(x) == 1;
     ++n;
@@ -376,38 +418,52 @@ int RunScore(const ScoreFlags& f) {
     }
     std::printf("\n");
   };
-  for (const auto& u : f.urls) score({u, f.anchor, f.depth, f.size});
-  if (!f.urls_from.empty()) {
-    // One URL a line, or TSV: url [anchor [crawl_depth [page_size]]].
-    std::ifstream in(f.urls_from);
-    if (!in) {
-      std::cerr << "error: cannot read " << f.urls_from << "\n";
-      return kExitUsage;
-    }
-    std::string line;
-    std::vector<std::string_view> cols;
-    while (std::getline(in, line)) {
-      if (line.empty()) continue;
-      cols.clear();
-      size_t p = 0;
-      while (cols.size() < 4) {
-        size_t q = line.find('\t', p);
-        cols.push_back(std::string_view(line).substr(p, q == std::string::npos ? q : q - p));
-        if (q == std::string::npos) break;
-        p = q + 1;
-      }
-      hub::UrlObservation o{cols[0], cols.size() > 1 ? cols[1] : std::string_view(f.anchor),
-                            f.depth, f.size};
-      if (cols.size() > 2) o.crawl_depth = std::atoll(std::string(cols[2]).c_str());
-      if (cols.size() > 3) o.page_size = std::atoll(std::string(cols[3]).c_str());
+  Status read = Status::Ok();
+  size_t sites = 0;
+  if (!spec.site_relative()) {
+    // Streaming: one URL at a time (the bench scores 10^6).
+    read = ForEachInput(f, [&](const hub::UrlObservation& o) {
+      hub::HubFeaturesInto(o, spec.set, x.data());
       score(o);
+    });
+  } else {
+    // The reference population of the percentiles is this batch: every
+    // scored URL, grouped by its host (url/url.h UrlHost, as collect-hubs
+    // writes the host column). Two passes: the statistics, then the scores.
+    std::vector<OwnedObservation> batch;
+    read = ForEachInput(f, [&](const hub::UrlObservation& o) {
+      batch.push_back({std::string(o.url), std::string(o.anchor), o.crawl_depth, o.page_size});
+    });
+    std::vector<std::string> hosts(batch.size());
+    std::vector<double> raw(batch.size() * x.size());  // each URL's raw vector
+    hub::SiteStatistics stats(spec.set);
+    for (size_t i = 0; i < batch.size() && read.ok(); ++i) {
+      hosts[i] = UrlHost(batch[i].url);
+      hub::HubFeaturesInto(batch[i].View(), spec.set, &raw[i * x.size()]);
+      stats.Add(hosts[i], &raw[i * x.size()]);
     }
+    stats.Finish();
+    sites = stats.Sites();
+    for (size_t i = 0; i < batch.size() && read.ok(); ++i) {
+      std::copy_n(&raw[i * x.size()], x.size(), x.data());
+      read = stats.Encode(hosts[i], x.data());
+      if (read.ok()) score(batch[i].View());
+    }
+  }
+  if (!read.ok()) {
+    std::cerr << "error: " << read.message() << "\n";
+    return kExitUsage;
   }
   if (f.summary || !f.urls_from.empty()) {
     std::fprintf(f.summary ? stdout : stderr,
                  "%lld URLs scored, %lld predicted hubs, %.2f s CPU (%.2f us per URL)\n",
                  static_cast<long long>(n), static_cast<long long>(hubs), CpuSeconds() - cpu0,
                  n ? 1e6 * (CpuSeconds() - cpu0) / n : 0.0);
+  }
+  if (spec.site_relative()) {
+    std::fprintf(stderr, "site-relative features: percentiles among the %lld scored URLs of %zu "
+                 "sites (each URL against the URLs of its own host in this batch)\n",
+                 static_cast<long long>(n), sites);
   }
   return kExitOk;
 }
@@ -454,7 +510,9 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     auto tf = std::make_shared<TrainFlags>();
     t->add_option("--data", tf->data, "TSV from collect-hubs")->required();
     t->add_option("--out", tf->out, "Model file to write")->required();
-    t->add_option("--features", tf->features, "full (ten features) or url (before download)");
+    t->add_option("--features", tf->features,
+                  "full (ten features), url (before download; default full), or full-site / "
+                  "url-site: numeric features as percentiles within the URL's site");
     t->add_flag("--all", tf->all, "Train on train + test rows");
     t->add_option("--train-size", tf->train_size, "Use a random subset of N training rows");
     t->add_option("--seed", tf->seed, "Seed of the subset and the CV folds (default 1)");
@@ -480,7 +538,9 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     tb->add_option("--split", bf->split,
                    "host (default: 7:3 by host, no host on both sides) or url (random rows)");
     tb->add_option("--methods", bf->methods,
-                   "Comma list (default svm-full,svm-url,rules,heuristic,content; also svm-url-site: site-relative URL features)");
+                   "Comma list (default svm-full,svm-url,rules,heuristic,content; also "
+                   "svm-url-site: site-relative URL features; svm-url-both, svm-url-site-rules, "
+                   "site-or-rules, svm-url-site-rank: hub/hub_site_detectors.h)");
     AddSvmGridFlags(tb, &bf->grid);
     tb->callback([bf, exit_code] { *exit_code = RunTable(*bf); });
   }

@@ -197,4 +197,27 @@ SvmDataset UrlDataset(const std::vector<HubExample>& rows, const std::vector<siz
   return d;
 }
 
+std::vector<std::vector<double>> EncodeHubRows(const HubFeatureSpec& spec,
+                                               const std::vector<HubExample>& rows) {
+  std::vector<UrlObservation> obs;
+  std::vector<std::string_view> hosts;
+  obs.reserve(rows.size());
+  hosts.reserve(rows.size());
+  for (const HubExample& r : rows) {
+    obs.push_back(r.Observation());
+    hosts.push_back(r.host);
+  }
+  return EncodeBatch(spec, obs, hosts);
+}
+
+SvmDataset SpecDataset(const HubFeatureSpec& spec, const std::vector<HubExample>& rows,
+                       const std::vector<std::vector<double>>& encoded,
+                       const std::vector<size_t>& idx) {
+  SvmDataset d;
+  d.feature_names = HubSpecFeatureNames(spec);
+  for (size_t i : idx) d.Add(encoded[i], rows[i].label);
+  d.groups = HostGroups(rows, idx);
+  return d;
+}
+
 }  // namespace topicrawl::hub

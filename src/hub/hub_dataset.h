@@ -22,6 +22,7 @@
 #include "classify/svm_model.h"
 #include "core/status.h"
 #include "hub/hub_features.h"
+#include "hub/hub_site_relative.h"
 
 namespace topicrawl::hub {
 
@@ -74,6 +75,17 @@ std::vector<uint32_t> HostGroups(const std::vector<HubExample>& rows,
 // The SVM data set of `rows[idx]` for the URL-feature model (groups: hosts).
 SvmDataset UrlDataset(const std::vector<HubExample>& rows, const std::vector<size_t>& idx,
                       HubFeatureSet set);
+
+// Every row's URL feature vector as `spec` reads it (HubSpecFeatureNames
+// order). Site-relative: percentiles among all rows of the file with the
+// same host column -- a site's URLs, never its labels; in a host split all
+// of a host's rows are on one side, so the test side's reference is its own.
+std::vector<std::vector<double>> EncodeHubRows(const HubFeatureSpec& spec,
+                                               const std::vector<HubExample>& rows);
+// The SVM data set of rows[idx] from EncodeHubRows' vectors (groups: hosts).
+SvmDataset SpecDataset(const HubFeatureSpec& spec, const std::vector<HubExample>& rows,
+                       const std::vector<std::vector<double>>& encoded,
+                       const std::vector<size_t>& idx);
 
 }  // namespace topicrawl::hub
 

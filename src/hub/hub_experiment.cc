@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "hub/hub_baselines.h"
+#include "hub/hub_site_detectors.h"
 #include "hub/hub_site_relative.h"
 
 namespace topicrawl::hub {
@@ -43,13 +44,19 @@ std::string_view HubMethodName(HubMethod m) {
     case HubMethod::kHeuristic: return "heuristic";
     case HubMethod::kContent: return "content";
     case HubMethod::kSvmUrlSite: return "svm-url-site";
+    case HubMethod::kSvmUrlBoth: return "svm-url-both";
+    case HubMethod::kSvmUrlSiteRules: return "svm-url-site-rules";
+    case HubMethod::kSiteOrRules: return "site-or-rules";
+    case HubMethod::kSvmUrlSiteRank: return "svm-url-site-rank";
   }
   return "?";
 }
 
 bool ParseHubMethod(std::string_view name, HubMethod* m) {
   for (HubMethod x : {HubMethod::kSvmFull, HubMethod::kSvmUrl, HubMethod::kRules,
-                      HubMethod::kHeuristic, HubMethod::kContent, HubMethod::kSvmUrlSite}) {
+                      HubMethod::kHeuristic, HubMethod::kContent, HubMethod::kSvmUrlSite,
+                      HubMethod::kSvmUrlBoth, HubMethod::kSvmUrlSiteRules, HubMethod::kSiteOrRules,
+                      HubMethod::kSvmUrlSiteRank}) {
     if (name == HubMethodName(x)) {
       *m = x;
       return true;
@@ -58,15 +65,12 @@ bool ParseHubMethod(std::string_view name, HubMethod* m) {
   return false;
 }
 
-BinaryMetrics EvaluateUrlModel(const SvmModel& model, HubFeatureSet set,
+BinaryMetrics EvaluateUrlModel(const SvmModel& model, const HubFeatureSpec& spec,
                                const std::vector<HubExample>& rows,
                                const std::vector<size_t>& test) {
   BinaryMetrics m;
-  std::vector<double> x(HubFeatureNames(set).size());
-  for (size_t i : test) {
-    HubFeaturesInto(rows[i].Observation(), set, x.data());
-    m.Add(model.Predict(x) == 1, rows[i].label == 1);
-  }
+  const std::vector<std::vector<double>> x = EncodeHubRows(spec, rows);
+  for (size_t i : test) m.Add(model.Predict(x[i]) == 1, rows[i].label == 1);
   return m;
 }
 
@@ -110,23 +114,30 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubEx
     case HubMethod::kSvmUrlSite: {
       // Percentiles among all rows of each host: a host's URLs, not its
       // labels (a host split puts every row of a host on one side).
-      const HubFeatureSet set = HubFeatureSet::kBeforeDownload;
-      std::vector<std::vector<double>> x(rows.size());
-      std::vector<std::string_view> hosts(rows.size());
-      for (size_t i = 0; i < rows.size(); ++i) {
-        x[i] = HubFeatures(rows[i].Observation(), set);
-        hosts[i] = rows[i].host;
-      }
-      ToSitePercentiles(hosts, SiteRelativeDims(set), &x);
-      SvmDataset d;
-      d.feature_names = HubFeatureNames(set);
-      for (size_t i : train) d.Add(x[i], rows[i].label);
-      d.groups = HostGroups(rows, train);
+      // The same encoding as `train hub-svm --features url-site`.
+      const HubFeatureSpec spec{HubFeatureSet::kBeforeDownload, HubFeatureReading::kSiteRelative};
+      const std::vector<std::vector<double>> x = EncodeHubRows(spec, rows);
       SvmTrainReport rep;
-      auto model = SvmModel::Train(d, std::string(kSiteRelativeModelKind), grid, &rep);
+      auto model = SvmModel::Train(SpecDataset(spec, rows, x, train),
+                                   std::string(HubSpecModelKind(spec)), grid, &rep);
       if (!model.ok()) return model.status();
       fill_svm(rep);
       for (size_t i : test) add(i, model->Predict(x[i]) == 1);
+      break;
+    }
+    case HubMethod::kSvmUrlBoth:
+    case HubMethod::kSvmUrlSiteRules:
+    case HubMethod::kSiteOrRules:
+    case HubMethod::kSvmUrlSiteRank: {
+      const SiteDetector d = method == HubMethod::kSvmUrlBoth        ? SiteDetector::kBoth
+                             : method == HubMethod::kSvmUrlSiteRules ? SiteDetector::kSiteRules
+                             : method == HubMethod::kSiteOrRules     ? SiteDetector::kSiteOrRules
+                                                                     : SiteDetector::kSiteRank;
+      auto run = RunSiteDetector(d, rows, train, test, grid);
+      if (!run.ok()) return run.status();
+      fill_svm(run->report);
+      if (run->rank_share >= 0) r.threshold = run->rank_share;  // q, printed as "t"
+      for (size_t k = 0; k < test.size(); ++k) add(test[k], run->predicted[k] == 1);
       break;
     }
     case HubMethod::kRules:

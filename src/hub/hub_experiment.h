@@ -22,9 +22,15 @@ enum class HubMethod {
   kHeuristic,  // multi-feature heuristic
   kContent,    // content-based SVM
   kSvmUrlSite,  // URL SVM before download on site-relative features (hub_site_relative.h)
+  // Session 2026-11-26 (fifth), hub_site_detectors.h:
+  kSvmUrlBoth,       // raw + site-relative features
+  kSvmUrlSiteRules,  // site-relative features + the rules' output
+  kSiteOrRules,      // site-relative SVM OR rules
+  kSvmUrlSiteRank,   // site-relative SVM, top q of each site (q by host-fold CV)
 };
 std::string_view HubMethodName(HubMethod m);
-// "svm-full", "svm-url", "rules", "heuristic", "content", "svm-url-site";
+// "svm-full", "svm-url", "rules", "heuristic", "content", "svm-url-site",
+// "svm-url-both", "svm-url-site-rules", "site-or-rules", "svm-url-site-rank";
 // false if unknown.
 bool ParseHubMethod(std::string_view name, HubMethod* m);
 
@@ -48,8 +54,9 @@ StatusOr<HubMethodResult> RunHubMethod(HubMethod m, const std::vector<HubExample
                                        const std::vector<size_t>& test,
                                        const SvmGridOptions& grid);
 
-// A trained URL model on rows[test] (kind decides the feature set).
-BinaryMetrics EvaluateUrlModel(const SvmModel& model, HubFeatureSet set,
+// A trained URL model on rows[test], the rows encoded as `spec` reads them
+// (EncodeHubRows: site-relative percentiles among all rows of each host).
+BinaryMetrics EvaluateUrlModel(const SvmModel& model, const HubFeatureSpec& spec,
                                const std::vector<HubExample>& rows,
                                const std::vector<size_t>& test);
 

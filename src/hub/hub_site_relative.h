@@ -20,14 +20,88 @@
 
 #include <string>
 #include <string_view>
+#include <functional>
+#include <unordered_map>
 #include <vector>
 
+#include "core/status.h"
 #include "hub/hub_features.h"
 
 namespace topicrawl::hub {
 
 // The model kind of site-relative URL models (before download).
 inline constexpr std::string_view kSiteRelativeModelKind = "hub-url-site-relative";
+// The model kind of site-relative models with page size (full set).
+inline constexpr std::string_view kSiteRelativeFullModelKind = "hub-url-full-site-relative";
+
+// Which features a hub URL model reads: the seed's set (full / before
+// download) and whether the numeric dimensions are the seed's raw values or
+// site percentiles. A model file records it as its kind (HubSpecModelKind),
+// so `hub`, `analyze hub` and the `hubs` round policy encode URLs the way
+// the model was trained, and refuse a file of another kind.
+enum class HubFeatureReading {
+  kRaw,           // the seed's values (default)
+  kSiteRelative,  // numeric dimensions as percentiles within the URL's site
+};
+struct HubFeatureSpec {
+  HubFeatureSet set = HubFeatureSet::kBeforeDownload;
+  HubFeatureReading reading = HubFeatureReading::kRaw;
+  bool site_relative() const { return reading == HubFeatureReading::kSiteRelative; }
+};
+// "full", "url" (= "before-download"), "full-site", "url-site"; false for
+// another name.
+bool ParseHubFeatureSpec(std::string_view name, HubFeatureSpec* spec);
+std::string HubFeatureSpecName(const HubFeatureSpec& spec);
+// hub-url-full, hub-url-before-download, hub-url-full-site-relative,
+// hub-url-site-relative.
+std::string_view HubSpecModelKind(const HubFeatureSpec& spec);
+// The inverse of HubSpecModelKind; false for a kind that is no hub URL model.
+bool HubSpecFromModelKind(std::string_view kind, HubFeatureSpec* spec);
+// Feature names in vector order as stored in the model file: the set's
+// names, with "_site_pct" appended to the site-relative dimensions.
+std::vector<std::string> HubSpecFeatureNames(const HubFeatureSpec& spec);
+
+// The reference population of site-relative features: per site, the sorted
+// values of each numeric dimension over a set of URLs (no labels). Where
+// it comes from is the caller's contract, and the same at training and at
+// scoring time: all rows of a data set (train hub-svm, analyze hub), the
+// URLs being scored (`hub`: the batch, grouped by host), every stored page
+// of the crawl (the `hubs` round policy). Encode() of a URL that is itself
+// in the population gives exactly ToSitePercentiles() of that population.
+class SiteStatistics {
+ public:
+  explicit SiteStatistics(HubFeatureSet set);
+  // One URL of `host`: its raw vector of the set (HubFeaturesInto).
+  void Add(std::string_view host, const double* raw);
+  // Sorts; call once after the last Add and before Encode.
+  void Finish();
+  // Number of reference URLs of `host` (0 if none).
+  size_t SiteSize(std::string_view host) const;
+  size_t Sites() const { return sites_.size(); }
+  // Replaces the site-relative dimensions of `x` (a raw vector of the set)
+  // by r(x) = (#{ref < x} + #{ref == x} / 2) / n among the host's reference
+  // values. Error when the host has no reference URLs.
+  Status Encode(std::string_view host, double* x) const;
+
+ private:
+  // Lookups by string_view without building a string (scoring 10^6 URLs).
+  struct HostHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::vector<bool> dims_;
+  bool finished_ = false;
+  // host -> per dimension (only site-relative ones filled) its values.
+  std::unordered_map<std::string, std::vector<std::vector<double>>, HostHash, std::equal_to<>>
+      sites_;
+};
+
+// Encodes a batch: raw features of each observation, then (site-relative
+// spec) percentiles among the batch's URLs of the same host. hosts[i] is
+// obs[i]'s site. The vectors are in HubSpecFeatureNames(spec) order.
+std::vector<std::vector<double>> EncodeBatch(const HubFeatureSpec& spec,
+                                             const std::vector<UrlObservation>& obs,
+                                             const std::vector<std::string_view>& hosts);
 
 // True for the dimensions of `set` that are replaced by site percentiles.
 std::vector<bool> SiteRelativeDims(HubFeatureSet set);

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -470,8 +471,30 @@ TEST_F(RecrawlIntegrationTest, HubsPolicyRevisitsTheSectionsAndFindsTheirNewPage
                " --out " + tsv),
             2);
 
+  // A site-relative model (train hub-svm --features url-site) on these
+  // labels: `hub` and the policy read the feature reading from the file.
+  const std::string model = base_ + "/site.model";
+  ASSERT_EQ(Sh(bin_ + " train hub-svm --data " + tsv + " --all --features url-site --folds 3 " +
+               "--log2c -1:3:2 --log2g -3:1:2 --threads 1 --out " + model),
+            0);
+  const std::string scores = base_ + "/scores.txt";
+  ASSERT_EQ(Sh("(" + bin_ + " hub --model " + model +
+               " http://site.test/docs/a/ http://site.test/docs/a/p1.html > " + scores + ")"),
+            0);
+  {
+    std::ifstream in(scores);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("url_length_site_pct="), std::string::npos) << text;
+    EXPECT_NE(text.find("http://site.test/docs/a/p1.html"), std::string::npos) << text;
+  }
+  const std::string site_dir = base_ + "/crawl-site";
+  fs::copy(dir, site_dir, fs::copy_options::recursive);
+
   // Round 1: section a links to its new page p7.
   server_.Set("/docs/a/", section("a", 7));
+  // The site-relative model with a budget of 5 revisits: the new page too.
+  ASSERT_EQ(Sh(Recrawl(site_dir, "--policy hubs --budget 5 --model " + model)), 0);
+  EXPECT_EQ(States(site_dir, 1)["/docs/a/p7.html"], "new");
   ASSERT_EQ(Sh(Recrawl(dir, "--policy hubs")), 0);
   auto r1 = States(dir, 1);
   EXPECT_EQ(r1["/docs/a/p7.html"], "new");

@@ -27,8 +27,20 @@
 // ("keep the old model when cross-validation says the new one is worse").
 // Both classes must be present; otherwise the old model stays.
 //
+// Feature reading (session 2026-11-26 fifth): the model's kind decides it
+// (hub/hub_site_relative.h). The default -- the structural bootstrap, or a
+// `train hub-svm --features url` file -- reads the seed's raw values; a
+// `--features url-site` file makes the policy read site-relative features:
+// each numeric feature as its percentile among the stored, not-gone pages
+// of the same host in the crawl at that moment (the pages the plan scores),
+// for scoring and for the examples it learns from. A full-set model (page
+// size) is refused: the policy scores with the before-download set. The
+// reading is saved in the state and a state whose model is of another
+// reading is refused as corrupt.
+//
 // Memory: one 9-double feature row per stored page while planning (~100 B
-// a page with its id), examples capped at kMaxExamples.
+// a page with its id; site-relative: the same again for the per-site
+// sorted values), examples capped at kMaxExamples.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -46,6 +58,7 @@
 #include "crawl/rounds/policies.h"
 #include "crawl/rounds/round_graph.h"
 #include "hub/hub_features.h"
+#include "hub/hub_site_relative.h"
 #include "hub/hub_structure.h"
 #include "url/url.h"
 
@@ -53,6 +66,7 @@ namespace topicrawl {
 namespace {
 
 using hub::HubFeatureSet;
+using hub::HubFeatureSpec;
 constexpr HubFeatureSet kSet = HubFeatureSet::kBeforeDownload;
 constexpr double kHubThreshold = 0.5;
 // The examples kept for retraining (the most recent). With 4,000 and C up
@@ -62,7 +76,10 @@ constexpr size_t kMaxExamples = 2000;
 // The structural bootstrap trains on at most this many pages (the seed used
 // 2,000); larger crawls are sampled, stratified by label, with the rng seed.
 constexpr size_t kBootstrapSample = 2000;
-constexpr char kStateMagic[] = "topicrawl-hubs-policy 1";
+// Version 2 adds the line "features url|url-site"; version 1 states (no
+// such line) are raw before-download ones.
+constexpr char kStateMagic[] = "topicrawl-hubs-policy 2";
+constexpr char kStateMagicV1[] = "topicrawl-hubs-policy 1";
 
 SvmGridOptions SmallGrid(uint64_t seed) {
   // A 3 x 4 grid with 5-fold CV: the policy trains between rounds, where
@@ -90,7 +107,30 @@ hub::UrlObservation Observe(const KnownUrl& u) {
   return o;
 }
 
-std::vector<double> Features(const KnownUrl& u) { return hub::HubFeatures(Observe(u), kSet); }
+bool Stored(const KnownUrl& u) { return u.page_id != 0 && !u.gone(); }
+
+// The reference population of site-relative features: every stored,
+// not-gone page of the crawl, by host (the set Plan scores).
+StatusOr<hub::SiteStatistics> CrawlSiteStatistics(RoundHistory& history) {
+  hub::SiteStatistics stats(kSet);
+  std::vector<double> x(hub::HubFeatureNames(kSet).size());
+  Status s = history.ForEachUrl([&](const KnownUrl& u) {
+    if (!Stored(u)) return true;
+    hub::HubFeaturesInto(Observe(u), kSet, x.data());
+    stats.Add(u.host, x.data());
+    return true;
+  });
+  if (!s.ok()) return s;
+  stats.Finish();
+  return stats;
+}
+
+// Features of `u` as `spec` reads them into x (stats: site-relative only).
+Status Encode(const HubFeatureSpec& spec, const hub::SiteStatistics* stats, const KnownUrl& u,
+              double* x) {
+  hub::HubFeaturesInto(Observe(u), kSet, x);
+  return spec.site_relative() ? stats->Encode(u.host, x) : Status::Ok();
+}
 
 class HubsRoundPolicy : public RoundPolicy {
  public:
@@ -113,20 +153,29 @@ class HubsRoundPolicy : public RoundPolicy {
     std::vector<UrlId> seed_ids;
     // One feature buffer for every page: this loop scores the whole crawl.
     std::vector<double> x(hub::HubFeatureNames(kSet).size());
+    std::optional<hub::SiteStatistics> stats;
+    if (spec_.site_relative()) {
+      auto st = CrawlSiteStatistics(history);
+      if (!st.ok()) return st.status();
+      stats = std::move(st).value();
+    }
+    Status encode = Status::Ok();
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
-      if (u.page_id == 0 || u.gone()) return true;
+      if (!Stored(u)) return true;
       ++scored;
       if (seed_keys.contains(SchemeLess(u.url))) {
         seed_ids.push_back(u.url_id);
         return true;
       }
-      hub::HubFeaturesInto(Observe(u), kSet, x.data());
+      encode = Encode(spec_, stats ? &*stats : nullptr, u, x.data());
+      if (!encode.ok()) return false;
       const double p = model_->Probability(x);
       if (p >= kHubThreshold) ++predicted;
       if (p >= kHubThreshold || request.budget >= 0) plan->revisits.push_back({u.url_id, p});
       return true;
     });
     if (!s.ok()) return s;
+    if (!encode.ok()) return encode;
     if (request.budget >= 0) {
       if (Status f = FuseWithParenthood(history, &plan->revisits); !f.ok()) return f;
     }
@@ -135,12 +184,13 @@ class HubsRoundPolicy : public RoundPolicy {
     TruncateToBudget(&plan->revisits, request.budget);
     plan->seeds = history.OriginalSeeds();  // unknown ones are queued as new seeds
     plan->follow_new_links = true;
-    char note[256];
+    char note[512];
     std::snprintf(note, sizeof note,
                   "hubs: %lld of %lld pages predicted hubs (P >= %.2f), %zu revisits; model: %s "
-                  "(C 2^%d, gamma 2^%d, CV accuracy %.3f)",
+                  "(%s features, C 2^%d, gamma 2^%d, CV accuracy %.3f)",
                   static_cast<long long>(predicted), static_cast<long long>(scored),
                   kHubThreshold, plan->revisits.size(), origin_.c_str(),
+                  hub::HubFeatureSpecName(spec_).c_str(),
                   static_cast<int>(std::lround(std::log2(model_->c()))),
                   static_cast<int>(std::lround(std::log2(model_->gamma()))),
                   model_->cv_accuracy());
@@ -158,14 +208,24 @@ class HubsRoundPolicy : public RoundPolicy {
       return true;
     });
     if (!s.ok() || label.empty()) return s;
+    std::optional<hub::SiteStatistics> stats;
+    if (spec_.site_relative()) {
+      auto st = CrawlSiteStatistics(history);
+      if (!st.ok()) return st.status();
+      stats = std::move(st).value();
+    }
+    Status encode = Status::Ok();
+    std::vector<double> x(hub::HubFeatureNames(kSet).size());
     s = history.ForEachUrl([&](const KnownUrl& u) {
       auto it = label.find(u.url_id);
-      if (it != label.end()) {
-        examples_.Add(Features(u), it->second);
-      }
+      if (it == label.end() || (stats && stats->SiteSize(u.host) == 0)) return true;
+      encode = Encode(spec_, stats ? &*stats : nullptr, u, x.data());
+      if (!encode.ok()) return false;
+      examples_.Add(x, it->second);
       return true;
     });
     if (!s.ok()) return s;
+    if (!encode.ok()) return encode;
     if (examples_.size() > kMaxExamples) {  // keep the most recent rounds
       const size_t drop = examples_.size() - kMaxExamples;
       examples_.rows.erase(examples_.rows.begin(), examples_.rows.begin() + drop);
@@ -262,6 +322,7 @@ class HubsRoundPolicy : public RoundPolicy {
   std::string SaveState() const override {
     std::ostringstream out;
     out << kStateMagic << "\n";
+    out << "features " << hub::HubFeatureSpecName(spec_) << "\n";
     out << "origin " << origin_ << "\n";
     out << "examples " << examples_.size() << "\n";
     char buf[64];
@@ -285,7 +346,16 @@ class HubsRoundPolicy : public RoundPolicy {
     auto bad = [](const std::string& why) {
       return Status::Error("hubs round policy state is corrupt: " + why);
     };
-    if (!std::getline(in, line) || line != kStateMagic) return bad("unknown header");
+    if (!std::getline(in, line) || (line != kStateMagic && line != kStateMagicV1)) {
+      return bad("unknown header");
+    }
+    HubFeatureSpec spec;  // version 1: raw before-download features
+    if (line == kStateMagic) {
+      if (!std::getline(in, line) || line.rfind("features ", 0) != 0 ||
+          !hub::ParseHubFeatureSpec(line.substr(9), &spec) || spec.set != kSet) {
+        return bad("no or unknown features line (want 'features url' or 'features url-site')");
+      }
+    }
     if (!std::getline(in, line) || line.rfind("origin ", 0) != 0) return bad("no origin");
     origin_ = line.substr(7);
     size_t n = 0;
@@ -293,7 +363,7 @@ class HubsRoundPolicy : public RoundPolicy {
       return bad("no example count");
     }
     SvmDataset examples;
-    examples.feature_names = hub::HubFeatureNames(kSet);
+    examples.feature_names = hub::HubSpecFeatureNames(spec);
     const size_t dims = examples.feature_names.size();
     for (size_t i = 0; i < n; ++i) {
       if (!std::getline(in, line)) return bad("truncated examples");
@@ -309,10 +379,13 @@ class HubsRoundPolicy : public RoundPolicy {
     if (!std::getline(in, line) || line != "model") return bad("no model section");
     std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!rest.empty()) {
-      auto m = SvmModel::Parse(rest, hub::HubModelKind(kSet), "hubs round policy state");
+      // The model must read the features the state says (its kind).
+      auto m = SvmModel::Parse(rest, hub::HubSpecModelKind(spec), "hubs round policy state");
       if (!m.ok()) return m.status();
+      if (Status c = m->CheckFeatures(examples.feature_names); !c.ok()) return bad(c.message());
       model_ = std::move(m).value();
     }
+    spec_ = spec;
     examples_ = std::move(examples);
     return Status::Ok();
   }
@@ -320,9 +393,29 @@ class HubsRoundPolicy : public RoundPolicy {
  private:
   Status FirstModel(RoundHistory& history) {
     if (!model_file_.empty()) {
-      auto m = SvmModel::Load(model_file_, hub::HubModelKind(kSet));
+      auto m = SvmModel::Load(model_file_, "");
       if (!m.ok()) return m.status();
-      if (Status s = m->CheckFeatures(hub::HubFeatureNames(kSet)); !s.ok()) return s;
+      // The file's kind says which features it reads: raw or site-relative
+      // before-download features; a full-set model needs page sizes the
+      // plan does not use.
+      HubFeatureSpec spec;
+      if (!hub::HubSpecFromModelKind(m->kind(), &spec) || spec.set != kSet) {
+        return Status::Error(model_file_ + ": is a '" + m->kind() +
+                             "' model; the hubs round policy needs a before-download hub URL "
+                             "model (train hub-svm --features url or url-site: kind " +
+                             std::string(hub::HubSpecModelKind({kSet, hub::HubFeatureReading::kRaw})) +
+                             " or " + std::string(hub::kSiteRelativeModelKind) + ")");
+      }
+      if (Status s = m->CheckFeatures(hub::HubSpecFeatureNames(spec)); !s.ok()) {
+        return Status::Error(model_file_ + ": " + s.message());
+      }
+      if (examples_.size() > 0 && spec.reading != spec_.reading) {
+        return Status::Error(model_file_ + ": reads " + hub::HubFeatureSpecName(spec) +
+                             " features, but the policy's saved examples are " +
+                             hub::HubFeatureSpecName(spec_));
+      }
+      spec_ = spec;
+      examples_.feature_names = hub::HubSpecFeatureNames(spec_);
       model_ = std::move(m).value();
       origin_ = "file " + model_file_;
       return Status::Ok();
@@ -362,13 +455,25 @@ class HubsRoundPolicy : public RoundPolicy {
     for (size_t k = 0; k < pages.size(); ++k) label[g->url_id[pages[k]]] = labels[k];
 
     SvmDataset all;
-    all.feature_names = hub::HubFeatureNames(kSet);
+    all.feature_names = hub::HubSpecFeatureNames(spec_);
+    std::optional<hub::SiteStatistics> stats;
+    if (spec_.site_relative()) {
+      auto st = CrawlSiteStatistics(history);
+      if (!st.ok()) return st.status();
+      stats = std::move(st).value();
+    }
+    Status encode = Status::Ok();
+    std::vector<double> x(hub::HubFeatureNames(kSet).size());
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
       auto it = label.find(u.url_id);
-      if (it != label.end()) all.Add(Features(u), it->second);
+      if (it == label.end() || (stats && stats->SiteSize(u.host) == 0)) return true;
+      encode = Encode(spec_, stats ? &*stats : nullptr, u, x.data());
+      if (!encode.ok()) return false;
+      all.Add(x, it->second);
       return true;
     });
     if (!s.ok()) return s;
+    if (!encode.ok()) return encode;
     SvmDataset data = Sample(all, kBootstrapSample, seed_);
     const auto positives = std::count(data.labels.begin(), data.labels.end(), 1);
     if (positives < 2 || data.size() - positives < 2) {
@@ -378,7 +483,7 @@ class HubsRoundPolicy : public RoundPolicy {
           " sampled pages, too few to train a model; give one with --model "
           "(topicrawl train hub-svm --features url)");
     }
-    auto m = SvmModel::Train(data, std::string(hub::HubModelKind(kSet)), SmallGrid(seed_));
+    auto m = SvmModel::Train(data, std::string(hub::HubSpecModelKind(spec_)), SmallGrid(seed_));
     if (!m.ok()) return m.status();
     model_ = std::move(m).value();
     origin_ = "structural labels of round " + std::to_string(history.last_round()) + " (" +
@@ -403,8 +508,8 @@ class HubsRoundPolicy : public RoundPolicy {
     const auto positives = std::count(examples_.labels.begin(), examples_.labels.end(), 1);
     if (positives < 2 || examples_.size() - positives < 2) return Status::Ok();
     SvmTrainReport report;
-    auto m = SvmModel::Train(examples_, std::string(hub::HubModelKind(kSet)), SmallGrid(seed_),
-                             &report);
+    auto m = SvmModel::Train(examples_, std::string(hub::HubSpecModelKind(spec_)),
+                             SmallGrid(seed_), &report);
     if (!m.ok()) return m.status();
     double old_accuracy = -1;
     if (model_) {
@@ -427,6 +532,9 @@ class HubsRoundPolicy : public RoundPolicy {
   uint64_t seed_ = 1;
   std::optional<SvmModel> model_;
   std::string origin_;
+  // Which features the model reads (its kind); raw until a site-relative
+  // model file or state says otherwise.
+  HubFeatureSpec spec_{kSet, hub::HubFeatureReading::kRaw};
   SvmDataset examples_{hub::HubFeatureNames(kSet), {}, {}, {}};
 };
 

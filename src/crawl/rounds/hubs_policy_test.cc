@@ -2,12 +2,16 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "classify/svm_model.h"
 #include "crawl/rounds/fake_round_history.h"
 #include "crawl/rounds/round_policy.h"
+#include "hub/hub_dataset.h"
+#include "hub/hub_site_relative.h"
 
 namespace topicrawl {
 namespace {
@@ -274,6 +278,168 @@ TEST(HubsPolicyTest, WithABudgetTheLinkStructureFindsDirectoriesTheUrlCannot) {
   for (const auto& e : entries) {
     for (UrlId u : e) EXPECT_FALSE(got.count(u)) << h.urls.at(u).url;
   }
+}
+
+}  // namespace
+}  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+// Sites() with a different URL scale per site: site s's paths start with
+// 40 s bytes of prefix, so a section URL of s3 is longer than any content
+// URL of s0. Within a site the sections are still the shorter, shallower
+// URLs: what the site-relative features read.
+FakeRoundHistory ScaledSites() {
+  FakeRoundHistory h = Sites();
+  for (auto& [id, u] : h.urls) {
+    const int s = u.host[1] - '0';
+    const size_t slash = u.url.find('/', 8);
+    if (u.url.compare(slash, 5, "/docs") == 0) {
+      u.url.insert(slash, "/" + std::string(40 * s, 'p'));
+    }
+  }
+  return h;
+}
+
+// A site-relative model file (train hub-svm --features url-site) trained on
+// sites s0 and s1 of `h`, with the percentiles among all stored pages of
+// each host: what the policy computes at scoring time.
+std::string SiteRelativeModelFile(const FakeRoundHistory& h, hub::HubFeatureSpec spec,
+                                  const std::string& name) {
+  std::vector<hub::HubExample> rows;
+  for (const auto& [id, u] : h.urls) {
+    hub::HubExample e;
+    e.url = u.url;
+    e.host = u.host;
+    e.anchor = u.anchor;
+    e.crawl_depth = u.depth;
+    e.page_size = 1000;
+    e.label = IsSection(u.url) ? 1 : 0;
+    rows.push_back(e);
+  }
+  const auto encoded = hub::EncodeHubRows(spec, rows);
+  std::vector<size_t> train;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].host == "s0.test" || rows[i].host == "s1.test") train.push_back(i);
+  }
+  SvmGridOptions g;
+  g.log2c_min = 1, g.log2c_max = 5, g.log2c_step = 4;
+  g.log2g_min = -3, g.log2g_max = 1, g.log2g_step = 4;
+  g.folds = 3;
+  g.threads = 1;
+  auto m = SvmModel::Train(hub::SpecDataset(spec, rows, encoded, train),
+                           std::string(hub::HubSpecModelKind(spec)), g);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  const std::string path = ::testing::TempDir() + "/" + name;
+  EXPECT_TRUE(m->Save(path).ok());
+  return path;
+}
+
+TEST(HubsPolicyTest, ASiteRelativeModelFileScoresWithTheCrawlsSitePercentiles) {
+  FakeRoundHistory h = ScaledSites();
+  RoundPolicyContext ctx;
+  ctx.model_file = SiteRelativeModelFile(
+      h, {hub::HubFeatureSet::kBeforeDownload, hub::HubFeatureReading::kSiteRelative},
+      "site-hub-model");
+  auto p = MakeRoundPolicy("hubs", ctx);
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  ASSERT_TRUE((*p)->Plan({1, -1, 0}, h, &plan).ok());
+  EXPECT_NE(plan.note.find("url-site features"), std::string::npos) << plan.note;
+  // The sections of all four sites, also of s2 and s3 whose URL scale the
+  // model never saw, and no content page.
+  int sections = 0;
+  for (const auto& u : RevisitedUrls(h, plan)) {
+    EXPECT_EQ(u.find("page-"), std::string::npos) << "content page revisited: " << u;
+    sections += IsSection(u);
+  }
+  EXPECT_EQ(sections, 8);
+
+  // The state says which features the model reads; another process plans
+  // the same round from it.
+  const std::string state = (*p)->SaveState();
+  EXPECT_NE(state.find("\nfeatures url-site\n"), std::string::npos) << state.substr(0, 120);
+  auto q = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(q.ok());
+  ASSERT_TRUE((*q)->RestoreState(state).ok());
+  RoundPlan again;
+  ASSERT_TRUE((*q)->Plan({1, -1, 0}, h, &again).ok());
+  ASSERT_EQ(again.revisits.size(), plan.revisits.size());
+  for (size_t i = 0; i < again.revisits.size(); ++i) {
+    EXPECT_EQ(again.revisits[i].url_id, plan.revisits[i].url_id);
+    EXPECT_DOUBLE_EQ(again.revisits[i].priority, plan.revisits[i].priority);
+  }
+
+  // Learning keeps the reading: the examples are site percentiles too.
+  h.summary.round = 1;
+  for (const auto& [id, u] : h.urls) {
+    if (u.url.back() != '/') continue;
+    UrlOutcome o;
+    o.url_id = id;
+    o.revisit = true;
+    o.state = UrlState::kUnchanged;
+    o.new_links = IsSection(u.url) && (u.host == "s0.test" || u.host == "s3.test") ? 2 : 0;
+    h.outcomes[1].push_back(o);
+  }
+  ASSERT_TRUE((*q)->OnRoundFinished(h).ok());
+  const std::string learned = (*q)->SaveState();
+  EXPECT_NE(learned.find("\nfeatures url-site\n"), std::string::npos);
+  EXPECT_NE(learned.find("hub-url-site-relative"), std::string::npos);
+  // Every numeric example value is a percentile in [0, 1] (url length 2nd).
+  std::istringstream in(learned.substr(learned.find("examples ")));
+  std::string line;
+  std::getline(in, line);
+  ASSERT_EQ(line, "examples 12");
+  for (int i = 0; i < 12; ++i) {
+    std::getline(in, line);
+    std::istringstream row(line);
+    double label, anchor, url_length;
+    row >> label >> anchor >> url_length;
+    EXPECT_GE(url_length, 0.0) << line;
+    EXPECT_LE(url_length, 1.0) << line;
+  }
+}
+
+TEST(HubsPolicyTest, AModelOfAnotherFeatureReadingIsRefused) {
+  FakeRoundHistory h = ScaledSites();
+  // A full-set model (page size): the policy scores before-download features.
+  RoundPolicyContext ctx;
+  ctx.model_file = SiteRelativeModelFile(
+      h, {hub::HubFeatureSet::kFull, hub::HubFeatureReading::kSiteRelative}, "full-site-model");
+  auto p = MakeRoundPolicy("hubs", ctx);
+  ASSERT_TRUE(p.ok());
+  RoundPlan plan;
+  Status s = (*p)->Plan({1, -1, 0}, h, &plan);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("before-download hub URL model"), std::string::npos) << s.message();
+
+  // A state that says url-site but holds a raw model (or the reverse) is
+  // refused: its kind does not match.
+  auto raw = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(raw.ok());
+  ASSERT_TRUE((*raw)->Plan({1, -1, 0}, h, &plan).ok());
+  std::string state = (*raw)->SaveState();
+  const size_t at = state.find("\nfeatures url\n");
+  ASSERT_NE(at, std::string::npos) << state.substr(0, 120);
+  state.replace(at, 14, "\nfeatures url-site\n");
+  auto q = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(q.ok());
+  s = (*q)->RestoreState(state);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("hub-url-site-relative"), std::string::npos) << s.message();
+  // A version-1 state (no features line) is a raw one and still loads.
+  std::string v1 = (*raw)->SaveState();
+  v1.replace(v1.find("topicrawl-hubs-policy 2\nfeatures url\n"), 37, "topicrawl-hubs-policy 1\n");
+  auto old = MakeRoundPolicy("hubs", {});
+  ASSERT_TRUE(old.ok());
+  ASSERT_TRUE((*old)->RestoreState(v1).ok());
+  EXPECT_EQ((*old)->SaveState(), (*raw)->SaveState());
+  // An unknown reading is refused by name.
+  state.replace(at, 19, "\nfeatures url-xyz\n");
+  s = (*q)->RestoreState(state);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("features"), std::string::npos) << s.message();
 }
 
 }  // namespace
