@@ -50,7 +50,10 @@ void StoreWriter::Push(Op op) {
   std::unique_lock<std::mutex> lock(mu_);
   has_room_.wait(lock, [this] { return queue_.size() < max_queued_; });
   queue_.push_back(std::move(op));
-  if (queue_.size() == 1) has_work_.notify_one();
+  // Why not on the first operation: the writer then woke for one or two
+  // rows at a time (0.36 context switches per row at 10^6 pages, each a
+  // futex wake here and a switch there); see Loop().
+  if (queue_.size() == wake_batch_) has_work_.notify_one();
 }
 
 void StoreWriter::Loop() {
@@ -58,19 +61,25 @@ void StoreWriter::Loop() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      if (queue_.empty() && !stopping_) {
-        // Idle: commit an old batch so readers see recent pages.
-        lock.unlock();
-        Status committed = store_->CommitIfDue();
-        lock.lock();
-        if (!committed.ok() && !failed()) {  // e.g. disk full on commit
-          error_ = committed;
-          failed_.store(true, std::memory_order_release);
+      if (queue_.size() < wake_batch_ && !stopping_) {
+        if (queue_.empty()) {
+          // Idle: commit an old batch so readers see recent pages.
+          lock.unlock();
+          Status committed = store_->CommitIfDue();
+          lock.lock();
+          if (!committed.ok() && !failed()) {  // e.g. disk full on commit
+            error_ = committed;
+            failed_.store(true, std::memory_order_release);
+          }
         }
-        has_work_.wait_for(lock, std::chrono::milliseconds(100),
-                           [this] { return !queue_.empty() || stopping_; });
+        // A batch, a stop, or kMaxWait: whatever is queued then is taken.
+        has_work_.wait_for(lock, kMaxWait,
+                           [this] { return queue_.size() >= wake_batch_ || stopping_; });
       }
-      if (queue_.empty() && stopping_) return;
+      if (queue_.empty()) {
+        if (stopping_) return;
+        continue;
+      }
       batch.swap(queue_);
     }
     has_room_.notify_all();

@@ -2,6 +2,7 @@
 #define TOPICRAWL_CRAWL_STORE_WRITER_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -26,8 +27,16 @@ namespace topicrawl {
 class StoreWriter {
  public:
   // At most `max_queued` operations wait; Post() blocks beyond that, which
-  // bounds memory (bodies) and pushes back on the crawl thread.
-  StoreWriter(CrawlStore* store, size_t max_queued) : store_(store), max_queued_(max_queued) {}
+  // bounds memory (bodies) and pushes back on the crawl thread. The thread
+  // wakes for a batch: when kWakeBatch operations (at most max_queued) wait,
+  // or kMaxWait after it last looked, so an operation waits at most ~kMaxWait
+  // before it starts.
+  StoreWriter(CrawlStore* store, size_t max_queued)
+      : store_(store),
+        max_queued_(max_queued),
+        wake_batch_(max_queued < kWakeBatch ? (max_queued > 0 ? max_queued : 1) : kWakeBatch) {}
+  static constexpr size_t kWakeBatch = 64;
+  static constexpr std::chrono::milliseconds kMaxWait{20};
   ~StoreWriter() { Stop(); }
   StoreWriter(const StoreWriter&) = delete;
   StoreWriter& operator=(const StoreWriter&) = delete;
@@ -57,6 +66,7 @@ class StoreWriter {
 
   CrawlStore* const store_;
   const size_t max_queued_;
+  const size_t wake_batch_;
   mutable std::mutex mu_;
   std::condition_variable has_work_;
   std::condition_variable has_room_;
