@@ -544,7 +544,11 @@ Status Crawler::Impl::Run() {
     monitor_->SetStrategy(config_.strategy, strategy_->Beta());
     monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
   }
-  writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
+  // Room for ~1 s of store operations at 10^6 pages of the synthetic web
+  // (~3 refusals and pages a fetched page): with 256 the crawl thread sat
+  // blocked on a full queue whenever a commit or WAL checkpoint held the
+  // writer, and no transfer progressed meanwhile. Bodies bound the memory.
+  writer_ = std::make_unique<StoreWriter>(store_.get(), 8192, size_t{64} << 20);
   writer_->Start();
   while (!Finished()) {
     DrainProcessed();
@@ -585,6 +589,8 @@ Status Crawler::Impl::Run() {
   Progress(true);
   if (config_.progress_interval_ms > 0 && !cpu.empty()) {
     std::fprintf(stderr, "cpu by thread: %s\n", cpu.c_str());
+    std::fprintf(stderr, "store queue: the crawl thread waited %.1f s for room\n",
+                 writer_->blocked_seconds());
   }
   if (!cpu.empty()) store_->AddEvent("cpu", cpu);
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
