@@ -12,10 +12,10 @@
 #include <atomic>
 #include <deque>
 #include <map>
-#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/thread_pool.h"

@@ -147,7 +147,7 @@ class CurlFetcher : public Fetcher {
   std::vector<ConnectToRule> rules_;
   curl_slist* connect_to_ = nullptr;
   curl_slist* resolve_ = nullptr;
-  // "host:port" -> its own lists, or two nullptrs: the shared ones apply.
+  // "host:port" -> its own lists, for hosts a rule sends to an IPv4 literal.
   std::unordered_map<std::string, HostRoute> routes_;
   CURLM* multi_ = nullptr;
   std::vector<CURL*> idle_easy_;
@@ -362,26 +362,31 @@ void CurlFetcher::StartHop(Transfer* t) {
 // the caller gave no resolve list of its own (a per-handle list would hide
 // it); otherwise the shared lists apply as before.
 const CurlFetcher::HostRoute& CurlFetcher::RouteFor(const std::string& host, int port) {
-  std::string key = host + ":" + std::to_string(port);
-  auto [it, added] = routes_.try_emplace(std::move(key));
-  if (!added) return it->second;
+  static const HostRoute kShared;
   if (!options_.resolve.empty() || host.find_first_of(":[]") != std::string::npos) {
-    return it->second;
+    return kShared;
   }
-  for (const ConnectToRule& rule : rules_) {
-    if (!rule.Matches(host, port)) continue;
-    in_addr v4{};
-    if (rule.connect_host.empty() || inet_pton(AF_INET, rule.connect_host.c_str(), &v4) != 1) {
-      return it->second;  // curl applies this rule: leave it to the shared list
+  // The rule curl applies is the first that matches; hosts no rule sends
+  // to an IPv4 literal are not remembered (routes_ holds mapped hosts only).
+  const ConnectToRule* rule = nullptr;
+  for (const ConnectToRule& r : rules_) {
+    if (r.Matches(host, port)) {
+      rule = &r;
+      break;
     }
-    const int to_port = rule.connect_port >= 0 ? rule.connect_port : port;
-    const std::string target = std::to_string(to_port);
-    it->second.connect_to = curl_slist_append(
-        nullptr, (host + ":" + std::to_string(port) + "::" + target).c_str());
-    it->second.resolve =
-        curl_slist_append(nullptr, (host + ":" + target + ":" + rule.connect_host).c_str());
-    return it->second;
   }
+  in_addr v4{};
+  if (rule == nullptr || rule->connect_host.empty() ||
+      inet_pton(AF_INET, rule->connect_host.c_str(), &v4) != 1) {
+    return kShared;
+  }
+  auto [it, added] = routes_.try_emplace(host + ":" + std::to_string(port));
+  if (!added) return it->second;
+  const std::string target = std::to_string(rule->connect_port >= 0 ? rule->connect_port : port);
+  it->second.connect_to = curl_slist_append(
+      nullptr, (host + ":" + std::to_string(port) + "::" + target).c_str());
+  it->second.resolve =
+      curl_slist_append(nullptr, (host + ":" + target + ":" + rule->connect_host).c_str());
   return it->second;
 }
 
