@@ -31,8 +31,9 @@ class StoreWriter {
   // heads, links, admitted rows: PageBytes) beyond the first, wait; AddPage()
   // and Post() block beyond that, which bounds memory and pushes back on the
   // crawl thread. The thread wakes for a batch: when kWakeBatch operations
-  // (at most max_queued) wait, or kMaxWait after it last looked, so an
-  // operation waits at most ~kMaxWait before it starts.
+  // (at most max_queued) wait, when a caller waits for room, or kMaxWait
+  // after it last looked, so an operation is taken within ~kMaxWait of the
+  // writer's last batch.
   StoreWriter(CrawlStore* store, size_t max_queued, size_t max_bytes = SIZE_MAX)
       : store_(store),
         max_queued_(max_queued > 0 ? max_queued : 1),
