@@ -6,7 +6,9 @@
 # crawl process from /proc/PID/stat: unlike pages/s, it does not follow the
 # other jobs' load on a shared machine), RSS, crawl.db (+WAL) and WARC bytes per stored page,
 # the queue size, and the step's CPU ms per page by thread role
-# (crawl/parse/store: which part grows). At the end: peak RSS and CPU (/usr/bin/time), the time
+# (crawl/parse/store: which part grows), and the synthetic web server's CPU
+# ms per page over the step (`web`: it shares the machine's cores with the
+# crawl, so it bounds pages/s too). At the end: peak RSS and CPU (/usr/bin/time), the time
 # from the end of the crawl loop (first "closing" line) to the process exit,
 # and the time of a resume of the finished directory (it rebuilds the
 # seen-set and queue from crawl.db, fetches nothing, and closes).
@@ -59,8 +61,8 @@ bytes() { { du -sb "$@" 2>/dev/null || true; } | awk '{s += $1} END {printf "%.0
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
 echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts 1000 --pages 3000000 --seed 3 ${SYNTH:-}"
-printf '%10s %9s %9s %8s %10s %10s %10s %9s %17s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
-  "db B/page" "warc B/pg" queue "elapsed" "crawl/parse/store"
+printf '%10s %9s %9s %8s %10s %10s %10s %9s %17s %6s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
+  "db B/page" "warc B/pg" queue "elapsed" "crawl/parse/store" "web"
 # shellcheck disable=SC2086
 ( /usr/bin/time -v -o "$TMP/time.txt" "$BIN" crawl --seeds "$TMP/seeds.txt" \
     --strategy best-first --topic "$TOPIC" --max-pages "$PAGES" --delay 0 $CRAWL_ARGS \
@@ -90,10 +92,17 @@ thread_cpu() {
     } END { printf "%.2f %.2f %.2f\n", c, p, s }' /proc/"$CRAWL_PID"/task/*/stat 2>/dev/null || true
 }
 last_threads="0 0 0"
+# CPU seconds of the synthetic web server so far.
+web_seconds() {
+  awk -v hz="$TICKS" '{sub(/.*\) /, ""); printf "%.2f\n", ($12 + $13) / hz}' \
+    "/proc/$SYNTH_PID/stat" 2>/dev/null || echo -1
+}
+last_web=0
 report() {  # pages queue elapsed
-  local now rss db warc cpu threads
+  local now rss db warc cpu threads web
   now=$(date +%s.%N)
   cpu=$(cpu_seconds)
+  web=$(web_seconds)
   threads=$(thread_cpu)
   [ -n "$threads" ] || threads=-
   [ -n "$cpu" ] || cpu=-1  # the crawl has exited: no CPU figure for this step
@@ -102,7 +111,7 @@ report() {  # pages queue elapsed
   warc=$(bytes "$OUT/warc")
   awk -v p="$1" -v q="$2" -v e="$3" -v t0="$last_t" -v t1="$now" -v p0="$last_pages" \
       -v rss="$rss" -v db="$db" -v warc="$warc" -v c0="$last_cpu" -v c1="$cpu" \
-      -v th0="$last_threads" -v th1="$threads" 'BEGIN {
+      -v th0="$last_threads" -v th1="$threads" -v w0="$last_web" -v w1="$web" 'BEGIN {
     cpu = c1 < 0 ? "-" : sprintf("%.3f", 1000 * (c1 - c0) / (p - p0))
     th = "-"
     # (A thread that has exited drops out of the sums: no figure then.)
@@ -111,11 +120,13 @@ report() {  # pages queue elapsed
       th = sprintf("%.3f/%.3f/%.3f", 1000 * (b[1] - a[1]) / (p - p0),
                    1000 * (b[2] - a[2]) / (p - p0), 1000 * (b[3] - a[3]) / (p - p0))
     }
-    printf "%10d %9.0f %9s %8d %10.0f %10.0f %10d %9s %17s\n", p, (p - p0) / (t1 - t0),
-           cpu, rss, db / p, warc / p, q, e, th }'
+    web = w1 < 0 ? "-" : sprintf("%.3f", 1000 * (w1 - w0) / (p - p0))
+    printf "%10d %9.0f %9s %8d %10.0f %10.0f %10d %9s %17s %6s\n", p, (p - p0) / (t1 - t0),
+           cpu, rss, db / p, warc / p, q, e, th, web }'
   last_t=$now
   [ "$cpu" = -1 ] || last_cpu=$cpu
   [ "$threads" = - ] || last_threads=$threads
+  [ "$web" = -1 ] || last_web=$web
   last_pages=$1
 }
 while kill -0 "$RUNNER" 2>/dev/null; do
@@ -134,7 +145,7 @@ done
 wait "$RUNNER" || true
 end_t=$(awk '{print $1}' < <(tail -1 "$TMP/crawl.log"))
 close_t=$(grep -a -m1 'closing' "$TMP/crawl.log" | awk '{print $1}' || true)
-grep -a 'closing\|cpu by thread' "$TMP/crawl.log" | cut -d' ' -f2- || true
+grep -a 'closing\|cpu by thread\|store queue' "$TMP/crawl.log" | cut -d' ' -f2- || true
 cat "$TMP/summary.txt" | head -1
 awk -F': ' '/Maximum resident/ {printf "peak RSS: %.0f MB\n", $2 / 1024}
   /User time/ {u = $2} /System time/ {s = $2}

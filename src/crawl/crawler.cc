@@ -236,11 +236,30 @@ Status Crawler::Impl::SeedOrResume() {
   return store_->Flush();
 }
 
+// Why remembered: RobotsHostKey parses the whole URL, and every dispatched
+// URL (refusals included) needs its key: 7 % of the crawl thread at 1.5 x
+// 10^5 pages of the synthetic web (perf, docs/performance.md "speed
+// decay"). The key depends only on the scheme, host and port, which the
+// prefix up to the first '/', '?' or '#' after "://" determines: equal
+// prefixes, equal keys. (A prefix that would parse differently, e.g. with a
+// backslash, is simply its own entry.)
+const std::string& Crawler::Impl::RobotsKeyOf(const std::string& url) {
+  const size_t scheme = url.find("://");
+  const size_t end = scheme == std::string::npos
+                         ? std::string::npos
+                         : url.find_first_of("/?#", scheme + 3);
+  std::string prefix = url.substr(0, end);
+  auto it = robots_keys_.find(prefix);
+  if (it != robots_keys_.end()) return it->second;
+  if (robots_keys_.size() >= 1'000'000) robots_keys_.clear();  // bounded memory
+  return robots_keys_.emplace(std::move(prefix), RobotsHostKey(url)).first->second;
+}
+
 bool Crawler::Impl::CheckRobots(const CrawlTask& task) {
   // Returns true when the task may be fetched now. Otherwise the task has
   // been parked (robots.txt pending) or recorded (denied).
   if (!config_.respect_robots) return true;
-  std::string key = RobotsHostKey(task.url);
+  const std::string& key = RobotsKeyOf(task.url);  // robots_keys_ is not touched below
   if (auto refused = refused_hosts_.find(key); refused != refused_hosts_.end()) {
     RecordRefusal(task, FetchStatus::kPrivateAddress, refused->second);
     return false;
@@ -544,7 +563,11 @@ Status Crawler::Impl::Run() {
     monitor_->SetStrategy(config_.strategy, strategy_->Beta());
     monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
   }
-  writer_ = std::make_unique<StoreWriter>(store_.get(), 256);
+  // Room for ~1 s of store operations at 10^6 pages of the synthetic web
+  // (~3 refusals and pages a fetched page): with 256 the crawl thread sat
+  // blocked on a full queue whenever a commit or WAL checkpoint held the
+  // writer, and no transfer progressed meanwhile. Bodies bound the memory.
+  writer_ = std::make_unique<StoreWriter>(store_.get(), 8192, size_t{64} << 20);
   writer_->Start();
   while (!Finished()) {
     DrainProcessed();
@@ -585,6 +608,8 @@ Status Crawler::Impl::Run() {
   Progress(true);
   if (config_.progress_interval_ms > 0 && !cpu.empty()) {
     std::fprintf(stderr, "cpu by thread: %s\n", cpu.c_str());
+    std::fprintf(stderr, "store queue: the crawl thread waited %.1f s for room\n",
+                 writer_->blocked_seconds());
   }
   if (!cpu.empty()) store_->AddEvent("cpu", cpu);
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/thread_pool.h"
@@ -68,6 +69,8 @@ class Crawler::Impl {
   Status SeedOrResume();
   void Dispatch();
   bool CheckRobots(const CrawlTask& task);
+  // RobotsHostKey(url), remembered by the URL's "scheme://authority" prefix.
+  const std::string& RobotsKeyOf(const std::string& url);
   void OnRobotsFetched(FetchResult result);
   void OnPageFetched(FetchResult result);
   void Process(FetchResult result);  // parse pool
@@ -126,6 +129,8 @@ class Crawler::Impl {
   size_t page_fetches_ = 0;              // page transfers in flight
   // robots.txt host key -> frontier hosts parked until it arrives.
   std::map<std::string, std::vector<HostId>> robots_waiting_;
+  // "scheme://authority" -> RobotsHostKey (see RobotsKeyOf).
+  std::unordered_map<std::string, std::string> robots_keys_;
 
   RoundState round_;  // round number, pending revisits, SimHash index
   PageId next_page_id_ = 1;
