@@ -242,29 +242,62 @@ int RunJudge(const JudgeFlags& flags) {
   //               Chinese characters such as 官, 组, 化);
   //   sdtp-mass1  new terms' summed weight capped at the ontology's;
   //   sdtp-2c-m1  both.
+  // Session 5 (docs/tda.md "SDTP vs VSM"), each on the topic's options:
+  //   sdtp-len    DynamicSim normalised by the page's word weight
+  //               (dynamic_norm = "length"), raw vectors;
+  //   sdtp-len-c  the same on centred vectors;
+  //   sdtp-gate   combine = "gated" (DynamicSim in proportion to StaticSim's
+  //               support), cosine DynamicSim;
+  //   sdtp-gate-len / sdtp-gate-len-c  gated with the length-normalised
+  //               DynamicSim, raw / centred vectors;
+  //   sdtp-df     DSV candidates in at most 5 % of the training pages.
+  //   sdtp-linear / sdtp-cosine  the paper's eq. 15 / eq. 14 back, when
+  //               the topic chose the other.
   struct Ablation {
     std::string name;
     std::shared_ptr<SdtpScorer> scorer;
+    bool centred = false;  // the other vectors than the topic's choice
   };
   std::vector<Ablation> ablations;
-  for (const std::string name : {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1",
-                                 "sdtp-2c-m1"}) {
+  for (const std::string name :
+       {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1", "sdtp-2c-m1", "sdtp-len",
+        "sdtp-len-c", "sdtp-gate", "sdtp-gate-len", "sdtp-gate-len-c", "sdtp-df",
+        "sdtp-linear", "sdtp-cosine"}) {
     SdtpOptions o = *options;
+    bool other_vectors = false;
     if (name == "sdtp-1site") {
       o.min_term_pages = 1;
       o.min_term_sites = 1;
     } else if (name == "sdtp-nonew") {
       o.max_new_terms = 0;
+    } else if (name == "sdtp-len" || name == "sdtp-len-c") {
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+      other_vectors = name == "sdtp-len-c";
+    } else if (name.starts_with("sdtp-gate")) {
+      o.combine = SdtpOptions::Combine::kGated;
+      if (name != "sdtp-gate") o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+      other_vectors = name == "sdtp-gate-len-c";
+    } else if (name == "sdtp-df") {
+      o.max_term_df = 0.05;
+    } else if (name == "sdtp-linear") {
+      o.combine = SdtpOptions::Combine::kLinear;
+    } else if (name == "sdtp-cosine") {
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
     } else {
       if (name != "sdtp-mass1") o.min_term_chars = 2;
       if (name != "sdtp-2char") o.new_terms_mass = 1;
+    }
+    if (other_vectors && options->training.center) continue;  // only raw -> centred
+    if ((name == "sdtp-linear" && options->combine == SdtpOptions::Combine::kLinear) ||
+        (name == "sdtp-cosine" && options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine)) {
+      continue;  // the same as the row sdtp
     }
     auto scorer = SdtpScorer::Create(*topic, o);
     if (!scorer.ok()) {
       std::cerr << "tda judge: " << scorer.status().message() << "\n";
       return kExitUsage;
     }
-    ablations.push_back({name, *scorer});
+    ablations.push_back({name, *scorer, other_vectors});
   }
   std::vector<int> seeds;
   try {
@@ -435,9 +468,10 @@ int RunJudge(const JudgeFlags& flags) {
       score[alt_method].push_back((*sdtp)->ScoreWeighted(weighted(p)).sim);
     }
     for (const Ablation& a : ablations) {
-      Dsv a_dsv = a.scorer->BuildDsv(*model_vectors, stats);
+      const std::shared_ptr<const WordVectors>& a_vectors = a.centred ? alt_vectors : model_vectors;
+      Dsv a_dsv = a.scorer->BuildDsv(*a_vectors, stats);
       WriteDsvTsv(a_dsv, out_dir + "/dsv-" + a.name.substr(5) + "-" + std::to_string(seed) + ".tsv");
-      a.scorer->InstallModel(model_vectors, std::move(a_dsv));
+      a.scorer->InstallModel(a_vectors, std::move(a_dsv));
       for (const JudgedPage& p : pages) {
         SdtpParts parts = a.scorer->ScoreWeighted(weighted(p));
         score[a.name].push_back(parts.sim);

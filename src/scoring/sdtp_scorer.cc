@@ -77,7 +77,8 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   SdtpOptions o;
   static const std::vector<std::string_view> kKnown = {
       "alpha", "mu", "max_new_terms", "min_term_count", "min_term_pages",
-      "min_term_sites", "min_term_chars", "new_terms_mass", "tag_title", "tag_meta",
+      "min_term_sites", "min_term_chars", "new_terms_mass", "max_term_df", "dynamic_norm",
+      "combine", "gate", "tag_title", "tag_meta",
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
@@ -90,6 +91,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   }
   struct D { const char* key; double* v; };
   for (D d : {D{"alpha", &o.alpha}, D{"mu", &o.mu}, D{"new_terms_mass", &o.new_terms_mass},
+              D{"max_term_df", &o.max_term_df}, D{"gate", &o.gate},
               D{"tag_title", &o.tag_title},
               D{"tag_meta", &o.tag_meta}, D{"tag_heading", &o.tag_heading},
               D{"tag_anchor", &o.tag_anchor}, D{"tag_emphasis", &o.tag_emphasis},
@@ -104,6 +106,25 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
     *d.v = *v;
   }
   if (o.alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
+  if (o.max_term_df > 1) return Status::Error("[strategy.tda] max_term_df must be in [0, 1]");
+  auto norm = p.String("dynamic_norm", "cosine");
+  if (!norm.ok()) return norm.status();
+  if (*norm == "cosine") {
+    o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
+  } else if (*norm == "length") {
+    o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+  } else {
+    return Status::Error("[strategy.tda] dynamic_norm must be \"cosine\" or \"length\"");
+  }
+  auto combine = p.String("combine", "linear");
+  if (!combine.ok()) return combine.status();
+  if (*combine == "linear") {
+    o.combine = SdtpOptions::Combine::kLinear;
+  } else if (*combine == "gated") {
+    o.combine = SdtpOptions::Combine::kGated;
+  } else {
+    return Status::Error("[strategy.tda] combine must be \"linear\" or \"gated\"");
+  }
   struct I { const char* key; int* v; int min; };
   for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
               I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
@@ -356,6 +377,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
     a.count += i < w.sequence_end;
   }
   const double total = std::max<size_t>(w.sequence_end, 1);
+  double vector_weight = 0;  // summed eq.-8 weight of the words with vectors
   s.onto.assign(ontology_.size(), 0);
   if (parts.has_vectors) s.doc.assign(vec->dim(), 0);
   s.onto_count.assign(ontology_.size(), 0);
@@ -378,6 +400,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
       auto v = vec->Vector(entry.vec);  // eq. 12-13
       const float fw = static_cast<float>(weight);
       for (size_t k = 0; k < v.size(); ++k) s.doc[k] += fw * v[k];
+      vector_weight += weight;
     }
   }
   s.touched.clear();
@@ -402,8 +425,30 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
             });
   parts.static_sim = nd > 0 ? std::clamp(dot / std::sqrt(nt * nd), 0.0, 1.0) : 0.0;
   if (parts.has_vectors) {
-    parts.dynamic_sim = Cosine(s.doc, m->dsv->vector, m->dsv_norm);  // eq. 14
-    parts.sim = options_.alpha * parts.dynamic_sim +
+    if (options_.dynamic_norm == SdtpOptions::DynamicNorm::kLength) {
+      // The projection of C_p on the DSV's direction per unit of word
+      // weight: sum_t w_t cos(v_t, DSV) / sum_t w_t (unit v_t). A page is
+      // as close as the weighted mean of its words, so a long page of
+      // generic prose with a few topical words stays low, where the cosine
+      // of the summed vector follows the common direction of all words.
+      double dot = 0;
+      for (size_t k = 0; k < s.doc.size(); ++k) dot += double(s.doc[k]) * m->dsv->vector[k];
+      parts.dynamic_sim = vector_weight > 0 && m->dsv_norm > 0
+                              ? std::clamp(dot / (std::sqrt(m->dsv_norm) * vector_weight), 0.0, 1.0)
+                              : 0.0;
+    } else {
+      parts.dynamic_sim = Cosine(s.doc, m->dsv->vector, m->dsv_norm);  // eq. 14
+    }
+    double support = 1;  // eq. 15 linear: DynamicSim counts in full
+    if (options_.combine == SdtpOptions::Combine::kGated) {
+      // DynamicSim adds evidence only as far as StaticSim supports the
+      // page: a page without the expert terms cannot be relevant on
+      // semantic closeness alone (zh: security-minded pages outside the
+      // labelled chapters have the highest DynamicSim; docs/tda.md).
+      support = options_.gate > 0 ? std::min(1.0, parts.static_sim / options_.gate)
+                                  : (parts.static_sim > 0 ? 1.0 : 0.0);
+    }
+    parts.sim = options_.alpha * parts.dynamic_sim * support +
                 (1 - options_.alpha) * parts.static_sim;  // eq. 15
   } else {
     parts.sim = parts.static_sim;
@@ -475,6 +520,11 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
         it->second.topical_pages < static_cast<uint32_t>(options_.min_term_pages) ||
         it->second.topical_sites < static_cast<uint32_t>(options_.min_term_sites) ||
         it->second.total_weight <= 0 || CodePoints(word) < options_.min_term_chars) {
+      continue;
+    }
+    // Document-frequency ceiling over all training documents (df / N =
+    // exp(-idf)): generic prose is in many irrelevant pages as well.
+    if (options_.max_term_df < 1 && std::exp(-double(vectors.Idf(id))) > options_.max_term_df) {
       continue;
     }
     const double share = it->second.topical_weight / it->second.total_weight;

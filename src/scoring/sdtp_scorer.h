@@ -74,6 +74,24 @@ struct SdtpOptions {
   // the static terms' summed weight (0: no cap). With 40 new terms of RD
   // 0.4-0.85 the new terms otherwise outweigh a 12-term ontology ~3:1.
   double new_terms_mass = 0;
+  // DSV candidates must be in at most this share of ALL training documents
+  // (document frequency from the vectors' IDF, df / N = exp(-idf)); 1: no
+  // ceiling. Generic prose of the topical pages (譬如, 机构) is in many
+  // irrelevant pages too.
+  double max_term_df = 1.0;
+  // Eq. 14 as measured: "cosine" (the paper: cos(C_p, DSV)) or "length":
+  // the projection of C_p on the DSV's direction divided by the page's
+  // summed eq.-8 weight of the words with vectors, i.e. the weighted mean
+  // cos(v_t, DSV) of the page's words (docs/tda.md, session 5).
+  enum class DynamicNorm { kCosine, kLength };
+  DynamicNorm dynamic_norm = DynamicNorm::kCosine;
+  // Eq. 15 as combined: "linear" (the paper: alpha D + (1 - alpha) S) or
+  // "gated": alpha D g(S) + (1 - alpha) S with g(S) = min(1, S / gate):
+  // DynamicSim adds evidence only in proportion to the static support, up
+  // to full weight at StaticSim >= gate (docs/tda.md, session 5).
+  enum class Combine { kLinear, kGated };
+  Combine combine = Combine::kLinear;
+  double gate = 0.3;
   double tag_title = 3.0;       // eq. 8 tag factors
   double tag_meta = 2.0;        // <meta name=keywords|description>
   double tag_heading = 2.0;     // h1..h6
