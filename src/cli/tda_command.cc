@@ -256,13 +256,13 @@ int RunJudge(const JudgeFlags& flags) {
   struct Ablation {
     std::string name;
     std::shared_ptr<SdtpScorer> scorer;
-    bool centred = false;  // the other vectors than the topic's choice
+    bool centred = false;  // the other vectors than the topic's choice (centred or raw)
   };
   std::vector<Ablation> ablations;
   for (const std::string name :
        {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1", "sdtp-2c-m1", "sdtp-len",
         "sdtp-len-c", "sdtp-gate", "sdtp-gate-len", "sdtp-gate-len-c", "sdtp-df",
-        "sdtp-linear", "sdtp-cosine"}) {
+        "sdtp-linear", "sdtp-cosine", "sdtp-gate-c", "sdtp-s4"}) {
     SdtpOptions o = *options;
     bool other_vectors = false;
     if (name == "sdtp-1site") {
@@ -277,6 +277,22 @@ int RunJudge(const JudgeFlags& flags) {
       o.combine = SdtpOptions::Combine::kGated;
       if (name != "sdtp-gate") o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
       other_vectors = name == "sdtp-gate-len-c";
+    } else if (name == "sdtp-gate-c") {  // gated, cosine, centred vectors
+      o.combine = SdtpOptions::Combine::kGated;
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
+      other_vectors = !options->training.center;
+      if (options->training.center && options->combine == SdtpOptions::Combine::kGated &&
+          options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine) {
+        continue;  // the same as the row sdtp
+      }
+    } else if (name == "sdtp-s4") {  // session 4's default: raw, linear, cosine
+      o.combine = SdtpOptions::Combine::kLinear;
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
+      other_vectors = options->training.center;
+      if (!options->training.center && options->combine == SdtpOptions::Combine::kLinear &&
+          options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine) {
+        continue;
+      }
     } else if (name == "sdtp-df") {
       o.max_term_df = 0.05;
     } else if (name == "sdtp-linear") {
@@ -287,7 +303,9 @@ int RunJudge(const JudgeFlags& flags) {
       if (name != "sdtp-mass1") o.min_term_chars = 2;
       if (name != "sdtp-2char") o.new_terms_mass = 1;
     }
-    if (other_vectors && options->training.center) continue;  // only raw -> centred
+    if (other_vectors && options->training.center && name != "sdtp-s4") {
+      continue;  // the len-c / gate-len-c rows: only raw -> centred
+    }
     if ((name == "sdtp-linear" && options->combine == SdtpOptions::Combine::kLinear) ||
         (name == "sdtp-cosine" && options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine)) {
       continue;  // the same as the row sdtp

@@ -201,6 +201,15 @@ StatusOr<std::shared_ptr<SdtpScorer>> SdtpScorer::Create(
   if (s->ontology_.empty()) {
     return Status::Error("topic " + topic.name + " has no ontology terms or keywords");
   }
+  s->gate_ = options.gate;
+  if (!(s->gate_ > 0)) {  // auto: StaticSim of a page with the heaviest term alone
+    double norm = 0, top = 0;
+    for (const auto& [term, w] : s->ontology_) {
+      norm += w * w;
+      top = std::max(top, w);
+    }
+    s->gate_ = norm > 0 ? top / std::sqrt(norm) : 1;
+  }
   for (const std::string& w : topic.contradiction_words) {
     std::string term = s->tokenizer_->NormalizeTerm(w);
     if (s->contradictions_.insert(term).second) s->contradiction_list_.push_back(term);
@@ -445,8 +454,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
       // page: a page without the expert terms cannot be relevant on
       // semantic closeness alone (zh: security-minded pages outside the
       // labelled chapters have the highest DynamicSim; docs/tda.md).
-      support = options_.gate > 0 ? std::min(1.0, parts.static_sim / options_.gate)
-                                  : (parts.static_sim > 0 ? 1.0 : 0.0);
+      support = std::min(1.0, parts.static_sim / gate_);
     }
     parts.sim = options_.alpha * parts.dynamic_sim * support +
                 (1 - options_.alpha) * parts.static_sim;  // eq. 15

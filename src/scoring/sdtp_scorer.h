@@ -88,10 +88,13 @@ struct SdtpOptions {
   // Eq. 15 as combined: "linear" (the paper: alpha D + (1 - alpha) S) or
   // "gated": alpha D g(S) + (1 - alpha) S with g(S) = min(1, S / gate):
   // DynamicSim adds evidence only in proportion to the static support, up
-  // to full weight at StaticSim >= gate (docs/tda.md, session 5).
+  // to full weight at StaticSim >= gate (docs/tda.md, session 5). gate 0
+  // (default): the StaticSim of a page holding the ontology's heaviest
+  // term alone, w_max / |w| (0.44 for zh-security, 0.43 for
+  // dev-networking), so it follows the topic, not the labels.
   enum class Combine { kLinear, kGated };
   Combine combine = Combine::kLinear;
-  double gate = 0.3;
+  double gate = 0;
   double tag_title = 3.0;       // eq. 8 tag factors
   double tag_meta = 2.0;        // <meta name=keywords|description>
   double tag_heading = 2.0;     // h1..h6
@@ -199,6 +202,8 @@ class SdtpScorer : public PageScorer {
   const SdtpOptions& options() const { return options_; }
   const Tokenizer& tokenizer() const { return *tokenizer_; }
   const Topic& topic() const { return topic_; }
+  // The gate of combine = "gated" in use (options().gate, or w_max / |w|).
+  double gate() const { return gate_; }
   // The static ontology in normal form: terms and weights.
   const std::vector<std::pair<std::string, double>>& ontology() const { return ontology_; }
 
@@ -225,6 +230,7 @@ class SdtpScorer : public PageScorer {
 
   Topic topic_;
   SdtpOptions options_;
+  double gate_ = 1;
   std::unique_ptr<Tokenizer> tokenizer_;
   std::vector<std::pair<std::string, double>> ontology_;  // normalised term, weight
   StringMap<int32_t> ontology_index_;                     // term or synonym -> index

@@ -416,6 +416,18 @@ TEST_F(SdtpDsvTest, GatedCombinationNeedsStaticSupport) {
   SdtpParts gs = gat->ScoreParts(strong), ls = lin->ScoreParts(strong);
   ASSERT_GE(gs.static_sim, gated.gate);
   EXPECT_DOUBLE_EQ(gs.sim, ls.sim);  // full support: eq. 15 as in the paper
+  // gate 0 (default): the StaticSim of a page with the heaviest term alone,
+  // 1 / |(1, 0.8, 0.6)| = 1 / sqrt(2); such a page gets full support.
+  SdtpOptions auto_gate;
+  auto_gate.combine = SdtpOptions::Combine::kGated;
+  auto ag = Scorer(topic, auto_gate);
+  EXPECT_NEAR(ag->gate(), 1 / std::sqrt(2.0), 1e-12);
+  ag->InstallModel(*vectors_, dsv);
+  ParsedPage top_term;
+  top_term.text_blocks = {"tcp quic packet"};
+  SdtpParts at = ag->ScoreParts(top_term), lt = lin->ScoreParts(top_term);
+  EXPECT_NEAR(at.static_sim, ag->gate(), 1e-9);
+  EXPECT_NEAR(at.sim, lt.sim, 1e-9);
   // The contradiction rule still wins over any combination.
   Topic contra = topic;
   contra.contradiction_words = {"oven"};
