@@ -273,7 +273,7 @@ int RunJudge(const JudgeFlags& flags) {
     } else if (name == "sdtp-len" || name == "sdtp-len-c") {
       o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
       other_vectors = name == "sdtp-len-c";
-    } else if (name.starts_with("sdtp-gate")) {
+    } else if (name.starts_with("sdtp-gate") && name != "sdtp-gate-c") {
       o.combine = SdtpOptions::Combine::kGated;
       if (name != "sdtp-gate") o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
       other_vectors = name == "sdtp-gate-len-c";

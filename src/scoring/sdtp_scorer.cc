@@ -107,7 +107,8 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   }
   if (o.alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
   if (o.max_term_df > 1) return Status::Error("[strategy.tda] max_term_df must be in [0, 1]");
-  auto norm = p.String("dynamic_norm", "cosine");
+  auto norm = p.String("dynamic_norm", o.dynamic_norm == SdtpOptions::DynamicNorm::kLength
+                                            ? "length" : "cosine");
   if (!norm.ok()) return norm.status();
   if (*norm == "cosine") {
     o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
@@ -116,7 +117,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   } else {
     return Status::Error("[strategy.tda] dynamic_norm must be \"cosine\" or \"length\"");
   }
-  auto combine = p.String("combine", "linear");
+  auto combine = p.String("combine", o.combine == SdtpOptions::Combine::kGated ? "gated" : "linear");
   if (!combine.ok()) return combine.status();
   if (*combine == "linear") {
     o.combine = SdtpOptions::Combine::kLinear;
@@ -357,6 +358,11 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
 }
 
 SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
+  return ScoreWeightedAs(w, options_.combine);
+}
+
+SdtpParts SdtpScorer::ScoreWeightedAs(const WeightedTokens& w,
+                                      SdtpOptions::Combine combine) const {
   const std::shared_ptr<const Model> m = model();
   const WordVectors* vec = m->vectors.get();
   Scratch& s = ThreadScratch();
@@ -449,7 +455,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
       parts.dynamic_sim = Cosine(s.doc, m->dsv->vector, m->dsv_norm);  // eq. 14
     }
     double support = 1;  // eq. 15 linear: DynamicSim counts in full
-    if (options_.combine == SdtpOptions::Combine::kGated) {
+    if (combine == SdtpOptions::Combine::kGated) {
       // DynamicSim adds evidence only as far as StaticSim supports the
       // page: a page without the expert terms cannot be relevant on
       // semantic closeness alone (zh: security-minded pages outside the
@@ -475,7 +481,7 @@ SdtpParts SdtpScorer::ScoreText(std::string_view text) const {
   tokenizer_->Tokenize(text, &w.tokens);
   w.factors.assign(w.tokens.size(), 1.0f);
   w.sequence_end = w.tokens.size();
-  return ScoreWeighted(w);
+  return ScoreWeightedAs(w, SdtpOptions::Combine::kLinear);
 }
 
 PageScore SdtpScorer::Score(const ParsedPage& page) const {

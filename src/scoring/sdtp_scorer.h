@@ -30,7 +30,10 @@
 //   StaticSim(p) = cos between the ontology weights and the page's eq.-8
 //           weights of the ontology terms (a synonym counts as its term).
 //   eq. 15  Sim(p) = 0 when the page contains a contradiction word, else
-//           alpha * DynamicSim + (1 - alpha) * StaticSim. Without word
+//           alpha * DynamicSim * g + (1 - alpha) * StaticSim, g = min(1,
+//           StaticSim / gate) (combine = "gated", the default since session
+//           5: DynamicSim adds evidence only where the expert terms support
+//           the page; "linear", g = 1, is the paper's form). Without word
 //           vectors (the first pages of a first crawl) Sim = StaticSim.
 //
 // Parameters: the topic's [strategy.tda] table (SdtpOptions lists the keys
@@ -93,7 +96,7 @@ struct SdtpOptions {
   // term alone, w_max / |w| (0.44 for zh-security, 0.43 for
   // dev-networking), so it follows the topic, not the labels.
   enum class Combine { kLinear, kGated };
-  Combine combine = Combine::kLinear;
+  Combine combine = Combine::kGated;
   double gate = 0;
   double tag_title = 3.0;       // eq. 8 tag factors
   double tag_meta = 2.0;        // <meta name=keywords|description>
@@ -187,7 +190,10 @@ class SdtpScorer : public PageScorer {
   WeightedTokens Weigh(const ParsedPage& page, std::string_view parent_anchor = {}) const;
   SdtpParts ScoreParts(const ParsedPage& page, std::string_view parent_anchor = {}) const;
   SdtpParts ScoreWeighted(const WeightedTokens& weighted) const;
-  // A plain text (an anchor, a link context): every token factor 1.
+  // A plain text (an anchor, a link context): every token factor 1, and
+  // eq. 15 linear whatever `combine` says: an anchor of a few words rarely
+  // holds an ontology term, and the DSV's new terms in anchors are what
+  // the crawl follows them for (strategy tda's link scores).
   SdtpParts ScoreText(std::string_view text) const;
   PageScore Score(const ParsedPage& page) const override;
 
@@ -227,6 +233,7 @@ class SdtpScorer : public PageScorer {
   std::shared_ptr<const Model> BuildModel(std::shared_ptr<const WordVectors> vectors,
                                           std::shared_ptr<const Dsv> dsv) const;
   std::shared_ptr<const Model> model() const;
+  SdtpParts ScoreWeightedAs(const WeightedTokens& weighted, SdtpOptions::Combine combine) const;
 
   Topic topic_;
   SdtpOptions options_;

@@ -303,7 +303,12 @@ TEST_F(SdtpDsvTest, TheDsvGainsTheTopicsNewWordsOnly) {
   EXPECT_EQ(a.static_sim, 0.0);
   EXPECT_GT(a.dynamic_sim, 0.5);
   EXPECT_LT(b.dynamic_sim, a.dynamic_sim - 0.3);
-  EXPECT_NEAR(a.sim, 0.5 * a.dynamic_sim, 1e-12);  // alpha = 0.5
+  // combine = "gated" (default): no static support, no Sim; as a link
+  // text (linear eq. 15) the same words score alpha * DynamicSim.
+  EXPECT_EQ(a.sim, 0.0);
+  SdtpParts text = s->ScoreText("quic packet router quic");
+  EXPECT_NEAR(text.dynamic_sim, a.dynamic_sim, 1e-6);
+  EXPECT_NEAR(text.sim, 0.5 * text.dynamic_sim, 1e-12);  // alpha = 0.5
 }
 
 TEST_F(SdtpDsvTest, MinTermCharsAndNewTermsMass) {
@@ -394,7 +399,9 @@ TEST_F(SdtpDsvTest, GatedCombinationNeedsStaticSupport) {
   SdtpOptions gated;
   gated.combine = SdtpOptions::Combine::kGated;
   gated.gate = 0.5;
-  auto lin = Scorer(topic);
+  SdtpOptions linear;
+  linear.combine = SdtpOptions::Combine::kLinear;
+  auto lin = Scorer(topic, linear);
   auto gat = Scorer(topic, gated);
   const Dsv dsv = lin->BuildDsv(**vectors_, *stats_);
   lin->InstallModel(*vectors_, dsv);
@@ -540,6 +547,9 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   EXPECT_EQ(o->training.dim, 32);
   EXPECT_EQ(o->mu, SdtpOptions{}.mu);
   EXPECT_FALSE(o->training.center);
+  EXPECT_EQ(o->combine, SdtpOptions::Combine::kGated);  // session 5's default
+  EXPECT_EQ(o->dynamic_norm, SdtpOptions::DynamicNorm::kCosine);
+  EXPECT_EQ(o->gate, 0.0);                              // auto: w_max / |w|
   t.strategies["tda"].Set("center", true);
   EXPECT_TRUE(SdtpOptionsFromTopic(t)->training.center);
   t.strategies["tda"].Set("min_term_sites", int64_t{3});
