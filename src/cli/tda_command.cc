@@ -11,14 +11,16 @@
 // measured on the test pages. Methods:
 //   vsm      seed 000's eq. 3-4 topic cosine (TF-IDF over the topic terms)
 //   static   SDTP's StaticSim alone (ontology + eq.-8 tag/position weights)
-//   sdtp     SDTP's Sim (eq. 15), word vectors centred (the default) or
-//            raw as [strategy.tda] center says
+//   sdtp     SDTP's Sim (eq. 15) with the topic's [strategy.tda] options
+//            (default since session 5: raw vectors, combine = "gated")
 //   sdtp-raw / sdtp-centred  the same with the other choice (ablation)
 //   doc-vec  fastText document vectors alone (mean word vector vs the
 //            topic terms' weighted vector): the Doc2Vec stand-in
 //   sdtp-1site, sdtp-nonew, sdtp-2char, sdtp-mass1, sdtp-2c-m1  DSV
 //            ablations (RunJudge); static-plain / sdtp-plain  without the
-//            eq.-8 tag and position factors
+//            eq.-8 tag and position factors; sdtp-len*, sdtp-gate*, sdtp-df,
+//            sdtp-s4 (session 4's default: raw, linear, cosine), sdtp-linear /
+//            sdtp-cosine: the session-5 rules (RunJudge lists them)
 // Prints one line per method and seed, the mean ± sd over seeds, and the
 // new DSV terms of each seed; writes OUT/scores-SEED.tsv (every page's
 // scores and DynamicSim parts, for per-host analysis) and the DSVs.
