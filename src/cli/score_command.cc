@@ -106,7 +106,12 @@ int RunSdtp(const ScoreFlags& flags, const Topic& topic, const std::string& html
   std::printf("Sim(p)      %.4f  (%s; %d tokens)\n", p.sim,
               p.sim >= topic.beta ? "relevant" : "not relevant", p.tokens);
   std::printf("StaticSim   %.4f\n", p.static_sim);
-  std::printf("DynamicSim  %.4f  (alpha %.2f)\n", p.dynamic_sim, o.alpha);
+  if (o.combine == SdtpOptions::Combine::kGated) {
+    std::printf("DynamicSim  %.4f  (alpha %.2f, gated: x min(1, StaticSim / %.3f))\n",
+                p.dynamic_sim, o.alpha, (*sdtp)->gate());
+  } else {
+    std::printf("DynamicSim  %.4f  (alpha %.2f, linear)\n", p.dynamic_sim, o.alpha);
+  }
   std::printf("contradict  %s\n", p.contradiction.empty() ? "-" : p.contradiction.c_str());
   std::printf("  %-20s %6s %12s %6s\n", "ontology term", "count", "eq.8 weight", "w");
   for (const TermWeight& t : p.static_terms) {

@@ -11,14 +11,16 @@
 // measured on the test pages. Methods:
 //   vsm      seed 000's eq. 3-4 topic cosine (TF-IDF over the topic terms)
 //   static   SDTP's StaticSim alone (ontology + eq.-8 tag/position weights)
-//   sdtp     SDTP's Sim (eq. 15), word vectors centred (the default) or
-//            raw as [strategy.tda] center says
+//   sdtp     SDTP's Sim (eq. 15) with the topic's [strategy.tda] options
+//            (default since session 5: raw vectors, combine = "gated")
 //   sdtp-raw / sdtp-centred  the same with the other choice (ablation)
 //   doc-vec  fastText document vectors alone (mean word vector vs the
 //            topic terms' weighted vector): the Doc2Vec stand-in
 //   sdtp-1site, sdtp-nonew, sdtp-2char, sdtp-mass1, sdtp-2c-m1  DSV
 //            ablations (RunJudge); static-plain / sdtp-plain  without the
-//            eq.-8 tag and position factors
+//            eq.-8 tag and position factors; sdtp-len*, sdtp-gate*, sdtp-df,
+//            sdtp-s4 (session 4's default: raw, linear, cosine), sdtp-linear /
+//            sdtp-cosine: the session-5 rules (RunJudge lists them)
 // Prints one line per method and seed, the mean ± sd over seeds, and the
 // new DSV terms of each seed; writes OUT/scores-SEED.tsv (every page's
 // scores and DynamicSim parts, for per-host analysis) and the DSVs.
@@ -242,29 +244,80 @@ int RunJudge(const JudgeFlags& flags) {
   //               Chinese characters such as 官, 组, 化);
   //   sdtp-mass1  new terms' summed weight capped at the ontology's;
   //   sdtp-2c-m1  both.
+  // Session 5 (docs/tda.md "SDTP vs VSM"), each on the topic's options:
+  //   sdtp-len    DynamicSim normalised by the page's word weight
+  //               (dynamic_norm = "length"), raw vectors;
+  //   sdtp-len-c  the same on centred vectors;
+  //   sdtp-gate   combine = "gated" (DynamicSim in proportion to StaticSim's
+  //               support), cosine DynamicSim;
+  //   sdtp-gate-len / sdtp-gate-len-c  gated with the length-normalised
+  //               DynamicSim, raw / centred vectors;
+  //   sdtp-df     DSV candidates in at most 5 % of the training pages.
+  //   sdtp-linear / sdtp-cosine  the paper's eq. 15 / eq. 14 back, when
+  //               the topic chose the other.
   struct Ablation {
     std::string name;
     std::shared_ptr<SdtpScorer> scorer;
+    bool centred = false;  // the other vectors than the topic's choice (centred or raw)
   };
   std::vector<Ablation> ablations;
-  for (const std::string name : {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1",
-                                 "sdtp-2c-m1"}) {
+  for (const std::string name :
+       {"sdtp-1site", "sdtp-nonew", "sdtp-2char", "sdtp-mass1", "sdtp-2c-m1", "sdtp-len",
+        "sdtp-len-c", "sdtp-gate", "sdtp-gate-len", "sdtp-gate-len-c", "sdtp-df",
+        "sdtp-linear", "sdtp-cosine", "sdtp-gate-c", "sdtp-s4"}) {
     SdtpOptions o = *options;
+    bool other_vectors = false;
     if (name == "sdtp-1site") {
       o.min_term_pages = 1;
       o.min_term_sites = 1;
     } else if (name == "sdtp-nonew") {
       o.max_new_terms = 0;
+    } else if (name == "sdtp-len" || name == "sdtp-len-c") {
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+      other_vectors = name == "sdtp-len-c";
+    } else if (name.starts_with("sdtp-gate") && name != "sdtp-gate-c") {
+      o.combine = SdtpOptions::Combine::kGated;
+      if (name != "sdtp-gate") o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+      other_vectors = name == "sdtp-gate-len-c";
+    } else if (name == "sdtp-gate-c") {  // gated, cosine, centred vectors
+      o.combine = SdtpOptions::Combine::kGated;
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
+      other_vectors = !options->training.center;
+      if (options->training.center && options->combine == SdtpOptions::Combine::kGated &&
+          options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine) {
+        continue;  // the same as the row sdtp
+      }
+    } else if (name == "sdtp-s4") {  // session 4's default: raw, linear, cosine
+      o.combine = SdtpOptions::Combine::kLinear;
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
+      other_vectors = options->training.center;
+      if (!options->training.center && options->combine == SdtpOptions::Combine::kLinear &&
+          options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine) {
+        continue;
+      }
+    } else if (name == "sdtp-df") {
+      o.max_term_df = 0.05;
+    } else if (name == "sdtp-linear") {
+      o.combine = SdtpOptions::Combine::kLinear;
+    } else if (name == "sdtp-cosine") {
+      o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
     } else {
       if (name != "sdtp-mass1") o.min_term_chars = 2;
       if (name != "sdtp-2char") o.new_terms_mass = 1;
+    }
+    if (other_vectors && options->training.center && name != "sdtp-s4") {
+      continue;  // the len-c / gate-len-c rows: only raw -> centred
+    }
+    if ((name == "sdtp-linear" && options->combine == SdtpOptions::Combine::kLinear) ||
+        (name == "sdtp-cosine" && options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine)) {
+      continue;  // the same as the row sdtp
     }
     auto scorer = SdtpScorer::Create(*topic, o);
     if (!scorer.ok()) {
       std::cerr << "tda judge: " << scorer.status().message() << "\n";
       return kExitUsage;
     }
-    ablations.push_back({name, *scorer});
+    ablations.push_back({name, *scorer, other_vectors});
   }
   std::vector<int> seeds;
   try {
@@ -435,9 +488,10 @@ int RunJudge(const JudgeFlags& flags) {
       score[alt_method].push_back((*sdtp)->ScoreWeighted(weighted(p)).sim);
     }
     for (const Ablation& a : ablations) {
-      Dsv a_dsv = a.scorer->BuildDsv(*model_vectors, stats);
+      const std::shared_ptr<const WordVectors>& a_vectors = a.centred ? alt_vectors : model_vectors;
+      Dsv a_dsv = a.scorer->BuildDsv(*a_vectors, stats);
       WriteDsvTsv(a_dsv, out_dir + "/dsv-" + a.name.substr(5) + "-" + std::to_string(seed) + ".tsv");
-      a.scorer->InstallModel(model_vectors, std::move(a_dsv));
+      a.scorer->InstallModel(a_vectors, std::move(a_dsv));
       for (const JudgedPage& p : pages) {
         SdtpParts parts = a.scorer->ScoreWeighted(weighted(p));
         score[a.name].push_back(parts.sim);

@@ -77,7 +77,8 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   SdtpOptions o;
   static const std::vector<std::string_view> kKnown = {
       "alpha", "mu", "max_new_terms", "min_term_count", "min_term_pages",
-      "min_term_sites", "min_term_chars", "new_terms_mass", "tag_title", "tag_meta",
+      "min_term_sites", "min_term_chars", "new_terms_mass", "max_term_df", "dynamic_norm",
+      "combine", "gate", "tag_title", "tag_meta",
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
@@ -90,6 +91,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   }
   struct D { const char* key; double* v; };
   for (D d : {D{"alpha", &o.alpha}, D{"mu", &o.mu}, D{"new_terms_mass", &o.new_terms_mass},
+              D{"max_term_df", &o.max_term_df}, D{"gate", &o.gate},
               D{"tag_title", &o.tag_title},
               D{"tag_meta", &o.tag_meta}, D{"tag_heading", &o.tag_heading},
               D{"tag_anchor", &o.tag_anchor}, D{"tag_emphasis", &o.tag_emphasis},
@@ -104,6 +106,26 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
     *d.v = *v;
   }
   if (o.alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
+  if (o.max_term_df > 1) return Status::Error("[strategy.tda] max_term_df must be in [0, 1]");
+  auto norm = p.String("dynamic_norm", o.dynamic_norm == SdtpOptions::DynamicNorm::kLength
+                                            ? "length" : "cosine");
+  if (!norm.ok()) return norm.status();
+  if (*norm == "cosine") {
+    o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
+  } else if (*norm == "length") {
+    o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+  } else {
+    return Status::Error("[strategy.tda] dynamic_norm must be \"cosine\" or \"length\"");
+  }
+  auto combine = p.String("combine", o.combine == SdtpOptions::Combine::kGated ? "gated" : "linear");
+  if (!combine.ok()) return combine.status();
+  if (*combine == "linear") {
+    o.combine = SdtpOptions::Combine::kLinear;
+  } else if (*combine == "gated") {
+    o.combine = SdtpOptions::Combine::kGated;
+  } else {
+    return Status::Error("[strategy.tda] combine must be \"linear\" or \"gated\"");
+  }
   struct I { const char* key; int* v; int min; };
   for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
               I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
@@ -179,6 +201,15 @@ StatusOr<std::shared_ptr<SdtpScorer>> SdtpScorer::Create(
   for (const std::string& t : topic.ontology_terms) add_term(t, 1.0);
   if (s->ontology_.empty()) {
     return Status::Error("topic " + topic.name + " has no ontology terms or keywords");
+  }
+  s->gate_ = options.gate;
+  if (!(s->gate_ > 0)) {  // auto: StaticSim of a page with the heaviest term alone
+    double norm = 0, top = 0;
+    for (const auto& [term, w] : s->ontology_) {
+      norm += w * w;
+      top = std::max(top, w);
+    }
+    s->gate_ = norm > 0 ? top / std::sqrt(norm) : 1;
   }
   for (const std::string& w : topic.contradiction_words) {
     std::string term = s->tokenizer_->NormalizeTerm(w);
@@ -327,6 +358,11 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
 }
 
 SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
+  return ScoreWeightedAs(w, options_.combine);
+}
+
+SdtpParts SdtpScorer::ScoreWeightedAs(const WeightedTokens& w,
+                                      SdtpOptions::Combine combine) const {
   const std::shared_ptr<const Model> m = model();
   const WordVectors* vec = m->vectors.get();
   Scratch& s = ThreadScratch();
@@ -356,6 +392,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
     a.count += i < w.sequence_end;
   }
   const double total = std::max<size_t>(w.sequence_end, 1);
+  double vector_weight = 0;  // summed eq.-8 weight of the words with vectors
   s.onto.assign(ontology_.size(), 0);
   if (parts.has_vectors) s.doc.assign(vec->dim(), 0);
   s.onto_count.assign(ontology_.size(), 0);
@@ -378,6 +415,7 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
       auto v = vec->Vector(entry.vec);  // eq. 12-13
       const float fw = static_cast<float>(weight);
       for (size_t k = 0; k < v.size(); ++k) s.doc[k] += fw * v[k];
+      vector_weight += weight;
     }
   }
   s.touched.clear();
@@ -402,8 +440,29 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
             });
   parts.static_sim = nd > 0 ? std::clamp(dot / std::sqrt(nt * nd), 0.0, 1.0) : 0.0;
   if (parts.has_vectors) {
-    parts.dynamic_sim = Cosine(s.doc, m->dsv->vector, m->dsv_norm);  // eq. 14
-    parts.sim = options_.alpha * parts.dynamic_sim +
+    if (options_.dynamic_norm == SdtpOptions::DynamicNorm::kLength) {
+      // The projection of C_p on the DSV's direction per unit of word
+      // weight: sum_t w_t cos(v_t, DSV) / sum_t w_t (unit v_t). A page is
+      // as close as the weighted mean of its words, so a long page of
+      // generic prose with a few topical words stays low, where the cosine
+      // of the summed vector follows the common direction of all words.
+      double dot = 0;
+      for (size_t k = 0; k < s.doc.size(); ++k) dot += double(s.doc[k]) * m->dsv->vector[k];
+      parts.dynamic_sim = vector_weight > 0 && m->dsv_norm > 0
+                              ? std::clamp(dot / (std::sqrt(m->dsv_norm) * vector_weight), 0.0, 1.0)
+                              : 0.0;
+    } else {
+      parts.dynamic_sim = Cosine(s.doc, m->dsv->vector, m->dsv_norm);  // eq. 14
+    }
+    double support = 1;  // eq. 15 linear: DynamicSim counts in full
+    if (combine == SdtpOptions::Combine::kGated) {
+      // DynamicSim adds evidence only as far as StaticSim supports the
+      // page: a page without the expert terms cannot be relevant on
+      // semantic closeness alone (zh: security-minded pages outside the
+      // labelled chapters have the highest DynamicSim; docs/tda.md).
+      support = std::min(1.0, parts.static_sim / gate_);
+    }
+    parts.sim = options_.alpha * parts.dynamic_sim * support +
                 (1 - options_.alpha) * parts.static_sim;  // eq. 15
   } else {
     parts.sim = parts.static_sim;
@@ -422,7 +481,7 @@ SdtpParts SdtpScorer::ScoreText(std::string_view text) const {
   tokenizer_->Tokenize(text, &w.tokens);
   w.factors.assign(w.tokens.size(), 1.0f);
   w.sequence_end = w.tokens.size();
-  return ScoreWeighted(w);
+  return ScoreWeightedAs(w, SdtpOptions::Combine::kLinear);
 }
 
 PageScore SdtpScorer::Score(const ParsedPage& page) const {
@@ -475,6 +534,11 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
         it->second.topical_pages < static_cast<uint32_t>(options_.min_term_pages) ||
         it->second.topical_sites < static_cast<uint32_t>(options_.min_term_sites) ||
         it->second.total_weight <= 0 || CodePoints(word) < options_.min_term_chars) {
+      continue;
+    }
+    // Document-frequency ceiling over all training documents (df / N =
+    // exp(-idf)): generic prose is in many irrelevant pages as well.
+    if (options_.max_term_df < 1 && std::exp(-double(vectors.Idf(id))) > options_.max_term_df) {
       continue;
     }
     const double share = it->second.topical_weight / it->second.total_weight;

@@ -30,7 +30,10 @@
 //   StaticSim(p) = cos between the ontology weights and the page's eq.-8
 //           weights of the ontology terms (a synonym counts as its term).
 //   eq. 15  Sim(p) = 0 when the page contains a contradiction word, else
-//           alpha * DynamicSim + (1 - alpha) * StaticSim. Without word
+//           alpha * DynamicSim * g + (1 - alpha) * StaticSim, g = min(1,
+//           StaticSim / gate) (combine = "gated", the default since session
+//           5: DynamicSim adds evidence only where the expert terms support
+//           the page; "linear", g = 1, is the paper's form). Without word
 //           vectors (the first pages of a first crawl) Sim = StaticSim.
 //
 // Parameters: the topic's [strategy.tda] table (SdtpOptions lists the keys
@@ -74,6 +77,27 @@ struct SdtpOptions {
   // the static terms' summed weight (0: no cap). With 40 new terms of RD
   // 0.4-0.85 the new terms otherwise outweigh a 12-term ontology ~3:1.
   double new_terms_mass = 0;
+  // DSV candidates must be in at most this share of ALL training documents
+  // (document frequency from the vectors' IDF, df / N = exp(-idf)); 1: no
+  // ceiling. Generic prose of the topical pages (譬如, 机构) is in many
+  // irrelevant pages too.
+  double max_term_df = 1.0;
+  // Eq. 14 as measured: "cosine" (the paper: cos(C_p, DSV)) or "length":
+  // the projection of C_p on the DSV's direction divided by the page's
+  // summed eq.-8 weight of the words with vectors, i.e. the weighted mean
+  // cos(v_t, DSV) of the page's words (docs/tda.md, session 5).
+  enum class DynamicNorm { kCosine, kLength };
+  DynamicNorm dynamic_norm = DynamicNorm::kCosine;
+  // Eq. 15 as combined: "linear" (the paper: alpha D + (1 - alpha) S) or
+  // "gated": alpha D g(S) + (1 - alpha) S with g(S) = min(1, S / gate):
+  // DynamicSim adds evidence only in proportion to the static support, up
+  // to full weight at StaticSim >= gate (docs/tda.md, session 5). gate 0
+  // (default): the StaticSim of a page holding the ontology's heaviest
+  // term alone, w_max / |w| (0.44 for zh-security, 0.43 for
+  // dev-networking), so it follows the topic, not the labels.
+  enum class Combine { kLinear, kGated };
+  Combine combine = Combine::kGated;
+  double gate = 0;
   double tag_title = 3.0;       // eq. 8 tag factors
   double tag_meta = 2.0;        // <meta name=keywords|description>
   double tag_heading = 2.0;     // h1..h6
@@ -166,7 +190,10 @@ class SdtpScorer : public PageScorer {
   WeightedTokens Weigh(const ParsedPage& page, std::string_view parent_anchor = {}) const;
   SdtpParts ScoreParts(const ParsedPage& page, std::string_view parent_anchor = {}) const;
   SdtpParts ScoreWeighted(const WeightedTokens& weighted) const;
-  // A plain text (an anchor, a link context): every token factor 1.
+  // A plain text (an anchor, a link context): every token factor 1, and
+  // eq. 15 linear whatever `combine` says: an anchor of a few words rarely
+  // holds an ontology term, and the DSV's new terms in anchors are what
+  // the crawl follows them for (strategy tda's link scores).
   SdtpParts ScoreText(std::string_view text) const;
   PageScore Score(const ParsedPage& page) const override;
 
@@ -181,6 +208,8 @@ class SdtpScorer : public PageScorer {
   const SdtpOptions& options() const { return options_; }
   const Tokenizer& tokenizer() const { return *tokenizer_; }
   const Topic& topic() const { return topic_; }
+  // The gate of combine = "gated" in use (options().gate, or w_max / |w|).
+  double gate() const { return gate_; }
   // The static ontology in normal form: terms and weights.
   const std::vector<std::pair<std::string, double>>& ontology() const { return ontology_; }
 
@@ -204,9 +233,11 @@ class SdtpScorer : public PageScorer {
   std::shared_ptr<const Model> BuildModel(std::shared_ptr<const WordVectors> vectors,
                                           std::shared_ptr<const Dsv> dsv) const;
   std::shared_ptr<const Model> model() const;
+  SdtpParts ScoreWeightedAs(const WeightedTokens& weighted, SdtpOptions::Combine combine) const;
 
   Topic topic_;
   SdtpOptions options_;
+  double gate_ = 1;
   std::unique_ptr<Tokenizer> tokenizer_;
   std::vector<std::pair<std::string, double>> ontology_;  // normalised term, weight
   StringMap<int32_t> ontology_index_;                     // term or synonym -> index

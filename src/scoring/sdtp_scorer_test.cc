@@ -4,6 +4,8 @@
 #include "scoring/sdtp_scorer.h"
 
 #include <algorithm>
+#include <cmath>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -301,7 +303,12 @@ TEST_F(SdtpDsvTest, TheDsvGainsTheTopicsNewWordsOnly) {
   EXPECT_EQ(a.static_sim, 0.0);
   EXPECT_GT(a.dynamic_sim, 0.5);
   EXPECT_LT(b.dynamic_sim, a.dynamic_sim - 0.3);
-  EXPECT_NEAR(a.sim, 0.5 * a.dynamic_sim, 1e-12);  // alpha = 0.5
+  // combine = "gated" (default): no static support, no Sim; as a link
+  // text (linear eq. 15) the same words score alpha * DynamicSim.
+  EXPECT_EQ(a.sim, 0.0);
+  SdtpParts text = s->ScoreText("quic packet router quic");
+  EXPECT_NEAR(text.dynamic_sim, a.dynamic_sim, 1e-6);
+  EXPECT_NEAR(text.sim, 0.5 * text.dynamic_sim, 1e-12);  // alpha = 0.5
 }
 
 TEST_F(SdtpDsvTest, MinTermCharsAndNewTermsMass) {
@@ -336,6 +343,133 @@ TEST_F(SdtpDsvTest, MinTermCharsAndNewTermsMass) {
   EXPECT_NEAR(new_sum, 0.1 * 2.4, 1e-9);
   EXPECT_NEAR(capped.terms[4].weight / capped.terms[3].weight,
               plain.terms[4].weight / plain.terms[3].weight, 1e-9);
+}
+
+// Session 5 (docs/tda.md "SDTP vs VSM"): DynamicSim normalised by the
+// page's word weight. The length form is the weighted mean cos(v_t, DSV) of
+// the page's words, so generic words dilute it; the paper's cosine of the
+// summed vector is the same for a page and for that page repeated.
+TEST_F(SdtpDsvTest, LengthNormalisedDynamicSimIsTheMeanWordSimilarity) {
+  const Topic topic = MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}});
+  SdtpOptions length;
+  length.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+  auto cos = Scorer(topic);
+  auto len = Scorer(topic, length);
+  const Dsv dsv = cos->BuildDsv(**vectors_, *stats_);
+  cos->InstallModel(*vectors_, dsv);
+  len->InstallModel(*vectors_, dsv);
+  const WordVectors& v = **vectors_;
+  // By hand: every token factor 1, IDF from the vectors.
+  ParsedPage mixed;
+  mixed.text_blocks = {"quic packet flour page"};
+  double num = 0, den = 0, dsv_norm = 0;
+  for (float x : dsv.vector) dsv_norm += double(x) * x;
+  for (const char* w : {"quic", "packet", "flour", "page"}) {
+    const uint32_t id = v.Id(w);
+    ASSERT_NE(id, WordVectors::kNoWord) << w;
+    double dot = 0;
+    for (int k = 0; k < v.dim(); ++k) dot += double(v.Vector(id)[k]) * dsv.vector[k];
+    num += v.Idf(id) / 4.0 * dot / std::sqrt(dsv_norm);
+    den += v.Idf(id) / 4.0;
+  }
+  SdtpParts m = len->ScoreParts(mixed);
+  EXPECT_NEAR(m.dynamic_sim, std::clamp(num / den, 0.0, 1.0), 1e-5);
+  // Dilution: the same topical words among cooking words score lower by
+  // length, while the cosine of the summed vector barely moves when a
+  // page is its own words repeated.
+  ParsedPage pure, diluted, twice;
+  pure.text_blocks = {"quic packet router"};
+  twice.text_blocks = {"quic packet router quic packet router"};
+  diluted.text_blocks = {"quic packet router flour sugar oven butter bake recipe"};
+  EXPECT_LT(len->ScoreParts(diluted).dynamic_sim, len->ScoreParts(pure).dynamic_sim - 0.1);
+  EXPECT_NEAR(cos->ScoreParts(twice).dynamic_sim, cos->ScoreParts(pure).dynamic_sim, 1e-5);
+  EXPECT_NEAR(len->ScoreParts(twice).dynamic_sim, len->ScoreParts(pure).dynamic_sim, 1e-5);
+  // A networking page is still far above a cooking page.
+  ParsedPage cook;
+  cook.text_blocks = {"flour sugar oven butter"};
+  EXPECT_GT(len->ScoreParts(pure).dynamic_sim, len->ScoreParts(cook).dynamic_sim + 0.3);
+}
+
+// Session 5: combine = "gated". DynamicSim counts in proportion to the
+// static support min(1, StaticSim / gate): a page of new DSV words alone
+// (StaticSim 0, high DynamicSim) is not relevant; a page with the expert
+// terms gets the paper's linear eq. 15.
+TEST_F(SdtpDsvTest, GatedCombinationNeedsStaticSupport) {
+  const Topic topic = MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}});
+  SdtpOptions gated;
+  gated.combine = SdtpOptions::Combine::kGated;
+  gated.gate = 0.5;
+  SdtpOptions linear;
+  linear.combine = SdtpOptions::Combine::kLinear;
+  auto lin = Scorer(topic, linear);
+  auto gat = Scorer(topic, gated);
+  const Dsv dsv = lin->BuildDsv(**vectors_, *stats_);
+  lin->InstallModel(*vectors_, dsv);
+  gat->InstallModel(*vectors_, dsv);
+  ParsedPage fresh_only, weak, strong;
+  fresh_only.text_blocks = {"quic packet router quic"};       // StaticSim 0
+  weak.text_blocks = {"quic packet router quic packet network"};  // StaticSim 0.6 / |topic|
+  strong.text_blocks = {"tcp udp network quic"};
+  SdtpParts lf = lin->ScoreParts(fresh_only), gf = gat->ScoreParts(fresh_only);
+  EXPECT_GT(lf.dynamic_sim, 0.5);
+  EXPECT_NEAR(lf.sim, 0.5 * lf.dynamic_sim, 1e-12);  // linear: relevant on DynamicSim alone
+  EXPECT_EQ(gf.static_sim, 0.0);
+  EXPECT_EQ(gf.sim, 0.0);                             // gated: no static support, no Sim
+  SdtpParts gw = gat->ScoreParts(weak);
+  ASSERT_GT(gw.static_sim, 0.0);
+  ASSERT_LT(gw.static_sim, gated.gate);
+  EXPECT_NEAR(gw.sim, 0.5 * gw.dynamic_sim * gw.static_sim / gated.gate + 0.5 * gw.static_sim,
+              1e-12);
+  SdtpParts gs = gat->ScoreParts(strong), ls = lin->ScoreParts(strong);
+  ASSERT_GE(gs.static_sim, gated.gate);
+  EXPECT_DOUBLE_EQ(gs.sim, ls.sim);  // full support: eq. 15 as in the paper
+  // gate 0 (default): the StaticSim of a page with the heaviest term alone,
+  // 1 / |(1, 0.8, 0.6)| = 1 / sqrt(2); such a page gets full support.
+  SdtpOptions auto_gate;
+  auto_gate.combine = SdtpOptions::Combine::kGated;
+  auto ag = Scorer(topic, auto_gate);
+  EXPECT_NEAR(ag->gate(), 1 / std::sqrt(2.0), 1e-12);
+  ag->InstallModel(*vectors_, dsv);
+  ParsedPage top_term;
+  top_term.text_blocks = {"tcp quic packet"};
+  SdtpParts at = ag->ScoreParts(top_term), lt = lin->ScoreParts(top_term);
+  EXPECT_NEAR(at.static_sim, ag->gate(), 1e-9);
+  EXPECT_NEAR(at.sim, lt.sim, 1e-9);
+  // The contradiction rule still wins over any combination.
+  Topic contra = topic;
+  contra.contradiction_words = {"oven"};
+  SdtpOptions cg = gated;
+  auto gc = Scorer(contra, cg);
+  gc->InstallModel(*vectors_, dsv);
+  ParsedPage with_word;
+  with_word.text_blocks = {"tcp udp network quic oven"};
+  SdtpParts x = gc->ScoreParts(with_word);
+  EXPECT_GT(x.static_sim, 0.5);
+  EXPECT_EQ(x.contradiction, "oven");
+  EXPECT_EQ(x.sim, 0.0);
+}
+
+// Session 5: max_term_df. quic, packet and router are in about half of the
+// 600 training lines (every topical one), foreword in a quarter.
+TEST_F(SdtpDsvTest, DocumentFrequencyCeilingOnNewTerms) {
+  const Topic topic = MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}});
+  const WordVectors& v = **vectors_;
+  EXPECT_NEAR(std::exp(-v.Idf(v.Id("quic"))), 0.5, 0.05);
+  auto fresh_of = [&](SdtpOptions o) {
+    std::set<std::string> fresh;
+    for (const DsvTerm& t : Scorer(topic, o)->BuildDsv(v, *stats_).terms) {
+      if (!t.is_static) fresh.insert(t.term);
+    }
+    return fresh;
+  };
+  SdtpOptions loose;
+  loose.max_term_df = 0.6;
+  EXPECT_EQ(fresh_of(loose), (std::set<std::string>{"quic", "packet", "router"}));
+  SdtpOptions tight;
+  tight.max_term_df = 0.4;
+  EXPECT_TRUE(fresh_of(tight).empty());
+  tight.min_term_sites = 1;  // foreword (df 0.25) passes a 0.4 ceiling
+  EXPECT_EQ(fresh_of(tight), (std::set<std::string>{"foreword"}));
 }
 
 TEST_F(SdtpDsvTest, VectorsSurviveSaveAndLoad) {
@@ -413,6 +547,9 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   EXPECT_EQ(o->training.dim, 32);
   EXPECT_EQ(o->mu, SdtpOptions{}.mu);
   EXPECT_FALSE(o->training.center);
+  EXPECT_EQ(o->combine, SdtpOptions::Combine::kGated);  // session 5's default
+  EXPECT_EQ(o->dynamic_norm, SdtpOptions::DynamicNorm::kCosine);
+  EXPECT_EQ(o->gate, 0.0);                              // auto: w_max / |w|
   t.strategies["tda"].Set("center", true);
   EXPECT_TRUE(SdtpOptionsFromTopic(t)->training.center);
   t.strategies["tda"].Set("min_term_sites", int64_t{3});
@@ -420,6 +557,25 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   t.strategies["tda"].Set("min_term_sites", int64_t{9});  // above TermStats::kMaxSites
   EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
   t.strategies["tda"].Set("min_term_sites", int64_t{2});
+  t.strategies["tda"].Set("dynamic_norm", std::string("length"));
+  t.strategies["tda"].Set("combine", std::string("gated"));
+  t.strategies["tda"].Set("gate", 0.25);
+  t.strategies["tda"].Set("max_term_df", 0.1);
+  o = SdtpOptionsFromTopic(t);
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->dynamic_norm, SdtpOptions::DynamicNorm::kLength);
+  EXPECT_EQ(o->combine, SdtpOptions::Combine::kGated);
+  EXPECT_EQ(o->gate, 0.25);
+  EXPECT_EQ(o->max_term_df, 0.1);
+  t.strategies["tda"].Set("combine", std::string("product"));
+  EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
+  t.strategies["tda"].Set("combine", std::string("linear"));
+  t.strategies["tda"].Set("dynamic_norm", std::string("l2"));
+  EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
+  t.strategies["tda"].Set("dynamic_norm", std::string("cosine"));
+  t.strategies["tda"].Set("max_term_df", 1.5);
+  EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
+  t.strategies["tda"].Set("max_term_df", 1.0);
   t.strategies["tda"].Set("alpah", 0.7);
   EXPECT_FALSE(SdtpOptionsFromTopic(t).ok());
 }

@@ -126,9 +126,16 @@ TEST(TdaStrategyTest, TrainsVectorsFromTheCrawlAndWritesThemForTheNextRound) {
   auto next = MakeCrawlStrategy("tda", ctx);
   ASSERT_TRUE(next.ok()) << next.status().message();
   PageAssessment a;
-  (*next)->Assess(task, PageWith("quic packet router", {}), &a);
+  (*next)->Assess(task, PageWith("quic packet router", {"quic packet", "flour oven"}), &a);
   EXPECT_NE(a.explanation.find("\"vectors\":true"), std::string::npos);
-  EXPECT_GT(a.relevance, 0.1);  // no static term at all: DynamicSim only
+  // No static term at all: the page's Sim is 0 (combine = "gated", the
+  // default: DynamicSim needs StaticSim's support) although its DynamicSim
+  // is high; an anchor of new DSV terms still scores on DynamicSim alone
+  // (link texts combine linearly), above a cooking anchor.
+  EXPECT_EQ(a.relevance, 0.0);
+  EXPECT_EQ(a.explanation.find("\"dynamic\":0,"), std::string::npos);
+  ASSERT_EQ(a.links.size(), 2u);
+  EXPECT_GT(a.links[0].score, 0.1);  // 0.5 * Sim(anchor) + 0.5 * 0
 }
 
 TEST(TdaStrategyTest, ANextRoundResumesWithThePreviousVectors) {
@@ -162,9 +169,12 @@ TEST(TdaStrategyTest, ANextRoundResumesWithThePreviousVectors) {
   EXPECT_NE(cold.explanation.find("\"vectors\":false"), std::string::npos);
   ASSERT_TRUE(next->RestoreState(blob).ok());
   PageAssessment warm;
-  next->Assess(task, PageWith("quic packet router", {}), &warm);
+  next->Assess(task, PageWith("quic packet router", {"quic packet router"}), &warm);
   EXPECT_NE(warm.explanation.find("\"vectors\":true"), std::string::npos) << warm.explanation;
-  EXPECT_GT(warm.relevance, 0.1);
+  // DynamicSim is on: the new-term anchor scores on it (the page itself has
+  // no static term, so its gated Sim is 0).
+  ASSERT_EQ(warm.links.size(), 1u);
+  EXPECT_GT(warm.links[0].score, 0.1);
   // A round that parses fewer than retrain_pages (40) pages keeps them.
   for (int i = 0; i < 10; ++i) {
     PageAssessment a;
