@@ -93,10 +93,16 @@ void Bm25Index::Top1BlockMax(std::vector<QueryTerm>& terms, double theta, Bm25Hi
     size_t blk;    // block of the shallow position (<= the block of pos)
     uint32_t doc;  // current document (kEnd when exhausted)
   };
-  std::vector<Cursor> cur(n);
-  for (size_t i = 0; i < n; ++i) {
-    const PostingList* l = terms[i].list;
-    cur[i] = {l, 0, 0, l->postings.empty() ? kEnd : l->postings[0].doc};
+  // Built by push_back from the terms themselves: GCC 12 warned
+  // (-Walloc-size-larger-than) on `std::vector<Cursor> cur(n)` here for an
+  // n of 2^59 - 1 that its value ranges did not exclude although n =
+  // terms.size() (a false positive: the constructor throws length_error
+  // above max_size() before it allocates).
+  std::vector<Cursor> cur;
+  cur.reserve(terms.size());
+  for (const QueryTerm& q : terms) {
+    const PostingList* l = q.list;
+    cur.push_back({l, 0, 0, l->postings.empty() ? kEnd : l->postings[0].doc});
   }
   auto need = [&] { return theta * (1.0 - 1e-9); };
   size_t first = 0;  // first essential term (terms in ascending bound)
