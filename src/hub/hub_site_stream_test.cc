@@ -106,6 +106,26 @@ TEST(HubSiteStreamTest, HandMadeSiteGivesTheBatchEncodersValues) {
   EXPECT_DOUBLE_EQ(got[4][1], 0.5);  // the only b.test URL
 }
 
+// The site of a URL is computed once per scheme-and-authority prefix; URLs
+// whose host is not in that literal prefix are not cached.
+TEST(HubSiteStreamTest, SitesByPrefixAgreeWithUrlHostOnOddUrls) {
+  Batch b;
+  for (const char* u : {"http:///a.test/x", "http:///b.test/y/z", "http://c.test?q=1",
+                        "http://c.test#f", "HTTP://C.test/", "http://d.test:81/p",
+                        "http://d.test:82/p/q", "http://user@e.test/", "http:/f.test/x"}) {
+    b.Add(u, "", 1, -1);
+  }
+  std::vector<std::string> hosts;
+  const auto want = Reference(HubFeatureSet::kBeforeDownload, b, &hosts);
+  SiteStreamSummary summary;
+  const auto got = Streamed(HubFeatureSet::kBeforeDownload, b, &summary);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i], want[i]) << b.urls[i];
+  EXPECT_EQ(hosts[0], "a.test");
+  EXPECT_EQ(hosts[1], "b.test");
+  EXPECT_EQ(summary.sites, 6u);  // a, b, c, d, e, f
+}
+
 // More URLs per host than SiteStatistics buffers (kMergeEvery), both feature
 // sets: identical vectors, and a trained model's decision values, classes
 // and probabilities from one decision value equal the old two calls.
