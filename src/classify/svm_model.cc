@@ -121,7 +121,11 @@ double SvmModel::Decision(std::span<const double> raw) const {
 }
 
 double SvmModel::Probability(std::span<const double> raw) const {
-  double z = Decision(raw) * platt_a_ + platt_b_;
+  return ProbabilityOfDecision(Decision(raw));
+}
+
+double SvmModel::ProbabilityOfDecision(double decision) const {
+  double z = decision * platt_a_ + platt_b_;
   return z >= 0 ? std::exp(-z) / (1 + std::exp(-z)) : 1 / (1 + std::exp(z));
 }
 

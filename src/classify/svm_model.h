@@ -212,6 +212,11 @@ class SvmModel {
   // Platt probability of class 1 (fitted on the out-of-fold decision values;
   // the threshold does not enter it).
   double Probability(std::span<const double> raw) const;
+  // The same from a decision value already computed (Decision(raw)): one
+  // kernel sum per URL when a caller needs both the class and the probability.
+  double ProbabilityOfDecision(double decision) const;
+  // Predict() from a decision value already computed.
+  int PredictOfDecision(double decision) const { return decision > threshold_ ? 1 : 0; }
   // Class 1 when the decision value exceeds the model's threshold: 0 (libsvm's
   // rule, the sign) unless trained with tune_threshold.
   int Predict(std::span<const double> raw) const {

@@ -16,11 +16,13 @@
 //       the same host (the batch is the reference population)
 // These attach to the `train` and `analyze` commands, so AddHubCommands must
 // run after AddTrainCommand and AddAnalyzeCommand.
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <sstream>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <unordered_set>
@@ -33,6 +35,7 @@
 #include "hub/hub_collect.h"
 #include "hub/hub_experiment.h"
 #include "hub/hub_site_relative.h"
+#include "hub/hub_site_stream.h"
 #include "nlohmann/json.hpp"
 #include "url/url.h"
 
@@ -358,38 +361,54 @@ struct ScoreFlags {
   bool summary = false;
 };
 
-// One URL to score, owning its strings (site-relative models read the whole
-// batch before scoring any URL).
-struct OwnedObservation {
-  std::string url, anchor;
-  int64_t depth = 0, size = -1;
-  hub::UrlObservation View() const { return {url, anchor, depth, size}; }
-};
+// atoll's reading of a column (leading blanks, an optional '+', digits; 0
+// when there are none) without building a string per URL.
+int64_t ColumnInt(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  int64_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+// One line of --urls-from: a URL, or TSV url [anchor [crawl_depth [page_size]]].
+hub::UrlObservation ParseInputLine(std::string_view line, const ScoreFlags& f) {
+  std::string_view cols[4];
+  size_t n = 0, p = 0;
+  while (n < 4) {
+    size_t q = line.find('\t', p);
+    cols[n++] = line.substr(p, q == std::string_view::npos ? q : q - p);
+    if (q == std::string_view::npos) break;
+    p = q + 1;
+  }
+  hub::UrlObservation o{cols[0], n > 1 ? cols[1] : std::string_view(f.anchor), f.depth, f.size};
+  if (n > 2) o.crawl_depth = ColumnInt(cols[2]);
+  if (n > 3) o.page_size = ColumnInt(cols[3]);
+  return o;
+}
 
 // Calls `fn` for the command-line URLs, then for each line of --urls-from
-// (one URL a line, or TSV: url [anchor [crawl_depth [page_size]]]).
-Status ForEachInput(const ScoreFlags& f, const std::function<void(const hub::UrlObservation&)>& fn) {
+// (or of `buffered`, its content when it is not a file that can be read
+// twice).
+Status ForEachInput(const ScoreFlags& f, const std::string* buffered,
+                    const std::function<void(const hub::UrlObservation&)>& fn) {
   for (const auto& u : f.urls) fn({u, f.anchor, f.depth, f.size});
   if (f.urls_from.empty()) return Status::Ok();
+  if (buffered) {
+    std::string_view rest(*buffered);
+    while (!rest.empty()) {
+      const size_t q = rest.find('\n');
+      const std::string_view line = rest.substr(0, q);
+      rest.remove_prefix(q == std::string_view::npos ? rest.size() : q + 1);
+      if (!line.empty()) fn(ParseInputLine(line, f));
+    }
+    return Status::Ok();
+  }
   std::ifstream in(f.urls_from);
   if (!in) return Status::Error("cannot read " + f.urls_from);
   std::string line;
-  std::vector<std::string_view> cols;
   while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    cols.clear();
-    size_t p = 0;
-    while (cols.size() < 4) {
-      size_t q = line.find('\t', p);
-      cols.push_back(std::string_view(line).substr(p, q == std::string::npos ? q : q - p));
-      if (q == std::string::npos) break;
-      p = q + 1;
-    }
-    hub::UrlObservation o{cols[0], cols.size() > 1 ? cols[1] : std::string_view(f.anchor),
-                          f.depth, f.size};
-    if (cols.size() > 2) o.crawl_depth = std::atoll(std::string(cols[2]).c_str());
-    if (cols.size() > 3) o.page_size = std::atoll(std::string(cols[3]).c_str());
-    fn(o);
+    if (!line.empty()) fn(ParseInputLine(line, f));
   }
   return Status::Ok();
 }
@@ -405,16 +424,18 @@ int RunScore(const ScoreFlags& f) {
   std::vector<double> x(names.size());
   int64_t n = 0, hubs = 0;
   const double cpu0 = CpuSeconds();
-  auto score = [&](const hub::UrlObservation& o) {
-    double p = model->Probability(x);
-    bool is_hub = model->Predict(x) == 1;
+  // One kernel sum per URL: the class and the probability both come from
+  // the decision value (issue 13: scoring 10^6 URLs).
+  auto score = [&](const hub::UrlObservation& o, const double* v) {
+    const double decision = model->Decision(std::span<const double>(v, names.size()));
+    const bool is_hub = model->PredictOfDecision(decision) == 1;
     ++n;
     hubs += is_hub;
     if (f.summary) return;
-    std::printf("%.4f\t%s\t%.*s\t", p, is_hub ? "hub" : "-", static_cast<int>(o.url.size()),
-                o.url.data());
+    std::printf("%.4f\t%s\t%.*s\t", model->ProbabilityOfDecision(decision), is_hub ? "hub" : "-",
+                static_cast<int>(o.url.size()), o.url.data());
     for (size_t k = 0; k < names.size(); ++k) {
-      std::printf("%s%s=%g", k ? " " : "", names[k].c_str(), x[k]);
+      std::printf("%s%s=%g", k ? " " : "", names[k].c_str(), v[k]);
     }
     std::printf("\n");
   };
@@ -422,32 +443,43 @@ int RunScore(const ScoreFlags& f) {
   size_t sites = 0;
   if (!spec.site_relative()) {
     // Streaming: one URL at a time (the bench scores 10^6).
-    read = ForEachInput(f, [&](const hub::UrlObservation& o) {
+    read = ForEachInput(f, nullptr, [&](const hub::UrlObservation& o) {
       hub::HubFeaturesInto(o, spec.set, x.data());
-      score(o);
+      score(o, x.data());
     });
   } else {
     // The reference population of the percentiles is this batch: every
     // scored URL, grouped by its host (url/url.h UrlHost, as collect-hubs
-    // writes the host column). Two passes: the statistics, then the scores.
-    std::vector<OwnedObservation> batch;
-    read = ForEachInput(f, [&](const hub::UrlObservation& o) {
-      batch.push_back({std::string(o.url), std::string(o.anchor), o.crawl_depth, o.page_size});
-    });
-    std::vector<std::string> hosts(batch.size());
-    std::vector<double> raw(batch.size() * x.size());  // each URL's raw vector
-    hub::SiteStatistics stats(spec.set);
-    for (size_t i = 0; i < batch.size() && read.ok(); ++i) {
-      hosts[i] = UrlHost(batch[i].url);
-      hub::HubFeaturesInto(batch[i].View(), spec.set, &raw[i * x.size()]);
-      stats.Add(hosts[i], &raw[i * x.size()]);
+    // writes the host column). Two streaming passes over the input
+    // (hub/hub_site_stream.h): memory is the per-site statistics, not the
+    // batch. Input that cannot be read twice (a pipe) is held in memory.
+    std::string buffered;
+    bool buffer = false;
+    if (!f.urls_from.empty()) {
+      struct stat st;
+      if (::stat(f.urls_from.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        std::ifstream in(f.urls_from);
+        if (!in) {
+          std::cerr << "error: cannot read " << f.urls_from << "\n";
+          return kExitUsage;
+        }
+        std::ostringstream all;
+        all << in.rdbuf();
+        buffered = std::move(all).str();
+        buffer = true;
+      }
     }
-    stats.Finish();
-    sites = stats.Sites();
-    for (size_t i = 0; i < batch.size() && read.ok(); ++i) {
-      std::copy_n(&raw[i * x.size()], x.size(), x.data());
-      read = stats.Encode(hosts[i], x.data());
-      if (read.ok()) score(batch[i].View());
+    auto summary = hub::ForEachSiteRelative(
+        spec.set,
+        [&](const std::function<void(const hub::UrlObservation&)>& visit) {
+          return ForEachInput(f, buffer ? &buffered : nullptr, visit);
+        },
+        [](std::string_view url) { return UrlHost(url); },
+        [&](const hub::UrlObservation& o, const double* v) { score(o, v); });
+    if (summary.ok()) {
+      sites = summary->sites;
+    } else {
+      read = summary.status();
     }
   }
   if (!read.ok()) {

@@ -90,49 +90,133 @@ std::vector<std::string> HubSpecFeatureNames(const HubFeatureSpec& spec) {
   return names;
 }
 
-SiteStatistics::SiteStatistics(HubFeatureSet set) : dims_(SiteRelativeDims(set)) {}
+namespace {
+
+// r(x) with `less` reference values below x and `equal` equal to it among
+// n: the expression of ToSitePercentiles, so both give the same bits.
+double MidRank(uint64_t less, uint64_t equal, uint64_t n) {
+  return (static_cast<double>(less) + 0.5 * static_cast<double>(equal)) / static_cast<double>(n);
+}
+
+}  // namespace
+
+SiteStatistics::SiteStatistics(HubFeatureSet set) : dims_(SiteRelativeDims(set)) {
+  for (size_t d = 0; d < dims_.size(); ++d) {
+    if (dims_[d]) relative_.push_back(d);
+  }
+}
+
+// Sorted run-length merge of the buffer into (values, counts): the column
+// keeps one entry per distinct value, whatever the number of URLs.
+void SiteStatistics::Column::Merge() {
+  if (pending.empty()) return;
+  std::sort(pending.begin(), pending.end());
+  std::vector<double> v;
+  std::vector<uint64_t> c;
+  v.reserve(values.size() + pending.size());
+  c.reserve(values.size() + pending.size());
+  auto push = [&](double x, uint64_t k) {
+    if (!v.empty() && v.back() == x) {
+      c.back() += k;
+    } else {
+      v.push_back(x);
+      c.push_back(k);
+    }
+  };
+  size_t i = 0, j = 0;
+  while (i < values.size() || j < pending.size()) {
+    if (j == pending.size() || (i < values.size() && values[i] <= pending[j])) {
+      push(values[i], counts[i]);
+      ++i;
+    } else {
+      push(pending[j++], 1);
+    }
+  }
+  values = std::move(v);
+  counts = std::move(c);
+  pending.clear();
+  pending.shrink_to_fit();
+}
+
+SiteStatistics::Site& SiteStatistics::SiteOf(std::string_view host) {
+  if (!sites_.empty() && host == last_host_) return sites_[last_site_];
+  auto it = index_.find(host);
+  if (it == index_.end()) {
+    it = index_.emplace(std::string(host), sites_.size()).first;
+    sites_.emplace_back().columns.resize(relative_.size());
+  }
+  last_host_.assign(host);
+  last_site_ = it->second;
+  return sites_[last_site_];
+}
 
 void SiteStatistics::Add(std::string_view host, const double* raw) {
-  auto it = sites_.find(host);
-  if (it == sites_.end()) it = sites_.emplace(std::string(host), dims_.size()).first;
-  auto& site = it->second;
-  for (size_t d = 0; d < dims_.size(); ++d) {
-    if (dims_[d]) site[d].push_back(raw[d]);
+  Site& site = SiteOf(host);
+  ++site.n;
+  for (size_t k = 0; k < relative_.size(); ++k) {
+    Column& c = site.columns[k];
+    c.pending.push_back(raw[relative_[k]]);
+    if (c.pending.size() >= kMergeEvery) c.Merge();
   }
   finished_ = false;
 }
 
 void SiteStatistics::Finish() {
-  for (auto& [host, site] : sites_) {
-    for (auto& values : site) std::sort(values.begin(), values.end());
+  for (Site& site : sites_) {
+    for (Column& c : site.columns) {
+      c.Merge();
+      c.below.assign(c.values.size() + 1, 0);
+      c.pct.resize(c.values.size());
+      uint64_t less = 0;
+      for (size_t k = 0; k < c.values.size(); ++k) {
+        c.below[k] = less;
+        c.pct[k] = MidRank(less, c.counts[k], site.n);
+        less += c.counts[k];
+      }
+      c.below[c.values.size()] = less;
+    }
   }
   finished_ = true;
 }
 
 size_t SiteStatistics::SiteSize(std::string_view host) const {
-  auto it = sites_.find(host);
-  if (it == sites_.end()) return 0;
-  for (size_t d = 0; d < dims_.size(); ++d) {
-    if (dims_[d]) return it->second[d].size();
+  auto it = index_.find(host);
+  return it == index_.end() ? 0 : sites_[it->second].n;
+}
+
+size_t SiteStatistics::DistinctValues() const {
+  size_t n = 0;
+  for (const Site& site : sites_) {
+    for (const Column& c : site.columns) n += c.values.size();
   }
-  return 0;
+  return n;
+}
+
+int64_t SiteStatistics::SiteIndex(std::string_view host) const {
+  auto it = index_.find(host);
+  return it == index_.end() ? -1 : static_cast<int64_t>(it->second);
+}
+
+void SiteStatistics::EncodeAt(size_t index, double* x) const {
+  const Site& site = sites_[index];
+  for (size_t k = 0; k < relative_.size(); ++k) {
+    const Column& c = site.columns[k];
+    double& v = x[relative_[k]];
+    const size_t i = std::lower_bound(c.values.begin(), c.values.end(), v) - c.values.begin();
+    // A reference value: its precomputed mid rank; another value (a URL
+    // outside the population): the share below it.
+    v = i < c.values.size() && c.values[i] == v ? c.pct[i] : MidRank(c.below[i], 0, site.n);
+  }
 }
 
 Status SiteStatistics::Encode(std::string_view host, double* x) const {
   if (!finished_) return Status::Error("site statistics: Encode before Finish");
-  auto it = sites_.find(host);
-  if (it == sites_.end()) {
+  const int64_t index = SiteIndex(host);
+  if (index < 0) {
     return Status::Error("site-relative hub features: no reference URLs of site '" +
                          std::string(host) + "'");
   }
-  for (size_t d = 0; d < dims_.size(); ++d) {
-    if (!dims_[d]) continue;
-    const std::vector<double>& v = it->second[d];
-    const auto lo = std::lower_bound(v.begin(), v.end(), x[d]);
-    const auto hi = std::upper_bound(lo, v.end(), x[d]);
-    x[d] = (static_cast<double>(lo - v.begin()) + 0.5 * static_cast<double>(hi - lo)) /
-           static_cast<double>(v.size());
-  }
+  EncodeAt(static_cast<size_t>(index), x);
   return Status::Ok();
 }
 

@@ -18,6 +18,7 @@
 #ifndef TOPICRAWL_HUB_HUB_SITE_RELATIVE_H_
 #define TOPICRAWL_HUB_HUB_SITE_RELATIVE_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <functional>
@@ -67,7 +68,13 @@ std::vector<std::string> HubSpecFeatureNames(const HubFeatureSpec& spec);
 // scoring time: all rows of a data set (train hub-svm, analyze hub), the
 // URLs being scored (`hub`: the batch, grouped by host), every stored page
 // of the crawl (the `hubs` round policy). Encode() of a URL that is itself
-// in the population gives exactly ToSitePercentiles() of that population.
+// in the population gives exactly ToSitePercentiles() of that population
+// (bit for bit: the same integer counts in the same expression).
+//
+// Memory: per (site, numeric dimension) the distinct values with their
+// counts, plus a buffer of at most kMergeEvery values not yet merged, so a
+// site of 10^6 URLs with a few hundred distinct URL lengths holds a few
+// hundred entries, not 10^6 (issue 13, scoring 10^6 URLs).
 class SiteStatistics {
  public:
   explicit SiteStatistics(HubFeatureSet set);
@@ -82,6 +89,17 @@ class SiteStatistics {
   // by r(x) = (#{ref < x} + #{ref == x} / 2) / n among the host's reference
   // values. Error when the host has no reference URLs.
   Status Encode(std::string_view host, double* x) const;
+  // The same in two steps, for callers that score many URLs of one host:
+  // the site's index (-1 when the host has no reference URLs), then Encode
+  // against it. REQUIRES: Finish() was called; 0 <= site < Sites().
+  int64_t SiteIndex(std::string_view host) const;
+  void EncodeAt(size_t site, double* x) const;
+  // Distinct values held over all sites and dimensions (memory check).
+  size_t DistinctValues() const;
+
+  // Values buffered per (site, dimension) before they are merged into the
+  // sorted distinct values.
+  static constexpr size_t kMergeEvery = 4096;
 
  private:
   // Lookups by string_view without building a string (scoring 10^6 URLs).
@@ -89,11 +107,31 @@ class SiteStatistics {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
+  // One numeric dimension of one site.
+  struct Column {
+    std::vector<double> pending;   // added, not yet merged
+    std::vector<double> values;    // sorted, distinct
+    std::vector<uint64_t> counts;  // how many reference URLs have values[k]
+    // After Finish: below[k] = #{ref < values[k]}, below[size] = n, and
+    // pct[k] = r(values[k]).
+    std::vector<uint64_t> below;
+    std::vector<double> pct;
+    void Merge();
+  };
+  struct Site {
+    uint64_t n = 0;
+    std::vector<Column> columns;  // one per site-relative dimension, in order
+  };
+  Site& SiteOf(std::string_view host);
+
   std::vector<bool> dims_;
+  std::vector<size_t> relative_;  // indices d with dims_[d]
   bool finished_ = false;
-  // host -> per dimension (only site-relative ones filled) its values.
-  std::unordered_map<std::string, std::vector<std::vector<double>>, HostHash, std::equal_to<>>
-      sites_;
+  std::unordered_map<std::string, size_t, HostHash, std::equal_to<>> index_;
+  std::vector<Site> sites_;
+  // The last host added (consecutive URLs of one site skip the hash).
+  std::string last_host_;
+  size_t last_site_ = 0;
 };
 
 // Encodes a batch: raw features of each observation, then (site-relative
