@@ -403,6 +403,11 @@ Status ClusterWorker::SendDone() {
       args.push_back(it->second.ok ? "1" : "0");
     }
   }
+  for (const auto& [shard, payload] : duplicates_) {  // not a page of ours: not ok
+    args.push_back(std::to_string(shard));
+    args.push_back(payload);
+    args.push_back("0");
+  }
   auto r = crawl_conn_->Command(args);  // also refreshes the counters
   if (!r.ok()) return r.status();
   if (r->elements.size() == 3) {
@@ -410,6 +415,7 @@ Status ClusterWorker::SendDone() {
     ok_pages_ = r->elements[1].AsInt();
     stop_ = r->elements[2].AsInt() != 0;
   }
+  duplicates_.clear();
   std::lock_guard<std::mutex> lock(mu_);
   for (UrlId id : to_release_) {
     auto it = in_flight_.find(id);
@@ -450,7 +456,16 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
     if (!ParsePayload(e[i + 1].str, score, &c)) continue;
     const uint32_t shard = static_cast<uint32_t>(e[i].AsInt());
     auto [it, inserted] = in_flight_.try_emplace(c.url_id, InFlight{shard, e[i + 1].str, false});
-    if (!inserted) continue;  // already here (a requeue of our own)
+    if (!inserted) {
+      // Already here. The same payload is a requeue of our own: the entry's
+      // done releases it. Another payload of the same URL (a second queue
+      // entry, e.g. handed off by a worker that used another seen bucket) is
+      // released now: nothing else would ever send its done, and it would
+      // sit in f:<shard> under our live lease, pending forever (the kill -9
+      // stall, docs/scale-out.md).
+      if (it->second.payload != e[i + 1].str) duplicates_.push_back({shard, e[i + 1].str});
+      continue;
+    }
     ++local_per_shard_[shard];
     ++stats_.taken;
     taken->push_back(std::move(c));
@@ -459,7 +474,9 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
 }
 
 bool ClusterWorker::Over() const {
-  if (!route_args_.empty() || !finished_.empty() || !to_release_.empty()) return false;
+  if (!route_args_.empty() || !finished_.empty() || !to_release_.empty() || !duplicates_.empty()) {
+    return false;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!committed_.empty() || !in_flight_.empty()) return false;

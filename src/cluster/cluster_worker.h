@@ -30,6 +30,7 @@
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "cluster/redis_client.h"
@@ -116,6 +117,9 @@ class ClusterWorker : public ClusterRole {
   std::unordered_set<UrlId> routed_;     // sent by this worker (local filter)
   std::vector<UrlId> finished_;          // stored, not yet given to commit
   std::vector<UrlId> to_release_;        // committed, done not sent yet
+  // Taken payloads of URLs already in flight here under another payload
+  // (a duplicate queue entry): (shard, payload), released by the next done.
+  std::vector<std::pair<uint32_t, std::string>> duplicates_;
   int64_t pending_ = -1;                 // last seen cluster counters
   int64_t ok_pages_ = 0;
   bool seeded_ = false;
