@@ -213,6 +213,10 @@ Status ClusterWorker::LeaseRound() {
   // One call renews the liveness key, and with it every lease we hold.
   auto beat = r.Command(hb);
   if (!beat.ok()) {
+    // The heartbeat may have run without us seeing its reply: a lapse it
+    // reported would be lost (the next one finds the key alive), so the
+    // leases are verified after the next heartbeat that answers.
+    verify_due_ = true;
     std::lock_guard<std::mutex> lock(mu_);
     for (size_t i = 6; i + 3 < hb.size(); i += 4) {  // sent again next round
       auto shard = hosts_.find(static_cast<uint32_t>(std::stoul(hb[i])));
@@ -233,7 +237,12 @@ Status ClusterWorker::LeaseRound() {
   }
   // Our liveness lapsed (a stall longer than lease_ms): other workers may
   // have taken shards meanwhile. Forget those.
-  if (beat->elements[1].AsInt() == 1 && !owned.empty()) {
+  if (beat->elements[1].AsInt() == 1) verify_due_ = true;
+  // Verified until a verify succeeds: a failed one is retried next round
+  // (another worker's heartbeat may have dropped own:<us>; left so, our
+  // shards' URLs would never be taken again).
+  if (verify_due_ && owned.empty()) verify_due_ = false;
+  if (verify_due_) {
     std::vector<std::string> args = {"FCALL", "tc_verify", "1", pending_key_, options_.worker_id,
                                      std::to_string(owned.size() - yielded.size())};
     for (uint32_t s : owned) {
@@ -242,6 +251,7 @@ Status ClusterWorker::LeaseRound() {
     for (uint32_t s : yielded) args.push_back(std::to_string(s));
     auto lost = r.Command(args);
     if (!lost.ok()) return lost.status();
+    verify_due_ = false;
     if (!lost->elements.empty()) {
       std::lock_guard<std::mutex> lock(mu_);
       for (const auto& e : lost->elements) {

@@ -147,6 +147,7 @@ class ClusterWorker : public ClusterRole {
   std::mutex wake_mu_;
   std::condition_variable wake_;
   bool leaving_ = false;
+  bool verify_due_ = false;  // lease thread: a lapse seen, leases not verified yet
   std::thread lease_thread_;
 };
 
