@@ -452,6 +452,7 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
     if (!r.ok()) return r.status();
     seeded_ = r->AsInt() == 1;
   }
+  WarnIfIdle();
   if (want == 0 || stop_) return Status::Ok();
   std::lock_guard<std::mutex> lock(mu_);
   if (owned_.size() == yielded_.size()) return Status::Ok();
@@ -481,6 +482,35 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
     taken->push_back(std::move(c));
   }
   return Status::Ok();
+}
+
+void ClusterWorker::WarnIfIdle() {
+  // Never silent: a worker with nothing of its own while URLs are pending
+  // says so every 20 s (normal while others crawl their last slow hosts; for
+  // minutes it names the counters to look at, docs/scale-out.md).
+  bool idle = seeded_ && !stop_ && pending_ > 0 && finished_.empty() && to_release_.empty();
+  if (idle) {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle = in_flight_.empty();
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (!idle) {
+    idle_since_.reset();
+    return;
+  }
+  if (!idle_since_) {
+    idle_since_ = now;
+    idle_warned_ = now;
+    return;
+  }
+  if (now - idle_warned_ < std::chrono::seconds(20)) return;
+  idle_warned_ = now;
+  std::fprintf(stderr,
+               "warning: cluster: worker %s idle for %.0f s while %lld URLs are pending in crawl "
+               "'%s' (queued or in flight at other workers; `topicrawl cluster status`)\n",
+               options_.worker_id.c_str(),
+               std::chrono::duration<double>(now - *idle_since_).count(),
+               static_cast<long long>(pending_), options_.crawl_id.c_str());
 }
 
 bool ClusterWorker::Over() const {

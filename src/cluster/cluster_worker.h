@@ -20,11 +20,13 @@
 #define TOPICRAWL_CLUSTER_CLUSTER_WORKER_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -96,6 +98,9 @@ class ClusterWorker : public ClusterRole {
   void LeaseLoop();
   Status LeaseRound();
   Status SendDone();
+  // Crawl thread: a warning every 20 s while nothing is local and URLs
+  // are pending in the cluster.
+  void WarnIfIdle();
   // Appends (shard, host, wait_ms, record) of every changed host (of the
   // `only` shards when given) to a Function's ARGV and marks them sent.
   // REQUIRES: mu_ held.
@@ -125,6 +130,8 @@ class ClusterWorker : public ClusterRole {
   bool seeded_ = false;
   bool stop_ = false;
   uint64_t take_start_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> idle_since_;
+  std::chrono::steady_clock::time_point idle_warned_;
   ClusterWorkerStats stats_;
 
   mutable std::mutex mu_;  // guards what the lease thread shares
