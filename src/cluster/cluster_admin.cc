@@ -77,6 +77,12 @@ StatusOr<std::optional<ClusterMeta>> ReadClusterMeta(RedisClient& redis,
   auto r = redis.Command({"HMGET", p + "meta", "config", "seeds_hash", "seen_buckets"});
   if (!r.ok()) return r.status();
   if (r->elements.size() != 3 || r->elements[0].nil()) return std::optional<ClusterMeta>();
+  // A configuration without its seen-bucket count is a registration still
+  // under way (a crawl registered by a build that set the fields in two
+  // steps): not read as one bucket, which would hand a URL off into another
+  // seen bucket than the other workers do (a duplicate queue entry; see
+  // docs/scale-out.md, "Kill -9 stall").
+  if (r->elements[2].nil()) return std::optional<ClusterMeta>();
   ClusterMeta m;
   m.config_toml = r->elements[0].str;
   m.seeds_hash = r->elements[1].str;
@@ -87,18 +93,17 @@ StatusOr<std::optional<ClusterMeta>> ReadClusterMeta(RedisClient& redis,
 StatusOr<bool> RegisterClusterMeta(RedisClient& redis, const std::string& crawl_id,
                                    const ClusterMeta& meta) {
   const std::string p = ClusterKeyPrefix(crawl_id);
-  // HSETNX on the config field decides the first worker; the other fields
-  // follow in the same MULTI so a reader never sees a half-registered crawl.
-  auto r = redis.Pipeline({{"MULTI"},
-                           {"HSETNX", p + "meta", "config", meta.config_toml},
-                           {"EXEC"}});
-  if (!r.ok()) return r.status();
-  const RedisReply& exec = r->back();
-  if (exec.elements.empty() || exec.elements[0].AsInt() != 1) return false;
-  auto s = redis.Command({"HSET", p + "meta", "seeds_hash", meta.seeds_hash, "seen_buckets",
+  // One script: the first worker is decided by HSETNX on the config field,
+  // and its seeds hash and seen-bucket count are set in the same atomic
+  // step, so a joiner never reads a configuration without them.
+  static const char* kRegister =
+      "if redis.call('HSETNX', KEYS[1], 'config', ARGV[1]) == 0 then return 0 end\n"
+      "redis.call('HSET', KEYS[1], 'seeds_hash', ARGV[2], 'seen_buckets', ARGV[3])\n"
+      "return 1\n";
+  auto r = redis.Command({"EVAL", kRegister, "1", p + "meta", meta.config_toml, meta.seeds_hash,
                           std::to_string(meta.seen_buckets)});
-  if (!s.ok()) return s.status();
-  return true;
+  if (!r.ok()) return r.status();
+  return r->AsInt() == 1;
 }
 
 Status MarkSeeded(RedisClient& redis, const std::string& crawl_id) {

@@ -32,9 +32,10 @@ struct ClusterMeta {
   std::string seeds_hash;
   uint64_t seen_buckets = 1;
 };
-// nullopt when the crawl id has no configuration yet.
+// nullopt when the crawl id has no (complete) configuration yet.
 StatusOr<std::optional<ClusterMeta>> ReadClusterMeta(RedisClient& redis, const std::string& crawl_id);
-// SET NX of the configuration; false when another worker registered first.
+// SET NX of the configuration, with the seeds hash and seen-bucket count in
+// the same atomic step; false when another worker registered first.
 StatusOr<bool> RegisterClusterMeta(RedisClient& redis, const std::string& crawl_id,
                                    const ClusterMeta& meta);
 // After the seeds were handed off: joiners may now end on pending == 0.

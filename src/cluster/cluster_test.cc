@@ -339,6 +339,74 @@ TEST_F(ClusterRedisTest, AWorkerWhoseLivenessLapsedKeepsServingTheShardsItStillH
   EXPECT_EQ(taken.size(), 3u);  // without own:a restored: 0, forever
 }
 
+// The kill -9 stall (docs/scale-out.md): the first worker set the config
+// field and, in a second command, the seen-bucket count; a joiner reading in
+// between used 1 bucket where the others used 4096, so a URL was handed off
+// twice (two seen members, two queue entries with different payloads).
+TEST_F(ClusterRedisTest, AHalfRegisteredCrawlIsNotReadAsOneSeenBucket) {
+  ASSERT_TRUE(admin_->Command({"HSET", "tc:{t}:meta", "config", "strategy = \"bfs\"\n"}).ok());
+  auto half = ReadClusterMeta(*admin_, "t");
+  ASSERT_TRUE(half.ok());
+  EXPECT_FALSE(half->has_value());  // a joiner waits, as for no crawl at all
+  ASSERT_TRUE(admin_->Command({"DEL", "tc:{t}:meta"}).ok());
+  ClusterMeta m;
+  m.config_toml = "strategy = \"bfs\"\n";
+  m.seeds_hash = "abc";
+  m.seen_buckets = 4096;
+  auto first = RegisterClusterMeta(*admin_, "t", m);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_TRUE(*first);
+  auto fields = admin_->Command({"HLEN", "tc:{t}:meta"});
+  ASSERT_TRUE(fields.ok());
+  EXPECT_EQ(fields->AsInt(), 3);
+  auto read = ReadClusterMeta(*admin_, "t");
+  ASSERT_TRUE(read.ok() && read->has_value());
+  EXPECT_EQ((*read)->seen_buckets, 4096u);
+  EXPECT_EQ((*read)->seeds_hash, "abc");
+}
+
+// The second half of the stall: the worker that took the second entry of a
+// URL it already had in flight skipped it as "a requeue of our own", so that
+// entry stayed in f:<shard> under its live lease: pending 1 forever, every
+// worker idle. It is released with the next done instead.
+TEST_F(ClusterRedisTest, ASecondQueueEntryOfAUrlInFlightIsReleased) {
+  auto a = Worker("a", 5000, 4);
+  ASSERT_TRUE(a);
+  LinkCandidate link = Link("http://h9.test/", 5);
+  link.depth = 7;
+  a->Route(link);
+  ASSERT_TRUE(a->FlushRoutes().ok());
+  // The same URL from a worker with another seen bucket, at another depth.
+  const std::string shard = std::to_string(ShardOfUrl(link.url));
+  const std::string other = std::to_string(link.url_id) + "\t8\thttp://h9.test/\tx";
+  auto added = admin_->Command({"FCALL", "tc_handoff", "1", "tc:{t}:pending", "99",
+                                SeenMember(link.url_id), shard, "-1", other});
+  ASSERT_TRUE(added.ok()) << added.status().message();
+  EXPECT_EQ(added->AsInt(), 1);
+  EXPECT_EQ(Get("pending"), 2);
+  ASSERT_TRUE(admin_->Command({"SET", "tc:{t}:seeded", "1"}).ok());
+  ASSERT_TRUE(a->Start().ok());
+  std::vector<LinkCandidate> taken;
+  std::vector<UrlId> commit;
+  ASSERT_TRUE(a->Tick(10, &taken, &commit).ok());
+  ASSERT_EQ(taken.size(), 1u);  // one URL for the crawler
+  EXPECT_EQ(taken[0].depth, 7u);  // the better-scored entry first
+  EXPECT_EQ(Get("inflight"), 2);
+  a->Finished(taken[0].url_id, true);
+  std::vector<LinkCandidate> none;
+  ASSERT_TRUE(a->Tick(0, &none, &commit).ok());
+  a->Committed(commit);
+  commit.clear();
+  ASSERT_TRUE(a->Tick(0, &none, &commit).ok());
+  EXPECT_EQ(Get("pending"), 0);
+  EXPECT_EQ(Get("inflight"), 0);
+  EXPECT_EQ(Get("ok"), 1);  // the URL counts once
+  auto left = admin_->Command({"HLEN", "tc:{t}:f:" + shard});
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(left->AsInt(), 0);
+  EXPECT_TRUE(a->Over());
+}
+
 TEST_F(ClusterRedisTest, FirstWorkerRegistersLaterOnesAreComparedAndStopWorks) {
   ClusterMeta m;
   m.config_toml = "strategy = \"bfs\"\n";

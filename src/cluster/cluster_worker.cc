@@ -213,6 +213,10 @@ Status ClusterWorker::LeaseRound() {
   // One call renews the liveness key, and with it every lease we hold.
   auto beat = r.Command(hb);
   if (!beat.ok()) {
+    // The heartbeat may have run without us seeing its reply: a lapse it
+    // reported would be lost (the next one finds the key alive), so the
+    // leases are verified after the next heartbeat that answers.
+    verify_due_ = true;
     std::lock_guard<std::mutex> lock(mu_);
     for (size_t i = 6; i + 3 < hb.size(); i += 4) {  // sent again next round
       auto shard = hosts_.find(static_cast<uint32_t>(std::stoul(hb[i])));
@@ -233,7 +237,12 @@ Status ClusterWorker::LeaseRound() {
   }
   // Our liveness lapsed (a stall longer than lease_ms): other workers may
   // have taken shards meanwhile. Forget those.
-  if (beat->elements[1].AsInt() == 1 && !owned.empty()) {
+  if (beat->elements[1].AsInt() == 1) verify_due_ = true;
+  // Verified until a verify succeeds: a failed one is retried next round
+  // (another worker's heartbeat may have dropped own:<us>; left so, our
+  // shards' URLs would never be taken again).
+  if (verify_due_ && owned.empty()) verify_due_ = false;
+  if (verify_due_) {
     std::vector<std::string> args = {"FCALL", "tc_verify", "1", pending_key_, options_.worker_id,
                                      std::to_string(owned.size() - yielded.size())};
     for (uint32_t s : owned) {
@@ -242,6 +251,7 @@ Status ClusterWorker::LeaseRound() {
     for (uint32_t s : yielded) args.push_back(std::to_string(s));
     auto lost = r.Command(args);
     if (!lost.ok()) return lost.status();
+    verify_due_ = false;
     if (!lost->elements.empty()) {
       std::lock_guard<std::mutex> lock(mu_);
       for (const auto& e : lost->elements) {
@@ -403,6 +413,11 @@ Status ClusterWorker::SendDone() {
       args.push_back(it->second.ok ? "1" : "0");
     }
   }
+  for (const auto& [shard, payload] : duplicates_) {  // not a page of ours: not ok
+    args.push_back(std::to_string(shard));
+    args.push_back(payload);
+    args.push_back("0");
+  }
   auto r = crawl_conn_->Command(args);  // also refreshes the counters
   if (!r.ok()) return r.status();
   if (r->elements.size() == 3) {
@@ -410,6 +425,7 @@ Status ClusterWorker::SendDone() {
     ok_pages_ = r->elements[1].AsInt();
     stop_ = r->elements[2].AsInt() != 0;
   }
+  duplicates_.clear();
   std::lock_guard<std::mutex> lock(mu_);
   for (UrlId id : to_release_) {
     auto it = in_flight_.find(id);
@@ -436,6 +452,7 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
     if (!r.ok()) return r.status();
     seeded_ = r->AsInt() == 1;
   }
+  WarnIfIdle();
   if (want == 0 || stop_) return Status::Ok();
   std::lock_guard<std::mutex> lock(mu_);
   if (owned_.size() == yielded_.size()) return Status::Ok();
@@ -450,7 +467,16 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
     if (!ParsePayload(e[i + 1].str, score, &c)) continue;
     const uint32_t shard = static_cast<uint32_t>(e[i].AsInt());
     auto [it, inserted] = in_flight_.try_emplace(c.url_id, InFlight{shard, e[i + 1].str, false});
-    if (!inserted) continue;  // already here (a requeue of our own)
+    if (!inserted) {
+      // Already here. The same payload is a requeue of our own: the entry's
+      // done releases it. Another payload of the same URL (a second queue
+      // entry, e.g. handed off by a worker that used another seen bucket) is
+      // released now: nothing else would ever send its done, and it would
+      // sit in f:<shard> under our live lease, pending forever (the kill -9
+      // stall, docs/scale-out.md).
+      if (it->second.payload != e[i + 1].str) duplicates_.push_back({shard, e[i + 1].str});
+      continue;
+    }
     ++local_per_shard_[shard];
     ++stats_.taken;
     taken->push_back(std::move(c));
@@ -458,8 +484,39 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
   return Status::Ok();
 }
 
+void ClusterWorker::WarnIfIdle() {
+  // Never silent: a worker with nothing of its own while URLs are pending
+  // says so every 20 s (normal while others crawl their last slow hosts; for
+  // minutes it names the counters to look at, docs/scale-out.md).
+  bool idle = seeded_ && !stop_ && pending_ > 0 && finished_.empty() && to_release_.empty();
+  if (idle) {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle = in_flight_.empty();
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (!idle) {
+    idle_since_.reset();
+    return;
+  }
+  if (!idle_since_) {
+    idle_since_ = now;
+    idle_warned_ = now;
+    return;
+  }
+  if (now - idle_warned_ < std::chrono::seconds(20)) return;
+  idle_warned_ = now;
+  std::fprintf(stderr,
+               "warning: cluster: worker %s idle for %.0f s while %lld URLs are pending in crawl "
+               "'%s' (queued or in flight at other workers; `topicrawl cluster status`)\n",
+               options_.worker_id.c_str(),
+               std::chrono::duration<double>(now - *idle_since_).count(),
+               static_cast<long long>(pending_), options_.crawl_id.c_str());
+}
+
 bool ClusterWorker::Over() const {
-  if (!route_args_.empty() || !finished_.empty() || !to_release_.empty()) return false;
+  if (!route_args_.empty() || !finished_.empty() || !to_release_.empty() || !duplicates_.empty()) {
+    return false;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!committed_.empty() || !in_flight_.empty()) return false;

@@ -20,16 +20,19 @@
 #define TOPICRAWL_CLUSTER_CLUSTER_WORKER_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "cluster/redis_client.h"
@@ -95,6 +98,9 @@ class ClusterWorker : public ClusterRole {
   void LeaseLoop();
   Status LeaseRound();
   Status SendDone();
+  // Crawl thread: a warning every 20 s while nothing is local and URLs
+  // are pending in the cluster.
+  void WarnIfIdle();
   // Appends (shard, host, wait_ms, record) of every changed host (of the
   // `only` shards when given) to a Function's ARGV and marks them sent.
   // REQUIRES: mu_ held.
@@ -116,11 +122,16 @@ class ClusterWorker : public ClusterRole {
   std::unordered_set<UrlId> routed_;     // sent by this worker (local filter)
   std::vector<UrlId> finished_;          // stored, not yet given to commit
   std::vector<UrlId> to_release_;        // committed, done not sent yet
+  // Taken payloads of URLs already in flight here under another payload
+  // (a duplicate queue entry): (shard, payload), released by the next done.
+  std::vector<std::pair<uint32_t, std::string>> duplicates_;
   int64_t pending_ = -1;                 // last seen cluster counters
   int64_t ok_pages_ = 0;
   bool seeded_ = false;
   bool stop_ = false;
   uint64_t take_start_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> idle_since_;
+  std::chrono::steady_clock::time_point idle_warned_;
   ClusterWorkerStats stats_;
 
   mutable std::mutex mu_;  // guards what the lease thread shares
@@ -143,6 +154,7 @@ class ClusterWorker : public ClusterRole {
   std::mutex wake_mu_;
   std::condition_variable wake_;
   bool leaving_ = false;
+  bool verify_due_ = false;  // lease thread: a lapse seen, leases not verified yet
   std::thread lease_thread_;
 };
 
