@@ -208,24 +208,7 @@ class HubsRoundPolicy : public RoundPolicy {
       return true;
     });
     if (!s.ok() || label.empty()) return s;
-    std::optional<hub::SiteStatistics> stats;
-    if (spec_.site_relative()) {
-      auto st = CrawlSiteStatistics(history);
-      if (!st.ok()) return st.status();
-      stats = std::move(st).value();
-    }
-    Status encode = Status::Ok();
-    std::vector<double> x(hub::HubFeatureNames(kSet).size());
-    s = history.ForEachUrl([&](const KnownUrl& u) {
-      auto it = label.find(u.url_id);
-      if (it == label.end() || (stats && stats->SiteSize(u.host) == 0)) return true;
-      encode = Encode(spec_, stats ? &*stats : nullptr, u, x.data());
-      if (!encode.ok()) return false;
-      examples_.Add(x, it->second);
-      return true;
-    });
-    if (!s.ok()) return s;
-    if (!encode.ok()) return encode;
+    if (Status added = AddLabelled(history, label, &examples_); !added.ok()) return added;
     if (examples_.size() > kMaxExamples) {  // keep the most recent rounds
       const size_t drop = examples_.size() - kMaxExamples;
       examples_.rows.erase(examples_.rows.begin(), examples_.rows.begin() + drop);
@@ -456,24 +439,7 @@ class HubsRoundPolicy : public RoundPolicy {
 
     SvmDataset all;
     all.feature_names = hub::HubSpecFeatureNames(spec_);
-    std::optional<hub::SiteStatistics> stats;
-    if (spec_.site_relative()) {
-      auto st = CrawlSiteStatistics(history);
-      if (!st.ok()) return st.status();
-      stats = std::move(st).value();
-    }
-    Status encode = Status::Ok();
-    std::vector<double> x(hub::HubFeatureNames(kSet).size());
-    Status s = history.ForEachUrl([&](const KnownUrl& u) {
-      auto it = label.find(u.url_id);
-      if (it == label.end() || (stats && stats->SiteSize(u.host) == 0)) return true;
-      encode = Encode(spec_, stats ? &*stats : nullptr, u, x.data());
-      if (!encode.ok()) return false;
-      all.Add(x, it->second);
-      return true;
-    });
-    if (!s.ok()) return s;
-    if (!encode.ok()) return encode;
+    if (Status added = AddLabelled(history, label, &all); !added.ok()) return added;
     SvmDataset data = Sample(all, kBootstrapSample, seed_);
     const auto positives = std::count(data.labels.begin(), data.labels.end(), 1);
     if (positives < 2 || data.size() - positives < 2) {
@@ -489,6 +455,33 @@ class HubsRoundPolicy : public RoundPolicy {
     origin_ = "structural labels of round " + std::to_string(history.last_round()) + " (" +
               std::to_string(positives) + " hubs of " + std::to_string(data.size()) + " pages)";
     return Status::Ok();
+  }
+
+  // Adds to `out` one row per stored URL that `label` names, encoded with
+  // the model's feature reading (site-relative: percentiles among the
+  // crawl's stored pages of its site; a URL of a site without reference
+  // pages is left out). The learning step after a round and the bootstrap
+  // from structural labels share it.
+  Status AddLabelled(RoundHistory& history, const absl::flat_hash_map<UrlId, int>& label,
+                     SvmDataset* out) const {
+    std::optional<hub::SiteStatistics> stats;
+    if (spec_.site_relative()) {
+      auto st = CrawlSiteStatistics(history);
+      if (!st.ok()) return st.status();
+      stats = std::move(st).value();
+    }
+    Status encode = Status::Ok();
+    std::vector<double> x(hub::HubFeatureNames(kSet).size());
+    Status s = history.ForEachUrl([&](const KnownUrl& u) {
+      auto it = label.find(u.url_id);
+      if (it == label.end() || (stats && stats->SiteSize(u.host) == 0)) return true;
+      encode = Encode(spec_, stats ? &*stats : nullptr, u, x.data());
+      if (!encode.ok()) return false;
+      out->Add(x, it->second);
+      return true;
+    });
+    if (!s.ok()) return s;
+    return encode;
   }
 
   // Up to `n` rows, stratified by label (the share of positives kept).
