@@ -2,6 +2,7 @@
 // stored twice, WARC files parse fully, frontier states consistent.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,7 +65,12 @@ using testing::MakeTestPage;
 // caught by gtest there would run the rest of the test program in the child
 // and exit with gtest's code, which the parent could only report as "exited
 // early" without a reason. Any exception ends the child with its text.
-[[noreturn]] void RunWriterChild(const std::string& dir, bool create, int seed) {
+[[noreturn]] void RunWriterChild(const std::string& dir, bool create, int seed,
+                                 pid_t parent) {
+  // If the test process dies (a ctest timeout, ^C) before its SIGKILL, the
+  // writer would go on filling the temp directory forever: die with it.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) _exit(9);
   try {
     WriterChild(dir, create, seed);
   } catch (const std::exception& e) {
@@ -100,9 +106,10 @@ void KillAndResume(const std::string& dir, bool created, int iterations,
   for (int iteration = 0;
        iteration < iterations || (committed_before <= 100 && iteration < 10 * iterations);
        ++iteration) {
+    const pid_t parent = ::getpid();
     pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
-    if (pid == 0) RunWriterChild(dir, !created, iteration);
+    if (pid == 0) RunWriterChild(dir, !created, iteration, parent);
     // Kill anywhere: during Open/repair (0-5 ms), mid-batch, mid-commit.
     const int delay_us = std::uniform_int_distribution<int>(0, 250000)(rng);
     ::usleep(delay_us);
