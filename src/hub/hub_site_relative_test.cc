@@ -54,12 +54,14 @@ TEST(HubSiteRelativeTest, EncoderValuesOnAHandMadeSite) {
   const HubFeatureSpec spec{HubFeatureSet::kBeforeDownload, HubFeatureReading::kSiteRelative};
   // a.test: URL lengths 14, 22, 30, 43 bytes; anchors 0, 8, 4, 20 code points;
   // dir depths 0, 1, 1, 2; crawl depths 0, 1, 1, 2.
+  // UrlObservation holds views: the long URL must outlive `obs`.
+  const std::string long_url = "http://b.test/" + std::string(200, 'q') + "/p.html";
   const std::vector<UrlObservation> obs = {
       {"http://a.test/", "", 0, -1},
       {"http://a.test/x/y.html", "Contents", 1, -1},
       {"http://a.test/z/index.php?id=3", "More", 1, -1},
       {"http://a.test/long/deeper/article-page.html", "A much longer anchor", 2, -1},
-      {"http://b.test/" + std::string(200, 'q') + "/p.html", "x", 5, -1}};
+      {long_url, "x", 5, -1}};
   const std::vector<std::string_view> hosts = {"a.test", "a.test", "a.test", "a.test", "b.test"};
   const auto x = EncodeBatch(spec, obs, hosts);
   const std::vector<std::string> names = HubSpecFeatureNames(spec);
