@@ -110,8 +110,11 @@ hub::UrlObservation Observe(const KnownUrl& u) {
 bool Stored(const KnownUrl& u) { return u.page_id != 0 && !u.gone(); }
 
 // The reference population of site-relative features: every stored,
-// not-gone page of the crawl, by host (the set Plan scores).
-StatusOr<hub::SiteStatistics> CrawlSiteStatistics(RoundHistory& history) {
+// not-gone page of the crawl, by host (the set Plan scores); none for a
+// spec that reads the raw features.
+StatusOr<std::optional<hub::SiteStatistics>> CrawlSiteStatistics(const HubFeatureSpec& spec,
+                                                                 RoundHistory& history) {
+  if (!spec.site_relative()) return std::optional<hub::SiteStatistics>();
   hub::SiteStatistics stats(kSet);
   std::vector<double> x(hub::HubFeatureNames(kSet).size());
   Status s = history.ForEachUrl([&](const KnownUrl& u) {
@@ -122,7 +125,7 @@ StatusOr<hub::SiteStatistics> CrawlSiteStatistics(RoundHistory& history) {
   });
   if (!s.ok()) return s;
   stats.Finish();
-  return stats;
+  return std::optional<hub::SiteStatistics>(std::move(stats));
 }
 
 // Features of `u` as `spec` reads them into x (stats: site-relative only).
@@ -153,12 +156,9 @@ class HubsRoundPolicy : public RoundPolicy {
     std::vector<UrlId> seed_ids;
     // One feature buffer for every page: this loop scores the whole crawl.
     std::vector<double> x(hub::HubFeatureNames(kSet).size());
-    std::optional<hub::SiteStatistics> stats;
-    if (spec_.site_relative()) {
-      auto st = CrawlSiteStatistics(history);
-      if (!st.ok()) return st.status();
-      stats = std::move(st).value();
-    }
+    auto stats_or = CrawlSiteStatistics(spec_, history);
+    if (!stats_or.ok()) return stats_or.status();
+    const std::optional<hub::SiteStatistics>& stats = *stats_or;
     Status encode = Status::Ok();
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
       if (!Stored(u)) return true;
@@ -464,12 +464,9 @@ class HubsRoundPolicy : public RoundPolicy {
   // from structural labels share it.
   Status AddLabelled(RoundHistory& history, const absl::flat_hash_map<UrlId, int>& label,
                      SvmDataset* out) const {
-    std::optional<hub::SiteStatistics> stats;
-    if (spec_.site_relative()) {
-      auto st = CrawlSiteStatistics(history);
-      if (!st.ok()) return st.status();
-      stats = std::move(st).value();
-    }
+    auto stats_or = CrawlSiteStatistics(spec_, history);
+    if (!stats_or.ok()) return stats_or.status();
+    const std::optional<hub::SiteStatistics>& stats = *stats_or;
     Status encode = Status::Ok();
     std::vector<double> x(hub::HubFeatureNames(kSet).size());
     Status s = history.ForEachUrl([&](const KnownUrl& u) {
