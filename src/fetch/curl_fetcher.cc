@@ -35,6 +35,7 @@
 #include <unordered_map>
 
 #include "fetch/address_policy.h"
+#include "fetch/curl_routes.h"
 #include "fetch/fetcher.h"
 #include "fetch/http_headers.h"
 #include "url/url.h"
@@ -53,25 +54,6 @@ std::string Ms(double seconds) { return std::to_string(static_cast<long>(seconds
 
 bool IsRedirect(long code) {
   return code == 301 || code == 302 || code == 303 || code == 307 || code == 308;
-}
-
-// Host (lower case, as curl matches connect_to) and effective port of `url`.
-bool HostAndPort(const std::string& url, std::string* host, int* port) {
-  CURLU* u = curl_url();
-  char* h = nullptr;
-  char* p = nullptr;
-  bool ok = curl_url_set(u, CURLUPART_URL, url.c_str(), 0) == CURLUE_OK &&
-            curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK &&
-            curl_url_get(u, CURLUPART_PORT, &p, CURLU_DEFAULT_PORT) == CURLUE_OK;
-  if (ok) {
-    *host = h;
-    for (char& c : *host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    *port = std::atoi(p);
-  }
-  curl_free(h);
-  curl_free(p);
-  curl_url_cleanup(u);
-  return ok;
 }
 
 // State of one task across all of its hops.
@@ -115,12 +97,6 @@ class CurlFetcher : public Fetcher {
  private:
   CURL* TakeEasy();
   void StartHop(Transfer* t);
-  // The connect_to and resolve lists for a hop to host:port (see StartHop).
-  struct HostRoute {
-    curl_slist* connect_to = nullptr;
-    curl_slist* resolve = nullptr;
-  };
-  const HostRoute& RouteFor(const std::string& host, int port);
   void OnDone(Transfer* t, CURLcode code);
   void FollowRedirect(Transfer* t);
   void Finish(Transfer* t, FetchStatus status, std::string error);
@@ -144,11 +120,7 @@ class CurlFetcher : public Fetcher {
 
   const FetcherOptions options_;
   Clock* const clock_;
-  std::vector<ConnectToRule> rules_;
-  curl_slist* connect_to_ = nullptr;
-  curl_slist* resolve_ = nullptr;
-  // "host:port" -> its own lists, for hosts a rule sends to an IPv4 literal.
-  std::unordered_map<std::string, HostRoute> routes_;
+  CurlRoutes routes_;  // connect_to / resolve lists, per host where useful
   CURLM* multi_ = nullptr;
   std::vector<CURL*> idle_easy_;
   std::unordered_map<Transfer*, std::unique_ptr<Transfer>> active_;
@@ -162,13 +134,8 @@ class CurlFetcher : public Fetcher {
 };
 
 CurlFetcher::CurlFetcher(const FetcherOptions& options, Clock* clock)
-    : options_(options), clock_(clock) {
+    : options_(options), clock_(clock), routes_(options.connect_to, options.resolve) {
   GlobalInit();
-  for (const auto& rule : options_.connect_to) {
-    connect_to_ = curl_slist_append(connect_to_, rule.c_str());
-    if (auto parsed = ParseConnectTo(rule, nullptr)) rules_.push_back(*parsed);
-  }
-  for (const auto& entry : options_.resolve) resolve_ = curl_slist_append(resolve_, entry.c_str());
   multi_ = curl_multi_init();
   curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.connection_cache_size);
   curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, options_.max_host_connections);
@@ -198,12 +165,6 @@ CurlFetcher::~CurlFetcher() {
   }
   for (CURL* e : idle_easy_) curl_easy_cleanup(e);
   curl_multi_cleanup(multi_);
-  curl_slist_free_all(connect_to_);
-  curl_slist_free_all(resolve_);
-  for (auto& [key, route] : routes_) {
-    curl_slist_free_all(route.connect_to);
-    curl_slist_free_all(route.resolve);
-  }
   if (epoll_fd_ >= 0) close(epoll_fd_);
   if (wake_fd_ >= 0) close(wake_fd_);
 }
@@ -250,8 +211,10 @@ CURL* CurlFetcher::TakeEasy() {
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
                    options_.http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1);
   if (options_.http2) curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-  if (connect_to_ != nullptr) curl_easy_setopt(e, CURLOPT_CONNECT_TO, connect_to_);
-  if (resolve_ != nullptr) curl_easy_setopt(e, CURLOPT_RESOLVE, resolve_);
+  if (routes_.shared().connect_to != nullptr) {
+    curl_easy_setopt(e, CURLOPT_CONNECT_TO, routes_.shared().connect_to);
+  }
+  if (routes_.shared().resolve != nullptr) curl_easy_setopt(e, CURLOPT_RESOLVE, routes_.shared().resolve);
   if (!options_.cacert.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, options_.cacert.c_str());
   // "" disables proxies from the environment as well.
   curl_easy_setopt(e, CURLOPT_PROXY, options_.proxy.c_str());
@@ -320,17 +283,15 @@ void CurlFetcher::StartHop(Transfer* t) {
   std::string host;
   int port = 0;
   t->private_ok = options_.allow_private || !options_.proxy.empty() ||
-                  (HostAndPort(t->url, &host, &port) && IsMappedByConnectTo(rules_, host, port));
-  if (!rules_.empty()) {
+                  (HostAndPort(t->url, &host, &port) && routes_.Mapped(host, port));
+  if (!routes_.rules().empty()) {
     // The hop's own connect_to/resolve pair when a rule sends its host to an
     // IPv4 address, the shared lists otherwise (an easy handle is reused
     // across tasks and hops, so this is set on every hop).
-    const HostRoute* route = nullptr;
     if (host.empty() && !HostAndPort(t->url, &host, &port)) host.clear();
-    if (!host.empty()) route = &RouteFor(host, port);
-    const bool own = route != nullptr && route->connect_to != nullptr;
-    curl_easy_setopt(t->easy, CURLOPT_CONNECT_TO, own ? route->connect_to : connect_to_);
-    curl_easy_setopt(t->easy, CURLOPT_RESOLVE, own ? route->resolve : resolve_);
+    const CurlRoutes::Lists& lists = routes_.For(host, port);
+    curl_easy_setopt(t->easy, CURLOPT_CONNECT_TO, lists.connect_to);
+    curl_easy_setopt(t->easy, CURLOPT_RESOLVE, lists.resolve);
   }
   t->refused_ip.clear();
   t->refused_rule.clear();
@@ -344,50 +305,6 @@ void CurlFetcher::StartHop(Transfer* t) {
   curl_easy_setopt(t->easy, CURLOPT_TIMEOUT_MS, std::max(1L, static_cast<long>(left * 1000)));
   CURLMcode mc = curl_multi_add_handle(multi_, t->easy);
   if (mc != CURLM_OK) Finish(t, FetchStatus::kOtherError, curl_multi_strerror(mc));
-}
-
-// Why per-host lists: curl 7.88 files a connection made through a connect_to
-// rule under the rule's target ("port/127.0.0.1"), not the request's host,
-// so with one rule for every host (the benchmark webs: "--connect-to
-// :80:127.0.0.1:PORT") all idle connections share one bundle, and each new
-// transfer checks every idle connection in it for liveness with a poll()
-// before it picks one of its own host (ConnectionExists, extract_if_dead):
-// ~100 poll() calls a fetched page at 6 x 10^4 pages of the synthetic web,
-// more as the crawl spreads over hosts and the cache of up to 256 idle
-// connections fills (docs/performance.md, "speed decay"). The same route
-// expressed as "host:port::PORT" (the host kept, only the port changed)
-// plus a resolve entry "host:PORT:ADDRESS" files the connection under its
-// own host: the scan covers that host's connections only. Done only when the
-// first rule that matches (the one curl applies) targets an IPv4 literal and
-// the caller gave no resolve list of its own (a per-handle list would hide
-// it); otherwise the shared lists apply as before.
-const CurlFetcher::HostRoute& CurlFetcher::RouteFor(const std::string& host, int port) {
-  static const HostRoute kShared;
-  if (!options_.resolve.empty() || host.find_first_of(":[]") != std::string::npos) {
-    return kShared;
-  }
-  // The rule curl applies is the first that matches; hosts no rule sends
-  // to an IPv4 literal are not remembered (routes_ holds mapped hosts only).
-  const ConnectToRule* rule = nullptr;
-  for (const ConnectToRule& r : rules_) {
-    if (r.Matches(host, port)) {
-      rule = &r;
-      break;
-    }
-  }
-  in_addr v4{};
-  if (rule == nullptr || rule->connect_host.empty() ||
-      inet_pton(AF_INET, rule->connect_host.c_str(), &v4) != 1) {
-    return kShared;
-  }
-  auto [it, added] = routes_.try_emplace(host + ":" + std::to_string(port));
-  if (!added) return it->second;
-  const std::string target = std::to_string(rule->connect_port >= 0 ? rule->connect_port : port);
-  it->second.connect_to = curl_slist_append(
-      nullptr, (host + ":" + std::to_string(port) + "::" + target).c_str());
-  it->second.resolve =
-      curl_slist_append(nullptr, (host + ":" + target + ":" + rule->connect_host).c_str());
-  return it->second;
 }
 
 void CurlFetcher::DrainDone() {
