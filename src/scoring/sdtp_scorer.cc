@@ -84,7 +84,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
       "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
       "threads", "seed", "center",
       // read by the topichub round policy (crawl/rounds/topichub_policy.cc)
-      "seeds_per_round", "hub_alpha", "hub_a", "hub_beta", "hub_budget"};
+      "seeds_per_round", "hub_alpha", "hub_a", "hub_beta", "hub_budget", "hub_fresh"};
   auto unknown = p.UnknownKeys(kKnown);
   if (!unknown.empty()) {
     return Status::Error("[strategy.tda] unknown key `" + unknown[0] + "`");

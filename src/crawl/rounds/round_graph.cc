@@ -9,13 +9,62 @@
 #include "url/url.h"
 
 namespace topicrawl {
+namespace {
 
-StatusOr<RoundGraph> RoundGraph::Read(RoundHistory& history) {
+struct Admission {
+  UrlId parent_url = 0;  // 0: a seed or not known
+  bool by_revisit = false;
+};
+
+// Clears `fresh` on the pages that are not new to the web. A URL is new
+// when a revisit admitted it (the link was not on the page's older
+// version), or when its first admission came from a new page's links; a
+// seed, or a URL first admitted by an old page's first fetch, is old (the
+// crawl had simply not reached it before). Resolved along the parent
+// chains with a memo; a chain that loops or leaves the known URLs is old.
+void KeepNewToWeb(const std::vector<Admission>& admission,
+                  const absl::flat_hash_map<UrlId, uint32_t>& dense,
+                  std::vector<TopicHubPage>* pages) {
+  const size_t n = admission.size();
+  std::vector<int8_t> is_new(n, -1);  // -1 not resolved yet
+  std::vector<uint32_t> chain;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!(*pages)[i].fresh || is_new[i] >= 0) continue;
+    chain.clear();
+    int8_t value = 0;
+    for (uint32_t j = i;;) {
+      if (is_new[j] >= 0) {
+        value = is_new[j];
+        break;
+      }
+      chain.push_back(j);
+      if (admission[j].by_revisit) {
+        value = 1;
+        break;
+      }
+      auto it = admission[j].parent_url != 0 ? dense.find(admission[j].parent_url) : dense.end();
+      if (it == dense.end() || chain.size() > n) break;  // old (seed / unknown / loop)
+      is_new[j] = -2;  // on the current chain: a loop ends here as old
+      j = it->second;
+      if (is_new[j] == -2) break;
+    }
+    for (uint32_t j : chain) is_new[j] = value;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if ((*pages)[i].fresh && is_new[i] != 1) (*pages)[i].fresh = false;
+  }
+}
+
+}  // namespace
+
+StatusOr<RoundGraph> RoundGraph::Read(RoundHistory& history, Fresh fresh) {
   RoundGraph g;
   const double beta = history.Beta() >= 0 ? history.Beta() : 0.5;
   const int last = history.last_round();
   absl::flat_hash_map<std::string, uint32_t> site_of;
+  std::vector<Admission> admission;  // kNewToWeb: per dense id
   Status s = history.ForEachUrl([&](const KnownUrl& u) {
+    if (fresh == Fresh::kNewToWeb) admission.push_back({u.parent_url, u.admitted_by_revisit});
     const auto id = static_cast<uint32_t>(g.url.size());
     g.dense.emplace(u.url_id, id);
     g.url_id.push_back(u.url_id);
@@ -33,6 +82,7 @@ StatusOr<RoundGraph> RoundGraph::Read(RoundHistory& history) {
     return true;
   });
   if (!s.ok()) return s;
+  if (fresh == Fresh::kNewToWeb) KeepNewToWeb(admission, g.dense, &g.hub.pages);
   std::vector<CsrGraph::Edge> edges;
   s = history.ForEachLink([&](UrlId from, UrlId to) {
     auto a = g.dense.find(from), b = g.dense.find(to);

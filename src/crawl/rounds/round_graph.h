@@ -25,10 +25,20 @@ struct RoundGraph {
   TopicHubInput hub;              // pages (site, sim, relevant, fresh) + links
   std::vector<std::string> sites;
 
+  // Which pages count as fresh (seed 002 eq. 2's new pages of a site).
+  enum class Fresh {
+    // New to the web, as far as the crawl can tell: first fetched in the
+    // last round, and admitted by a link that a revisit in the last round
+    // found on an older page (a link that page did not have before), or by
+    // a link on a page that is itself fresh (a new page's new pages).
+    kNewToWeb,
+    // First fetched in the last round, whatever admitted it (sessions 1-8:
+    // also counts the old pages a round reaches for the first time).
+    kFirstFetched,
+  };
   // Reads `history`. A page is crawled when it has a current version,
-  // relevant when its relevance >= history.Beta(), fresh when first fetched
-  // in the last round.
-  static StatusOr<RoundGraph> Read(RoundHistory& history);
+  // relevant when its relevance >= history.Beta(), fresh as `fresh` says.
+  static StatusOr<RoundGraph> Read(RoundHistory& history, Fresh fresh = Fresh::kNewToWeb);
 
   // Hop distance from the nearest of `seeds` (dense ids) along links;
   // UINT32_MAX for unreachable nodes.

@@ -57,6 +57,15 @@ struct KnownUrl {
   std::string host;        // the site of the URL (lower-case host[:port])
   uint32_t depth = 0;      // depth of its first admission
   std::string anchor;      // anchor text of the link that admitted it
+  // Admission: the page version whose links first admitted this URL (0: a
+  // seed), the URL of that page, the round of the fetch that made that
+  // version (-1: not known) and whether that fetch was a revisit (then
+  // the link was new on an older page: this URL is new to the web, as far
+  // as the crawl can tell).
+  PageId parent_page = 0;
+  UrlId parent_url = 0;
+  int admitted_round = -1;
+  bool admitted_by_revisit = false;
   // Current version: the page row whose body is valid now (0 = none: never
   // fetched successfully, or only queued).
   PageId page_id = 0;

@@ -107,6 +107,23 @@ StatusOr<RoundSummary> StoreRoundHistory::Summarize(int round) {
 }
 
 Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) {
+  if (!versions_read_) {
+    // One pass first: which fetch made each page version (a fetch whose
+    // page_id differs from the one before it). ~30 bytes a version.
+    Status v = store_->ForEachUrlHistory(
+        [&](const FrontierRecord& row, const std::vector<FetchRow>& fetches) {
+          PageId before = 0;
+          for (const FetchRow& f : fetches) {
+            if (f.page_id != 0 && f.page_id != before) {
+              versions_.try_emplace(f.page_id, VersionOrigin{row.url_id, f.round, f.revisit});
+            }
+            if (f.page_id != 0) before = f.page_id;
+          }
+          return true;
+        });
+    if (!v.ok()) return v;
+    versions_read_ = true;
+  }
   KnownUrl u;
   Status inner;
   Status s = store_->ForEachUrlHistory(
@@ -117,6 +134,12 @@ Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>&
         u.host = HostOf(row.url);
         u.depth = row.depth;
         u.anchor = row.anchor;
+        u.parent_page = row.parent_id;
+        if (auto it = versions_.find(row.parent_id); row.parent_id != 0 && it != versions_.end()) {
+          u.parent_url = it->second.url_id;
+          u.admitted_round = it->second.round;
+          u.admitted_by_revisit = it->second.revisit;
+        }
         for (const FetchRow& f : fetches) {
           if (u.first_round < 0) u.first_round = f.round;
           u.last_round = f.round;

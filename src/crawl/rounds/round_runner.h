@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "crawl/rounds/round_policy.h"
 #include "store/crawl_store.h"
 
@@ -94,6 +95,15 @@ class StoreRoundHistory : public RoundHistory {
   double beta_ = -1;
   RoundSummary summary_;
   std::vector<std::string> seeds_;
+  // Page version -> the fetch that made it (for KnownUrl's admission
+  // fields); built by the first ForEachUrl.
+  struct VersionOrigin {
+    UrlId url_id = 0;
+    int round = -1;
+    bool revisit = false;
+  };
+  absl::flat_hash_map<PageId, VersionOrigin> versions_;
+  bool versions_read_ = false;
 };
 
 }  // namespace topicrawl

@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <vector>
 
+#include "core/hash.h"
+#include "crawl/rounds/round_graph.h"
 #include "store/store_test_util.h"
 
 namespace topicrawl {
@@ -96,6 +100,88 @@ TEST(RoundRunnerTest, PlanNextRoundWithUsesTheCallersPolicyAndKeepsItsStateUnder
   std::vector<UrlId> got = {pending[0].url_id, pending[1].url_id};
   std::sort(got.rbegin(), got.rend());
   EXPECT_EQ(got, std::vector<UrlId>(ids.begin(), ids.begin() + 2));
+  ASSERT_TRUE((*store)->Close().ok());
+  RemoveTree(dir);
+}
+
+// Admission: which fetch first admitted each URL. Round 0: a (seed) admits
+// b, b admits d. Round 1: a revisit of a finds a new link to c; d is
+// fetched for the first time (an old page the crawl had not reached); c
+// admits e (a new page's new page).
+TEST(StoreRoundHistoryTest, KnownUrlsSayWhichFetchAdmittedThem) {
+  const std::string dir = MakeTempDir();
+  auto store = CrawlStore::Open(dir, OpenMode::kCreate);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  auto page = [](const std::string& name, int round, bool revisit, PageId parent,
+                 std::vector<std::string> admits, PageId own_id) {
+    PageRecord p = MakeTestPage(1, 0, 0);
+    p.url = "http://s.test/" + name;
+    p.url_id = Hash64(p.url);
+    p.round = round;
+    p.revisit = revisit;
+    p.fetch_state = revisit ? UrlState::kChanged : UrlState::kNew;
+    p.parent_id = parent;
+    for (const std::string& a : admits) {
+      FrontierRecord row;
+      row.url = "http://s.test/" + a;
+      row.url_id = Hash64(row.url);
+      row.parent_id = own_id;
+      p.admitted.push_back(row);
+    }
+    return p;
+  };
+  // Page ids are given out in AddPage order: 1, 2, ...
+  ASSERT_EQ(*(*store)->AddPage(page("a", 0, false, 0, {"b"}, 1)), 1);
+  ASSERT_EQ(*(*store)->AddPage(page("b", 0, false, 1, {"d"}, 2)), 2);
+  ASSERT_TRUE((*store)->SetMeta(RoundFinishedKey(0), "1").ok());
+  ASSERT_EQ(*(*store)->AddPage(page("a", 1, true, 0, {"c"}, 3)), 3);
+  ASSERT_EQ(*(*store)->AddPage(page("d", 1, false, 2, {}, 4)), 4);
+  ASSERT_EQ(*(*store)->AddPage(page("c", 1, false, 3, {"e"}, 5)), 5);
+  ASSERT_EQ(*(*store)->AddPage(page("e", 1, false, 5, {}, 6)), 6);
+  ASSERT_TRUE((*store)->SetMeta(RoundFinishedKey(1), "1").ok());
+  ASSERT_TRUE((*store)->Flush().ok());
+
+  auto history = StoreRoundHistory::Make(store->get(), 1, false);
+  ASSERT_TRUE(history.ok()) << history.status().message();
+  std::map<std::string, KnownUrl> known;
+  ASSERT_TRUE((*history)->ForEachUrl([&](const KnownUrl& u) {
+                 known[u.url.substr(std::string("http://s.test/").size())] = u;
+                 return true;
+               }).ok());
+  ASSERT_EQ(known.size(), 5u);
+  const UrlId a = Hash64("http://s.test/a"), b = Hash64("http://s.test/b"),
+              c = Hash64("http://s.test/c");
+  EXPECT_EQ(known["b"].parent_url, a);
+  EXPECT_EQ(known["b"].admitted_round, 0);
+  EXPECT_FALSE(known["b"].admitted_by_revisit);
+  EXPECT_EQ(known["c"].parent_url, a);
+  EXPECT_EQ(known["c"].parent_page, 3);
+  EXPECT_EQ(known["c"].admitted_round, 1);
+  EXPECT_TRUE(known["c"].admitted_by_revisit);
+  EXPECT_EQ(known["d"].parent_url, b);
+  EXPECT_EQ(known["d"].admitted_round, 0);
+  EXPECT_FALSE(known["d"].admitted_by_revisit);
+  EXPECT_EQ(known["e"].parent_url, c);
+  EXPECT_EQ(known["e"].admitted_round, 1);
+  EXPECT_FALSE(known["e"].admitted_by_revisit);
+  EXPECT_EQ(known["a"].parent_url, 0u);
+  EXPECT_EQ(known["a"].admitted_round, -1);
+
+  // Fresh pages of round 1 for seed 002's Sfreq: new to the web = c (a
+  // revisit found its link) and e (linked from c); d is old.
+  for (auto reading : {RoundGraph::Fresh::kNewToWeb, RoundGraph::Fresh::kFirstFetched}) {
+    auto g = RoundGraph::Read(**history, reading);
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    auto fresh = [&](const std::string& name) {
+      return bool(g->hub.pages[g->dense.at(Hash64("http://s.test/" + name))].fresh);
+    };
+    const bool by_first_fetch = reading == RoundGraph::Fresh::kFirstFetched;
+    EXPECT_TRUE(fresh("c"));
+    EXPECT_TRUE(fresh("e"));
+    EXPECT_EQ(fresh("d"), by_first_fetch);
+    EXPECT_FALSE(fresh("a"));
+    EXPECT_FALSE(fresh("b"));
+  }
   ASSERT_TRUE((*store)->Close().ok());
   RemoveTree(dir);
 }

@@ -2,7 +2,11 @@
 // (002_dc7a58c43ca85137 §3.1, graph/topic_hub.h). Before each round:
 //   1. the store's URLs and links become the crawl graph (crawl/rounds/
 //      round_graph.h): Sim(p) = the page's relevance, relevant when >= the
-//      topic's beta, fresh when first fetched in the round just finished,
+//      topic's beta, fresh when new to the web and first fetched in the
+//      round just finished (hub_fresh = "new", the default; "first-fetch"
+//      is the reading of sessions 1-8, which also counted the old pages a
+//      round reaches for the first time: ~93-95 % of them on the evolved
+//      dev web, so eq. 2's Sfreq measured exploration, docs/tda.md),
 //      sites = hosts; T = days between the last two rounds (4 h when the
 //      store does not know);
 //   2. RunTopicHub: Sfreq (eq. 2), SiteRank/TSI (eq. 1, 3), per site the
@@ -33,12 +37,13 @@ namespace {
 
 class TopicHubRoundPolicy : public RoundPolicy {
  public:
-  TopicHubRoundPolicy(TopicHubOptions options, bool by_weight, std::string out_dir)
-      : options_(options), by_weight_(by_weight), out_dir_(std::move(out_dir)) {}
+  TopicHubRoundPolicy(TopicHubOptions options, bool by_weight, RoundGraph::Fresh fresh,
+                      std::string out_dir)
+      : options_(options), by_weight_(by_weight), fresh_(fresh), out_dir_(std::move(out_dir)) {}
   std::string_view Name() const override { return "topichub"; }
 
   Status Plan(const RoundRequest& request, RoundHistory& history, RoundPlan* plan) override {
-    auto g = RoundGraph::Read(history);
+    auto g = RoundGraph::Read(history, fresh_);
     if (!g.ok()) return g.status();
     TopicHubOptions o = options_;
     const double days = history.LastRoundSummary().days_since_previous;
@@ -84,6 +89,7 @@ class TopicHubRoundPolicy : public RoundPolicy {
 
   TopicHubOptions options_;
   bool by_weight_ = true;
+  RoundGraph::Fresh fresh_ = RoundGraph::Fresh::kNewToWeb;
   std::string out_dir_;
 };
 
@@ -92,6 +98,7 @@ class TopicHubRoundPolicy : public RoundPolicy {
 StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyContext& context) {
   TopicHubOptions options;
   bool by_weight = true;
+  RoundGraph::Fresh fresh = RoundGraph::Fresh::kNewToWeb;
   if (!context.topic_file.empty()) {
     auto topic = LoadTopicFile(context.topic_file);
     if (!topic.ok()) return topic.status();
@@ -101,7 +108,9 @@ StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyC
     auto ia = p.Number("hub_a", options.importance_a);
     auto b = p.Number("hub_beta", options.cap_beta);
     auto budget = p.String("hub_budget", "weight");
-    for (const Status& s : {n.status(), a.status(), ia.status(), b.status(), budget.status()}) {
+    auto fresh_text = p.String("hub_fresh", "new");
+    for (const Status& s : {n.status(), a.status(), ia.status(), b.status(), budget.status(),
+                            fresh_text.status()}) {
       if (!s.ok()) return s;
     }
     if (*budget != "weight" && *budget != "breadth") {
@@ -109,13 +118,18 @@ StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyC
                            *budget + "\"");
     }
     by_weight = *budget == "weight";
+    if (*fresh_text != "new" && *fresh_text != "first-fetch") {
+      return Status::Error("[strategy.tda] hub_fresh must be \"new\" or \"first-fetch\", not \"" +
+                           *fresh_text + "\"");
+    }
+    fresh = *fresh_text == "new" ? RoundGraph::Fresh::kNewToWeb : RoundGraph::Fresh::kFirstFetched;
     if (*n < 1) return Status::Error("[strategy.tda] seeds_per_round must be >= 1");
     options.seeds = static_cast<size_t>(*n);
     options.freq_alpha = *a;
     options.importance_a = *ia;
     options.cap_beta = *b;
   }
-  return std::unique_ptr<RoundPolicy>(new TopicHubRoundPolicy(options, by_weight, context.out_dir));
+  return std::unique_ptr<RoundPolicy>(new TopicHubRoundPolicy(options, by_weight, fresh, context.out_dir));
 }
 
 }  // namespace topicrawl

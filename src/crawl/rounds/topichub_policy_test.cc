@@ -31,10 +31,21 @@ FakeRoundHistory History() {
   };
   add(1, "http://a.test/", "a.test", 0.1, 0);
   add(2, "http://a.test/list", "a.test", 0.3, 0);
-  for (UrlId i = 3; i <= 6; ++i) add(i, "http://a.test/" + std::to_string(i), "a.test", 0.9, 1);
+  // a/3..a/6 are new to the web: a revisit of a/list in round 1 found them.
+  for (UrlId i = 3; i <= 6; ++i) {
+    add(i, "http://a.test/" + std::to_string(i), "a.test", 0.9, 1);
+    h.urls[i].parent_url = 2;
+    h.urls[i].admitted_round = 1;
+    h.urls[i].admitted_by_revisit = true;
+  }
   add(7, "http://b.test/", "b.test", 0.1, 0);
+  // b/x, b/y: old pages first reached in round 1 (b/x admitted at round 0).
   add(8, "http://b.test/x", "b.test", 0.2, 1);
+  h.urls[8].parent_url = 7;
+  h.urls[8].admitted_round = 0;
   add(9, "http://b.test/y", "b.test", 0.1, 1);
+  h.urls[9].parent_url = 8;
+  h.urls[9].admitted_round = 1;
   h.links = {{1, 2}, {2, 3}, {2, 4}, {2, 5}, {2, 6}, {3, 4}, {4, 3}, {2, 7}, {7, 8}, {8, 9}};
   return h;
 }
@@ -50,6 +61,12 @@ TEST(RoundGraphTest, ReadsPagesSitesAndLinks) {
   EXPECT_TRUE(g->hub.pages[a3].relevant);
   EXPECT_TRUE(g->hub.pages[a3].fresh);
   EXPECT_FALSE(g->hub.pages[g->dense.at(1)].fresh);
+  EXPECT_FALSE(g->hub.pages[g->dense.at(8)].fresh) << "first reached, not new";
+  EXPECT_FALSE(g->hub.pages[g->dense.at(9)].fresh) << "linked from an old page's first fetch";
+  auto first = RoundGraph::Read(h, RoundGraph::Fresh::kFirstFetched);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(first->hub.pages[first->dense.at(8)].fresh);
+  EXPECT_TRUE(first->hub.pages[first->dense.at(9)].fresh);
   std::vector<uint32_t> d = g->Distances(g->Find({"http://a.test/"}));
   EXPECT_EQ(d[g->dense.at(1)], 0u);
   EXPECT_EQ(d[a3], 2u);
@@ -216,6 +233,53 @@ TEST(TopicHubPolicyTest, HubBudgetOptionIsChecked) {
   req.budget = 5;
   ASSERT_TRUE((*q)->Plan(req, hist, &plan).ok());
   EXPECT_EQ(plan.note.find("by weight"), std::string::npos);
+}
+
+TEST(RoundGraphTest, NewToTheWebFollowsParentChainsAndTreatsLoopsAsOld) {
+  FakeRoundHistory h;
+  h.summary.round = 2;
+  auto add = [&](UrlId id, int first_round, UrlId parent, bool by_revisit) {
+    KnownUrl& u = h.Add(id, "http://c.test/" + std::to_string(id));
+    u.first_round = first_round;
+    u.last_round = 2;
+    u.parent_url = parent;
+    u.admitted_by_revisit = by_revisit;
+  };
+  add(1, 0, 0, false);  // seed
+  add(2, 1, 1, true);   // new in round 1 (not fresh in round 2)
+  add(3, 2, 2, false);  // linked from 2: new, first fetched in round 2
+  add(4, 2, 3, false);  // and its child
+  add(5, 2, 6, false);  // 5 <-> 6: a loop of first admissions (corrupt data)
+  add(6, 2, 5, false);
+  add(7, 2, 99, false);  // parent unknown
+  auto g = RoundGraph::Read(h);
+  ASSERT_TRUE(g.ok());
+  auto fresh = [&](UrlId id) { return bool(g->hub.pages[g->dense.at(id)].fresh); };
+  EXPECT_FALSE(fresh(1));
+  EXPECT_FALSE(fresh(2));
+  EXPECT_TRUE(fresh(3));
+  EXPECT_TRUE(fresh(4));
+  EXPECT_FALSE(fresh(5));
+  EXPECT_FALSE(fresh(6));
+  EXPECT_FALSE(fresh(7));
+}
+
+TEST(TopicHubPolicyTest, HubFreshOptionIsChecked) {
+  const std::string topic = ::testing::TempDir() + "/hub_fresh_topic.toml";
+  {
+    std::ofstream f(topic);
+    f << "[topic]\nname = \"t\"\nkeywords = { \"x\" = 1.0 }\n[strategy.tda]\nhub_fresh = \"recent\"\n";
+  }
+  RoundPolicyContext c;
+  c.topic_file = topic;
+  auto p = MakeRoundPolicy("topichub", c);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("hub_fresh"), std::string::npos);
+  {
+    std::ofstream f(topic);
+    f << "[topic]\nname = \"t\"\nkeywords = { \"x\" = 1.0 }\n[strategy.tda]\nhub_fresh = \"first-fetch\"\n";
+  }
+  EXPECT_TRUE(MakeRoundPolicy("topichub", c).ok());
 }
 
 TEST(TopicHubPolicyTest, WithoutRelevantPagesFallsBackToTheOriginalSeeds) {
