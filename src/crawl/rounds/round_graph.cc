@@ -63,6 +63,9 @@ StatusOr<RoundGraph> RoundGraph::Read(RoundHistory& history, Fresh fresh) {
   const int last = history.last_round();
   absl::flat_hash_map<std::string, uint32_t> site_of;
   std::vector<Admission> admission;  // kNewToWeb: per dense id
+  if (fresh == Fresh::kNewToWeb) {
+    if (Status a = history.ReadAdmissions(); !a.ok()) return a;
+  }
   Status s = history.ForEachUrl([&](const KnownUrl& u) {
     if (fresh == Fresh::kNewToWeb) admission.push_back({u.parent_url, u.admitted_by_revisit});
     const auto id = static_cast<uint32_t>(g.url.size());

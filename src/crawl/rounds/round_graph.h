@@ -38,7 +38,7 @@ struct RoundGraph {
   };
   // Reads `history`. A page is crawled when it has a current version,
   // relevant when its relevance >= history.Beta(), fresh as `fresh` says.
-  static StatusOr<RoundGraph> Read(RoundHistory& history, Fresh fresh = Fresh::kNewToWeb);
+  static StatusOr<RoundGraph> Read(RoundHistory& history, Fresh fresh = Fresh::kFirstFetched);
 
   // Hop distance from the nearest of `seeds` (dense ids) along links;
   // UINT32_MAX for unreachable nodes.

@@ -61,7 +61,8 @@ struct KnownUrl {
   // seed), the URL of that page, the round of the fetch that made that
   // version (-1: not known) and whether that fetch was a revisit (then
   // the link was new on an older page: this URL is new to the web, as far
-  // as the crawl can tell).
+  // as the crawl can tell). All but parent_page only after
+  // RoundHistory::ReadAdmissions().
   PageId parent_page = 0;
   UrlId parent_url = 0;
   int admitted_round = -1;
@@ -127,6 +128,11 @@ class RoundHistory {
   virtual const std::vector<std::string>& OriginalSeeds() const = 0;
   // The topic relevance threshold beta (negative: no topic).
   virtual double Beta() const = 0;
+  // Asks ForEachUrl to fill KnownUrl's admission fields (parent_url,
+  // admitted_round, admitted_by_revisit) from now on; they cost the store
+  // one more pass, so only a policy that reads them asks. A history that
+  // always has them does nothing.
+  virtual Status ReadAdmissions() { return Status::Ok(); }
   // Every known URL (fetched at least once, or admitted and still queued),
   // in url_id order. Stops when `visit` returns false.
   virtual Status ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) = 0;

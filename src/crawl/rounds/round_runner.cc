@@ -106,24 +106,27 @@ StatusOr<RoundSummary> StoreRoundHistory::Summarize(int round) {
   return r;
 }
 
-Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) {
-  if (!versions_read_) {
-    // One pass first: which fetch made each page version (a fetch whose
-    // page_id differs from the one before it). ~30 bytes a version.
-    Status v = store_->ForEachUrlHistory(
-        [&](const FrontierRecord& row, const std::vector<FetchRow>& fetches) {
-          PageId before = 0;
-          for (const FetchRow& f : fetches) {
-            if (f.page_id != 0 && f.page_id != before) {
-              versions_.try_emplace(f.page_id, VersionOrigin{row.url_id, f.round, f.revisit});
-            }
-            if (f.page_id != 0) before = f.page_id;
+Status StoreRoundHistory::ReadAdmissions() {
+  if (versions_read_) return Status::Ok();
+  // Which fetch made each page version (a fetch whose page_id differs from
+  // the one before it). ~30 bytes a version.
+  Status v = store_->ForEachUrlHistory(
+      [&](const FrontierRecord& row, const std::vector<FetchRow>& fetches) {
+        PageId before = 0;
+        for (const FetchRow& f : fetches) {
+          if (f.page_id != 0 && f.page_id != before) {
+            versions_.try_emplace(f.page_id, VersionOrigin{row.url_id, f.round, f.revisit});
           }
-          return true;
-        });
-    if (!v.ok()) return v;
-    versions_read_ = true;
-  }
+          if (f.page_id != 0) before = f.page_id;
+        }
+        return true;
+      });
+  if (!v.ok()) return v;
+  versions_read_ = true;
+  return Status::Ok();
+}
+
+Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) {
   KnownUrl u;
   Status inner;
   Status s = store_->ForEachUrlHistory(

@@ -79,6 +79,7 @@ class StoreRoundHistory : public RoundHistory {
   const RoundSummary& LastRoundSummary() const override { return summary_; }
   const std::vector<std::string>& OriginalSeeds() const override { return seeds_; }
   double Beta() const override { return beta_; }
+  Status ReadAdmissions() override;
   Status ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) override;
   Status ForEachLink(const std::function<bool(UrlId, UrlId)>& visit) override;
   Status ForEachOutcome(int round, const std::function<bool(const UrlOutcome&)>& visit) override;
@@ -96,7 +97,7 @@ class StoreRoundHistory : public RoundHistory {
   RoundSummary summary_;
   std::vector<std::string> seeds_;
   // Page version -> the fetch that made it (for KnownUrl's admission
-  // fields); built by the first ForEachUrl.
+  // fields); built by ReadAdmissions().
   struct VersionOrigin {
     UrlId url_id = 0;
     int round = -1;

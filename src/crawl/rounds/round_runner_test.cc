@@ -144,6 +144,7 @@ TEST(StoreRoundHistoryTest, KnownUrlsSayWhichFetchAdmittedThem) {
   auto history = StoreRoundHistory::Make(store->get(), 1, false);
   ASSERT_TRUE(history.ok()) << history.status().message();
   std::map<std::string, KnownUrl> known;
+  ASSERT_TRUE((*history)->ReadAdmissions().ok());
   ASSERT_TRUE((*history)->ForEachUrl([&](const KnownUrl& u) {
                  known[u.url.substr(std::string("http://s.test/").size())] = u;
                  return true;

@@ -2,11 +2,12 @@
 // (002_dc7a58c43ca85137 §3.1, graph/topic_hub.h). Before each round:
 //   1. the store's URLs and links become the crawl graph (crawl/rounds/
 //      round_graph.h): Sim(p) = the page's relevance, relevant when >= the
-//      topic's beta, fresh when new to the web and first fetched in the
-//      round just finished (hub_fresh = "new", the default; "first-fetch"
-//      is the reading of sessions 1-8, which also counted the old pages a
-//      round reaches for the first time: ~93-95 % of them on the evolved
-//      dev web, so eq. 2's Sfreq measured exploration, docs/tda.md),
+//      topic's beta, fresh when first fetched in the round just finished
+//      (hub_fresh = "first-fetch", the default: ~93-95 % of those pages are
+//      old pages a round reaches for the first time on the evolved dev web,
+//      so eq. 2's Sfreq mostly measures exploration; "new" counts only the
+//      pages new to the web, closer to the seed's update frequency, but
+//      found fewer new relevant pages in the 5-seed rounds: docs/tda.md),
 //      sites = hosts; T = days between the last two rounds (4 h when the
 //      store does not know);
 //   2. RunTopicHub: Sfreq (eq. 2), SiteRank/TSI (eq. 1, 3), per site the
@@ -89,7 +90,7 @@ class TopicHubRoundPolicy : public RoundPolicy {
 
   TopicHubOptions options_;
   bool by_weight_ = true;
-  RoundGraph::Fresh fresh_ = RoundGraph::Fresh::kNewToWeb;
+  RoundGraph::Fresh fresh_ = RoundGraph::Fresh::kFirstFetched;
   std::string out_dir_;
 };
 
@@ -98,7 +99,7 @@ class TopicHubRoundPolicy : public RoundPolicy {
 StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyContext& context) {
   TopicHubOptions options;
   bool by_weight = true;
-  RoundGraph::Fresh fresh = RoundGraph::Fresh::kNewToWeb;
+  RoundGraph::Fresh fresh = RoundGraph::Fresh::kFirstFetched;
   if (!context.topic_file.empty()) {
     auto topic = LoadTopicFile(context.topic_file);
     if (!topic.ok()) return topic.status();
@@ -108,7 +109,7 @@ StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyC
     auto ia = p.Number("hub_a", options.importance_a);
     auto b = p.Number("hub_beta", options.cap_beta);
     auto budget = p.String("hub_budget", "weight");
-    auto fresh_text = p.String("hub_fresh", "new");
+    auto fresh_text = p.String("hub_fresh", "first-fetch");
     for (const Status& s : {n.status(), a.status(), ia.status(), b.status(), budget.status(),
                             fresh_text.status()}) {
       if (!s.ok()) return s;

@@ -61,12 +61,13 @@ TEST(RoundGraphTest, ReadsPagesSitesAndLinks) {
   EXPECT_TRUE(g->hub.pages[a3].relevant);
   EXPECT_TRUE(g->hub.pages[a3].fresh);
   EXPECT_FALSE(g->hub.pages[g->dense.at(1)].fresh);
-  EXPECT_FALSE(g->hub.pages[g->dense.at(8)].fresh) << "first reached, not new";
-  EXPECT_FALSE(g->hub.pages[g->dense.at(9)].fresh) << "linked from an old page's first fetch";
-  auto first = RoundGraph::Read(h, RoundGraph::Fresh::kFirstFetched);
-  ASSERT_TRUE(first.ok());
-  EXPECT_TRUE(first->hub.pages[first->dense.at(8)].fresh);
-  EXPECT_TRUE(first->hub.pages[first->dense.at(9)].fresh);
+  EXPECT_TRUE(g->hub.pages[g->dense.at(8)].fresh) << "first fetched in round 1 (the default)";
+  EXPECT_TRUE(g->hub.pages[g->dense.at(9)].fresh);
+  auto news = RoundGraph::Read(h, RoundGraph::Fresh::kNewToWeb);
+  ASSERT_TRUE(news.ok());
+  EXPECT_TRUE(news->hub.pages[news->dense.at(3)].fresh) << "a revisit found its link";
+  EXPECT_FALSE(news->hub.pages[news->dense.at(8)].fresh) << "first reached, not new";
+  EXPECT_FALSE(news->hub.pages[news->dense.at(9)].fresh) << "linked from an old page's first fetch";
   std::vector<uint32_t> d = g->Distances(g->Find({"http://a.test/"}));
   EXPECT_EQ(d[g->dense.at(1)], 0u);
   EXPECT_EQ(d[a3], 2u);
@@ -252,7 +253,7 @@ TEST(RoundGraphTest, NewToTheWebFollowsParentChainsAndTreatsLoopsAsOld) {
   add(5, 2, 6, false);  // 5 <-> 6: a loop of first admissions (corrupt data)
   add(6, 2, 5, false);
   add(7, 2, 99, false);  // parent unknown
-  auto g = RoundGraph::Read(h);
+  auto g = RoundGraph::Read(h, RoundGraph::Fresh::kNewToWeb);
   ASSERT_TRUE(g.ok());
   auto fresh = [&](UrlId id) { return bool(g->hub.pages[g->dense.at(id)].fresh); };
   EXPECT_FALSE(fresh(1));
