@@ -118,14 +118,8 @@ void Bm25Index::Finalize(size_t tiered_from) {
   // lists to set up per query; bench/jlse_bench): no tiers.
   if (doc_len_.size() < tiered_from) {
     for (int f = 0; f < kBm25Fields; ++f) {
-      for (PostingList& list : lists_[f]) {
-        list.tiers.clear();
-        list.range_col = -1;
-        list.range_step = 0;
-      }
+      for (PostingList& list : lists_[f]) list.tiers.clear();
     }
-    range_table_.clear();
-    range_cols_ = 0;
     tiered_ = false;
     return;
   }
@@ -162,7 +156,6 @@ void Bm25Index::Finalize(size_t tiered_from) {
       }
     }
   }
-  BuildRangeMax();
 }
 
 double Bm25Index::DocTfPart(uint32_t tf, uint32_t doc, int field) const {
@@ -359,16 +352,6 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
     const auto& seed_list = terms[n - 1].list->postings;
     const size_t m = std::min<size_t>(seed_list.size(), 64);
     std::vector<size_t> seed_pos(n, 0);
-    // Range maxima (bm25_range_max.cc) exist once a tiered Finalize() ran.
-    std::vector<double> range_w(n, 0.0), seed_ub(n, 0.0);
-    bool ranged = false;
-    for (size_t i = 0; i + 1 < n; ++i) {
-      const PostingList& l = *terms[i].list;
-      if (finalized_ && l.range_col >= 0) {
-        range_w[i] = terms[i].weight * l.range_step;
-        ranged = true;
-      }
-    }
     for (size_t k = 0; k < m; ++k) {
       const uint32_t d = seed_list[k].doc;
       std::fill(contrib.begin(), contrib.end(), 0.0);
@@ -376,28 +359,10 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
       contrib[terms[n - 1].order] = partial;
       ++hit.postings_touched;
       bool pruned = false;
-      // rem = the bounds of terms 0..i: the list bounds, or with range
-      // maxima (tiered index) each term's bound at d's id range, 0 where
-      // its list has no posting there (then no probe).
-      double rem = prefix[n - 1];
-      if (ranged) {
-        rem = 0;
-        const size_t range = d >> kRangeShift;
-        for (size_t i = 0; i + 1 < n; ++i) {
-          double u = terms[i].bound;
-          if (range_w[i] > 0) u = std::min(u, range_w[i] * RangeQ(*terms[i].list, range));
-          seed_ub[i] = u;
-          rem += u;
-        }
-      }
       for (size_t i = n - 1; i-- > 0;) {
-        if (partial + (ranged ? rem : prefix[i + 1]) <= need()) {
+        if (partial + prefix[i + 1] <= need()) {
           pruned = true;
           break;
-        }
-        if (ranged) {
-          rem -= seed_ub[i];
-          if (seed_ub[i] == 0.0) continue;
         }
         const auto& p = terms[i].list->postings;
         size_t at = seed_pos[i];
@@ -418,7 +383,6 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
       }
     }
   }
-  hit.seed_postings = hit.postings_touched;
   if (finalized_ && search_ == Bm25Search::kBlockMax) {
     Top1BlockMax(terms, theta, &hit);
     if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
@@ -577,30 +541,6 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
   };
   double total_c = all_c();
   std::vector<size_t> at_d;  // steps whose cursor is on the candidate
-  // Per term: weight * range_step (0: no range maxima), and the bound of an
-  // unmatched term at the current candidate.
-  std::vector<double> range_w(n, 0.0), ub(n, 0.0);
-  for (size_t i = 0; i < n; ++i) {
-    const PostingList& l = *terms[i].list;
-    if (l.range_col >= 0) range_w[i] = terms[i].weight * l.range_step;
-  }
-  // rem (sum of the unmatched terms' c_t) tightened by the range maxima;
-  // fills ub. The rounding of weight * step * q against weight * impact is
-  // far inside need()'s slack.
-  auto partial_rem_base = [&](uint32_t d, double rem_c) {
-    double r = 0;
-    const size_t range = d >> kRangeShift;
-    for (size_t i = 0; i < n; ++i) {
-      if (matched[i]) continue;
-      const double c = c_of(i);
-      double u = c;
-      if (range_w[i] > 0) u = std::min(c, range_w[i] * RangeQ(*terms[i].list, range));
-      ub[i] = u;
-      r += u;
-    }
-    (void)rem_c;
-    return r;
-  };
   while (true) {
     while (!heap.empty() && heap.front().second >= J) {
       std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
@@ -634,13 +574,6 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
       std::push_heap(heap.begin(), heap.end(), std::greater<Entry>());
     }
     bool pruned = false;
-    // Each unmatched term's bound at d: its non-essential tiers' c_t, or
-    // less where its list keeps range maxima (bm25_range_max.cc): the
-    // largest tf part among the ids of d's range, 0 when the list has no
-    // posting there (then d cannot hold the term: no probe).
-    const double rem_lists = rem;
-    rem = partial_rem_base(d, rem);
-    if (partial + rem_lists > need() && partial + rem <= need()) ++hit->range_pruned;
     // The other terms, highest bound first (terms are in ascending bound).
     for (size_t i = n; i-- > 0;) {
       if (matched[i]) continue;
@@ -648,8 +581,7 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
         pruned = true;
         break;
       }
-      rem -= ub[i];
-      if (ub[i] == 0.0) continue;
+      rem -= c_of(i);
       for (size_t k = first_tier[i] + ess[i]; k < first_tier[i + 1]; ++k) {
         Cursor& c = cur[k];
         seek(c, d);

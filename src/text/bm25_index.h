@@ -113,10 +113,6 @@ struct Bm25Hit {
   bool shares_term = false;
   int64_t blocks_skipped = 0;  // block-max skips (Block-Max WAND only)
   int64_t pivots = 0;          // WAND pivot selections (Block-Max WAND only)
-  // Candidates of the tiered search dropped by range bounds before any
-  // probe, which the list bounds alone would have probed.
-  int64_t range_pruned = 0;
-  int64_t seed_postings = 0;  // of postings_touched, while seeding theta
 };
 
 // Which exact top-1 search a finalized index runs (an index that was not
@@ -144,14 +140,6 @@ class Bm25Index {
   void Finalize(size_t tiered_from = kTieredFrom);
   // Postings per block of Block-Max WAND (Finalize()).
   static constexpr size_t kBlockSize = 64;
-  // Document-id ranges of the tiered search's range bounds: 2^kRangeShift
-  // ids each; a list gets per-range maxima when it has at least
-  // (ranges / kRangeMinShare) postings (bm25_range_max.cc).
-  static constexpr int kRangeShift = 6;
-  static constexpr size_t kRangeMinShare = 4;
-  // For tests: whether every range bound is >= the tf part of each posting
-  // in its range and 0 exactly where the range holds no posting.
-  bool RangeBoundsHold() const;
   // Chooses the search of a finalized index (kTiers needs tiers: Finalize
   // with tiered_from <= size(); otherwise the plain max-score runs).
   void set_search(Bm25Search s) { search_ = s; }
@@ -215,11 +203,6 @@ class Bm25Index {
     std::vector<uint32_t> block_last;
     std::vector<double> block_max;
     double max_impact = 0;
-    // After a tiered Finalize(), for lists of at least 1 / kRangeMinShare
-    // of the ranges: column range_col of range_table_ (-1: none); see
-    // range_table_. q * range_step >= every tf part of the range.
-    int32_t range_col = -1;
-    double range_step = 0;
   };
   // One query term: a posting list, its weight and bound.
   struct QueryTerm {
@@ -238,8 +221,6 @@ class Bm25Index {
   void Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
   // Top1 by Block-Max WAND (finalized index): see bm25_block_max.cc.
   void Top1BlockMax(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
-  // Builds every long list's range_max (bm25_range_max.cc).
-  void BuildRangeMax();
   // TfPart of document `doc` (its field length), through the precomputed
   // normaliser when finalized: the same double either way.
   double DocTfPart(uint32_t tf, uint32_t doc, int field) const;
@@ -254,17 +235,6 @@ class Bm25Index {
   bool tiered_ = false;
   Bm25Search search_ = Bm25Search::kAuto;
   std::array<std::vector<double>, kBm25Fields> norm_;
-  // Range maxima (bm25_range_max.cc), range-major: byte [r * range_cols_ +
-  // c] is the largest tf part of list column c among the ids of range r
-  // (2^kRangeShift ids), quantised up by the list's range_step; 0: no
-  // posting there. One row holds every long list, so a candidate's bounds
-  // are a few adjacent cache lines, not one line per list.
-  std::vector<uint8_t> range_table_;
-  size_t range_cols_ = 0;
-  // The byte of `list` for range r (0 when the list has no column).
-  uint8_t RangeQ(const PostingList& list, size_t r) const {
-    return list.range_col < 0 ? 0 : range_table_[r * range_cols_ + static_cast<size_t>(list.range_col)];
-  }
 };
 
 }  // namespace topicrawl
