@@ -383,6 +383,7 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
       }
     }
   }
+  hit.seed_postings = hit.postings_touched;
   if (finalized_ && search_ == Bm25Search::kBlockMax) {
     Top1BlockMax(terms, theta, &hit);
     if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;

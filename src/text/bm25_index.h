@@ -113,6 +113,7 @@ struct Bm25Hit {
   bool shares_term = false;
   int64_t blocks_skipped = 0;  // block-max skips (Block-Max WAND only)
   int64_t pivots = 0;          // WAND pivot selections (Block-Max WAND only)
+  int64_t seed_postings = 0;  // of postings_touched, while seeding theta
 };
 
 // Which exact top-1 search a finalized index runs (an index that was not
