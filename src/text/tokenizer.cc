@@ -247,8 +247,27 @@ std::vector<std::string> Tokenizer::Tokenize(std::string_view utf8) const {
   return out;
 }
 
+namespace {
+// The sink of Tokenize(text, out): one string per token.
+struct AppendTo {
+  std::vector<std::string>* out;
+  void operator()(std::string_view token) const { out->emplace_back(token); }
+};
+}  // namespace
+
 void Tokenizer::Tokenize(std::string_view utf8,
                          std::vector<std::string>* out) const {
+  AppendTo sink{out};
+  TokenizeInto(utf8, sink);
+}
+
+void Tokenizer::ForEachToken(std::string_view utf8,
+                             absl::FunctionRef<void(std::string_view)> sink) const {
+  TokenizeInto(utf8, sink);
+}
+
+template <typename Sink>
+void Tokenizer::TokenizeInto(std::string_view utf8, Sink& out) const {
   const std::string text = FoldCase(utf8);
   const std::string_view s = text;
   size_t pos = 0;
@@ -286,8 +305,8 @@ bool Tokenizer::HasTraditional(std::string_view folded) const {
   return false;
 }
 
-void Tokenizer::TokenizeHan(std::string_view run,
-                            std::vector<std::string>* out) const {
+template <typename Sink>
+void Tokenizer::TokenizeHan(std::string_view run, Sink& out) const {
   std::string converted;
   if (converter_ && HasTraditional(run)) {
     // Only runs with a Traditional character are converted: tw2sp damages
@@ -302,14 +321,14 @@ void Tokenizer::TokenizeHan(std::string_view run,
   for (std::string_view w : words) Emit(w, out);
 }
 
-void Tokenizer::TokenizeWordRun(std::string_view run,
-                                std::vector<std::string>* out) const {
+template <typename Sink>
+void Tokenizer::TokenizeWordRun(std::string_view run, Sink& out) const {
   if (!latin_words_.empty()) {
     // "c++" stays whole, also at the end of a sentence ("c++.").
     std::string_view trimmed = run;
     while (!trimmed.empty()) {
       if (latin_words_.contains(trimmed)) {
-        out->emplace_back(trimmed);
+        out(trimmed);
         return;
       }
       if (!IsConnector(static_cast<unsigned char>(trimmed.back()))) break;
@@ -328,15 +347,15 @@ void Tokenizer::TokenizeWordRun(std::string_view run,
   Emit(run.substr(piece_start), out);
 }
 
-void Tokenizer::Emit(std::string_view token,
-                     std::vector<std::string>* out) const {
+template <typename Sink>
+void Tokenizer::Emit(std::string_view token, Sink& out) const {
   if (token.empty()) return;
   if (stop_words_.contains(token)) return;
   if (!options_.keep_numbers && IsAsciiDigitsAndPunct(token) &&
       !latin_words_.contains(token)) {
     return;
   }
-  out->emplace_back(token);
+  out(token);
 }
 
 }  // namespace topicrawl
