@@ -160,25 +160,33 @@ std::string DefaultStopwordsDir() {
 }
 
 std::string FoldCase(std::string_view utf8) {
+  std::string out;
+  FoldCaseInto(utf8, &out);
+  return out;
+}
+
+void FoldCaseInto(std::string_view utf8, std::string* out) {
   bool ascii = true;
   for (char c : utf8) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
-  std::string out;
   if (ascii) {
-    out.assign(utf8);
-    for (char& c : out) {
+    out->assign(utf8);
+    for (char& c : *out) {
       if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     }
-    return out;
+    return;
   }
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
-  if (U_FAILURE(status)) return std::string(utf8);
-  out.reserve(utf8.size());
-  icu::StringByteSink<std::string> sink(&out);
+  if (U_FAILURE(status)) {
+    out->assign(utf8);
+    return;
+  }
+  out->clear();
+  out->reserve(utf8.size());
+  icu::StringByteSink<std::string> sink(out);
   nfkc_cf->normalizeUTF8(0, icu::StringPiece(utf8.data(), utf8.size()), sink,
                          nullptr, status);
-  if (U_FAILURE(status)) return std::string(utf8);
-  return out;
+  if (U_FAILURE(status)) out->assign(utf8);
 }
 
 StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create(
@@ -266,10 +274,48 @@ void Tokenizer::ForEachToken(std::string_view utf8,
   TokenizeInto(utf8, sink);
 }
 
+// Per-thread buffers of a Tokenize call (the folded text, a Han run's
+// words and its conversion), reused from call to call so that a call
+// allocates nothing per run once warm. A sink that tokenises again on the
+// same thread (nested call) gets a fresh set.
+struct TokenizeBuffers {
+  std::string folded;
+  std::string converted;
+  std::vector<std::string_view> words;
+  bool busy = false;
+};
+
+namespace {
+
+class BuffersLease {
+ public:
+  BuffersLease() {
+    thread_local TokenizeBuffers shared;
+    if (shared.busy) {
+      own_ = std::make_unique<TokenizeBuffers>();
+      b_ = own_.get();
+    } else {
+      b_ = &shared;
+    }
+    b_->busy = true;
+  }
+  ~BuffersLease() { b_->busy = false; }
+  BuffersLease(const BuffersLease&) = delete;
+  BuffersLease& operator=(const BuffersLease&) = delete;
+  TokenizeBuffers& operator*() const { return *b_; }
+
+ private:
+  TokenizeBuffers* b_;
+  std::unique_ptr<TokenizeBuffers> own_;
+};
+}  // namespace
+
 template <typename Sink>
 void Tokenizer::TokenizeInto(std::string_view utf8, Sink& out) const {
-  const std::string text = FoldCase(utf8);
-  const std::string_view s = text;
+  BuffersLease lease;
+  TokenizeBuffers& buffers = *lease;
+  FoldCaseInto(utf8, &buffers.folded);
+  const std::string_view s = buffers.folded;
   size_t pos = 0;
   while (pos < s.size()) {
     const size_t start = pos;
@@ -278,7 +324,7 @@ void Tokenizer::TokenizeInto(std::string_view utf8, Sink& out) const {
       size_t end = pos;
       for (size_t p = end; p < s.size() && IsHanCodePoint(NextCodePoint(s, &p));)
         end = p;
-      TokenizeHan(s.substr(start, end - start), out);
+      TokenizeHan(s.substr(start, end - start), buffers, out);
       pos = end;
     } else if (IsWordCodePoint(c)) {
       // A word run: word characters joined by connectors.
@@ -306,8 +352,9 @@ bool Tokenizer::HasTraditional(std::string_view folded) const {
 }
 
 template <typename Sink>
-void Tokenizer::TokenizeHan(std::string_view run, Sink& out) const {
-  std::string converted;
+void Tokenizer::TokenizeHan(std::string_view run, TokenizeBuffers& buffers,
+                            Sink& out) const {
+  std::string& converted = buffers.converted;
   if (converter_ && HasTraditional(run)) {
     // Only runs with a Traditional character are converted: tw2sp damages
     // Simplified text (么 -> 幺, 抬 -> 擡) and costs more than segmenting.
@@ -316,7 +363,8 @@ void Tokenizer::TokenizeHan(std::string_view run, Sink& out) const {
     converted = converter_->Convert(run.data(), run.size());
     run = converted;
   }
-  std::vector<std::string_view> words;
+  std::vector<std::string_view>& words = buffers.words;
+  words.clear();
   segmenter_->Cut(run, &words);
   for (std::string_view w : words) Emit(w, out);
 }

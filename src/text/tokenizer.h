@@ -44,6 +44,8 @@ class SimpleConverter;
 
 namespace topicrawl {
 
+struct TokenizeBuffers;  // per-thread working buffers (tokenizer.cc)
+
 struct TokenizerOptions {
   // Directory holding jieba.dict.utf8 and hmm_model.utf8. Empty: $TOPICRAWL_JIEBA_DIR,
   // else <source>/third_party_data/jieba. When jieba.dict.utf8 is missing the
@@ -104,7 +106,7 @@ class Tokenizer {
   template <typename Sink>
   void TokenizeInto(std::string_view utf8, Sink& sink) const;
   template <typename Sink>
-  void TokenizeHan(std::string_view run, Sink& sink) const;
+  void TokenizeHan(std::string_view run, TokenizeBuffers& buffers, Sink& sink) const;
   bool HasTraditional(std::string_view folded) const;
   template <typename Sink>
   void TokenizeWordRun(std::string_view run, Sink& sink) const;
@@ -123,6 +125,8 @@ class Tokenizer {
 
 // NFKC + case folding (ICU NFKC_Casefold). ASCII input takes a fast path.
 std::string FoldCase(std::string_view utf8);
+// The same into *out (replaced; its capacity is reused).
+void FoldCaseInto(std::string_view utf8, std::string* out);
 
 // Default locations (see TokenizerOptions).
 std::string DefaultJiebaDir();
