@@ -86,8 +86,11 @@ class Accumulator {
   // counts). Returns the token's entry, Scratch::kAbsent when the model
   // has none.
   uint32_t Token(std::string_view token, float factor, bool in_sequence) {
+    return Token(token, Hash(token), factor, in_sequence);
+  }
+  // The same with the token's Hash() known.
+  uint32_t Token(std::string_view token, uint64_t h, float factor, bool in_sequence) {
     sequence_ += in_sequence;
-    const uint64_t h = static_cast<uint64_t>(hash_(token)) | 1;
     Scratch::Front& f = s_.front[(h >> 1) & (Scratch::kFrontSlots - 1)];
     if (f.key != h) {
       auto it = lookup_.find(token);
@@ -105,6 +108,18 @@ class Accumulator {
     a.count += in_sequence;
   }
   size_t sequence() const { return sequence_; }
+
+  uint64_t Hash(std::string_view token) const {
+    return static_cast<uint64_t>(hash_(token)) | 1;
+  }
+  // Loads ahead: the front-cache slot of hash h; the model table's group
+  // for `token` when that slot (already loaded) does not hold it.
+  void PrefetchFront(uint64_t h) const {
+    __builtin_prefetch(&s_.front[(h >> 1) & (Scratch::kFrontSlots - 1)]);
+  }
+  void PrefetchTable(std::string_view token, uint64_t h) const {
+    if (s_.front[(h >> 1) & (Scratch::kFrontSlots - 1)].key != h) lookup_.prefetch(token);
+  }
 
  private:
   Scratch& s_;
@@ -585,39 +600,69 @@ SdtpParts SdtpScorer::ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const
 SdtpParts SdtpScorer::ScoreParts(const ParsedPage& page,
                                  std::string_view parent_anchor) const {
   if (options_.join_fields) return ScoreWeighted(Weigh(page, parent_anchor));
-  // Weigh + ScoreWeighted in one pass, the same occurrences in the same
-  // order (so the same sums): each token is looked up as the tokeniser
-  // hands it over, and an extra segment whose text is a whole earlier
-  // segment (a heading is its own block, so are most emphasis texts)
-  // replays that segment's entries instead of tokenising it again.
+  // Weigh + ScoreWeighted without a string per token or a WeightedTokens,
+  // the same occurrences in the same order (so the same sums); an extra
+  // segment whose text is a whole earlier segment (a heading is its own
+  // block, so are most emphasis texts) replays that segment's occurrences
+  // instead of tokenising it again.
   thread_local std::vector<Segment> segs;
-  thread_local std::vector<uint32_t> ids;  // entries of the segments, in order
-  thread_local std::vector<std::pair<uint32_t, uint32_t>> ranges;  // per segment, in ids
+  // The page's occurrences, tokenised first and looked up afterwards in a
+  // loop of their own: with the tokeniser's work between them, the lookups
+  // of a page's new words (a miss in the model's table each) waited on
+  // memory one after the other; in a tight loop, with the front-cache slot
+  // and the table's group loaded ahead, they overlap. Same order, so the
+  // same sums.
+  struct Occurrence {
+    uint32_t offset, size;  // the token in `bytes`
+    uint64_t hash;          // Accumulator::Hash
+    float factor;
+    bool in_sequence;
+  };
+  thread_local std::string bytes;
+  thread_local std::vector<Occurrence> occurrences;
+  thread_local std::vector<std::pair<uint32_t, uint32_t>> ranges;  // per segment, in occurrences
   const size_t sequence_segs = PageSegments(options_, page, parent_anchor, &segs);
+  bytes.clear();
+  occurrences.clear();
+  ranges.clear();
+  const StringHash hash{};
+  size_t cursor = 0;
+  for (size_t k = 0; k < segs.size(); ++k) {
+    const Segment& g = segs[k];
+    const bool in_sequence = k < sequence_segs;
+    const auto begin = static_cast<uint32_t>(occurrences.size());
+    const size_t j = in_sequence ? k : EarlierEqual(segs, k, &cursor);
+    if (j != k) {
+      for (uint32_t i = ranges[j].first; i < ranges[j].second; ++i) {
+        Occurrence o = occurrences[i];
+        o.factor = g.factor;
+        o.in_sequence = false;
+        occurrences.push_back(o);
+      }
+    } else {
+      tokenizer_->ForEachToken(g.text, [&](std::string_view token) {
+        occurrences.push_back({static_cast<uint32_t>(bytes.size()),
+                               static_cast<uint32_t>(token.size()),
+                               static_cast<uint64_t>(hash(token)) | 1, g.factor, in_sequence});
+        bytes += token;
+      });
+    }
+    ranges.emplace_back(begin, static_cast<uint32_t>(occurrences.size()));
+  }
   return ScoreFeed(
       [&](Accumulator& acc) {
-        ids.clear();
-        ranges.clear();
-        size_t cursor = 0;
-        for (size_t k = 0; k < segs.size(); ++k) {
-          const Segment& g = segs[k];
-          const bool in_sequence = k < sequence_segs;
-          if (!in_sequence) {
-            const size_t j = EarlierEqual(segs, k, &cursor);
-            if (j != k) {
-              for (uint32_t i = ranges[j].first; i < ranges[j].second; ++i) {
-                acc.Entry(ids[i], g.factor, false);
-              }
-              ranges.push_back(ranges[j]);
-              continue;
-            }
+        constexpr size_t kAheadFront = 16, kAheadTable = 8;
+        const size_t n = occurrences.size();
+        const std::string_view all = bytes;
+        auto token = [&](const Occurrence& o) { return all.substr(o.offset, o.size); };
+        for (size_t i = 0; i < n; ++i) {
+          if (i + kAheadFront < n) acc.PrefetchFront(occurrences[i + kAheadFront].hash);
+          if (i + kAheadTable < n) {
+            const Occurrence& a = occurrences[i + kAheadTable];
+            acc.PrefetchTable(token(a), a.hash);
           }
-          const auto begin = static_cast<uint32_t>(ids.size());
-          tokenizer_->ForEachToken(g.text, [&](std::string_view token) {
-            const uint32_t e = acc.Token(token, g.factor, in_sequence);
-            if (e != Scratch::kAbsent) ids.push_back(e);
-          });
-          ranges.emplace_back(begin, static_cast<uint32_t>(ids.size()));
+          const Occurrence& o = occurrences[i];
+          acc.Token(token(o), o.hash, o.factor, o.in_sequence);
         }
       },
       options_.combine);
