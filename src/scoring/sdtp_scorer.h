@@ -43,10 +43,11 @@
 //
 // Cost: Score / ScoreParts tokenise the page's fields once (a heading or
 // emphasis whose text is a whole earlier field reuses that field's
-// entries) and look each token up as the tokeniser hands it over, without
-// a string or a WeightedTokens per page; one hash lookup and one add per
-// token into thread-local dense arrays, then one dim-wide multiply-add per
-// distinct word that has a vector. Nothing is allocated per word by the
+// occurrences) into a per-thread buffer, without a string per token or a
+// WeightedTokens, then look the occurrences up in a loop of their own
+// (loads ahead); one hash lookup and one add per token into thread-local
+// dense arrays, then one dim-wide multiply-add per distinct word that has
+// a vector. Nothing is allocated per word by the
 // scorer once a thread has scored a page of the model's size; the
 // tokeniser's own allocations are counted by bench/sdtp_bench.cc.
 //
