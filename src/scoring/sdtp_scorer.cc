@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <sstream>
@@ -55,6 +56,77 @@ double Cosine(std::span<const float> a, std::span<const float> b, double norm_b)
   if (na <= 0 || norm_b <= 0) return 0;
   return std::clamp(dot / std::sqrt(na * norm_b), 0.0, 1.0);
 }
+
+// doc += w * v over n floats, four lanes at a time. Each element gets the
+// scalar loop's operations (one multiply, then one add: no fused
+// multiply-add under -std=c++20's -ffp-contract=off), so the sums are the
+// same bits; GCC -O2 does not vectorise the plain loop (its runtime alias
+// check is over the very-cheap cost model).
+void AddScaled(float* doc, const float* v, float w, size_t n) {
+  typedef float F4 __attribute__((vector_size(16)));
+  size_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    F4 a, b;
+    std::memcpy(&a, doc + k, sizeof a);
+    std::memcpy(&b, v + k, sizeof b);
+    a += w * b;
+    std::memcpy(doc + k, &a, sizeof a);
+  }
+  for (; k < n; ++k) doc[k] += w * v[k];
+}
+
+// Adds a page's occurrences into the thread's Scratch: token -> entry
+// through the front cache, then the entry's factor and count.
+class Accumulator {
+ public:
+  Accumulator(Scratch& s, const StringMap<uint32_t>& lookup) : s_(s), lookup_(lookup) {}
+
+  // One occurrence of `token` with `factor`; in_sequence: it is in the
+  // page's reading order (counts for tf's denominator and the term
+  // counts). Returns the token's entry, Scratch::kAbsent when the model
+  // has none.
+  uint32_t Token(std::string_view token, float factor, bool in_sequence) {
+    return Token(token, Hash(token), factor, in_sequence);
+  }
+  // The same with the token's Hash() known.
+  uint32_t Token(std::string_view token, uint64_t h, float factor, bool in_sequence) {
+    sequence_ += in_sequence;
+    Scratch::Front& f = s_.front[(h >> 1) & (Scratch::kFrontSlots - 1)];
+    if (f.key != h) {
+      auto it = lookup_.find(token);
+      f.key = h;
+      f.entry = it == lookup_.end() ? Scratch::kAbsent : it->second;
+    }
+    if (f.entry != Scratch::kAbsent) Entry(f.entry, factor, in_sequence);
+    return f.entry;
+  }
+  // One occurrence of a token already looked up (its entry).
+  void Entry(uint32_t e, float factor, bool in_sequence) {
+    Scratch::Acc& a = s_.acc[e];
+    if (a.factor == 0 && a.count == 0) s_.touched.push_back(e);
+    a.factor += factor;
+    a.count += in_sequence;
+  }
+  size_t sequence() const { return sequence_; }
+
+  uint64_t Hash(std::string_view token) const {
+    return static_cast<uint64_t>(hash_(token)) | 1;
+  }
+  // Loads ahead: the front-cache slot of hash h; the model table's group
+  // for `token` when that slot (already loaded) does not hold it.
+  void PrefetchFront(uint64_t h) const {
+    __builtin_prefetch(&s_.front[(h >> 1) & (Scratch::kFrontSlots - 1)]);
+  }
+  void PrefetchTable(std::string_view token, uint64_t h) const {
+    if (s_.front[(h >> 1) & (Scratch::kFrontSlots - 1)].key != h) lookup_.prefetch(token);
+  }
+
+ private:
+  Scratch& s_;
+  const StringMap<uint32_t>& lookup_;
+  const StringHash hash_{};
+  size_t sequence_ = 0;
+};
 
 }  // namespace
 
@@ -281,20 +353,17 @@ struct Segment {
   float factor;
 };
 
-}  // namespace
-
-WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
-                                 std::string_view parent_anchor) const {
-  // The page's fields as (text, factor) segments: reading order first
-  // (title, meta, the link's anchor, then the body blocks), then the
-  // extras that only add tag weight. Visible tagged text (headings,
-  // emphasis, anchors) is already in the body once, so an extra carries the
-  // excess of its tag factor over 1 (factor 1: nothing to add).
-  thread_local std::vector<Segment> segs;
-  segs.clear();
-  const auto& o = options_;
+// The page's fields as (text, factor) segments: reading order first
+// (title, meta, the link's anchor, then the body blocks), then the extras
+// that only add tag weight. Visible tagged text (headings, emphasis,
+// anchors) is already in the body once, so an extra carries the excess of
+// its tag factor over 1 (factor 1: nothing to add). Returns the number of
+// reading-order segments (the first ones).
+size_t PageSegments(const SdtpOptions& o, const ParsedPage& page,
+                    std::string_view parent_anchor, std::vector<Segment>* segs) {
+  segs->clear();
   auto seg = [&](std::string_view text, double factor) {
-    if (!text.empty() && factor != 0) segs.push_back({text, static_cast<float>(factor)});
+    if (!text.empty() && factor != 0) segs->push_back({text, static_cast<float>(factor)});
   };
   seg(page.title, o.tag_title);
   seg(page.keywords, o.tag_meta);
@@ -302,7 +371,7 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
   seg(parent_anchor, o.tag_parent_anchor);
   const size_t n = page.text_blocks.size();
   for (size_t j = 0; j < n; ++j) seg(page.text_blocks[j], 1 + o.position_boost * (1 - double(j) / n));
-  const size_t sequence_segs = segs.size();
+  const size_t sequence_segs = segs->size();
   if (o.tag_heading != 1) {
     for (const std::string& t : page.headings) seg(t, o.tag_heading - 1);
   }
@@ -312,6 +381,31 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
   if (o.tag_anchor != 1) {
     for (const Outlink& l : page.links) seg(l.anchor, o.tag_anchor - 1);
   }
+  return sequence_segs;
+}
+
+// An earlier segment with the same text as segs[k] (k when none). The
+// search starts after the last match (*cursor): headings and emphasis come
+// in page order, and most are a whole block of their own.
+size_t EarlierEqual(const std::vector<Segment>& segs, size_t k, size_t* cursor) {
+  const std::string_view text = segs[k].text;
+  for (size_t i = 0; i < k; ++i) {
+    size_t j = *cursor + i;
+    if (j >= k) j -= k;
+    if (segs[j].text.size() == text.size() && segs[j].text == text) {
+      *cursor = j + 1;
+      return j;
+    }
+  }
+  return k;
+}
+
+}  // namespace
+
+WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
+                                 std::string_view parent_anchor) const {
+  thread_local std::vector<Segment> segs;
+  const size_t sequence_segs = PageSegments(options_, page, parent_anchor, &segs);
 
   WeightedTokens out;
   out.tokens.reserve(page.text.size() / 6 + 16);
@@ -346,11 +440,27 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
       out.factors.push_back(segs[k].factor);
     }
     if (sequence_segs == 0) out.sequence_end = 0;
-  } else {  // a segment holds the marker itself: one call per segment
+  } else {  // one call per segment (or a segment holds the marker itself)
+    // An extra whose text is a whole earlier segment (a heading is its own
+    // block, so are most emphasis texts) copies that segment's tokens: the
+    // same tokens a Tokenize call of its own gives.
+    thread_local std::vector<std::pair<size_t, size_t>> ranges;  // tokens per segment
+    ranges.clear();
+    size_t cursor = 0;
     for (size_t k = 0; k < segs.size(); ++k) {
       if (k == sequence_segs) out.sequence_end = out.tokens.size();
-      tokenizer_->Tokenize(segs[k].text, &out.tokens);
+      const size_t begin = out.tokens.size();
+      const size_t j = k >= sequence_segs ? EarlierEqual(segs, k, &cursor) : k;
+      if (j != k) {
+        out.tokens.reserve(begin + (ranges[j].second - ranges[j].first));
+        for (size_t i = ranges[j].first; i < ranges[j].second; ++i) {
+          out.tokens.push_back(out.tokens[i]);
+        }
+      } else {
+        tokenizer_->Tokenize(segs[k].text, &out.tokens);
+      }
       out.factors.resize(out.tokens.size(), segs[k].factor);
+      ranges.emplace_back(begin, out.tokens.size());
     }
     if (sequence_segs == segs.size()) out.sequence_end = out.tokens.size();
   }
@@ -363,6 +473,17 @@ SdtpParts SdtpScorer::ScoreWeighted(const WeightedTokens& w) const {
 
 SdtpParts SdtpScorer::ScoreWeightedAs(const WeightedTokens& w,
                                       SdtpOptions::Combine combine) const {
+  return ScoreFeed(
+      [&](Accumulator& acc) {
+        for (size_t i = 0; i < w.tokens.size(); ++i) {
+          acc.Token(w.tokens[i], w.factors[i], i < w.sequence_end);
+        }
+      },
+      combine);
+}
+
+template <typename Feed>
+SdtpParts SdtpScorer::ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const {
   const std::shared_ptr<const Model> m = model();
   const WordVectors* vec = m->vectors.get();
   Scratch& s = ThreadScratch();
@@ -373,30 +494,36 @@ SdtpParts SdtpScorer::ScoreWeightedAs(const WeightedTokens& w,
   }
   SdtpParts parts;
   parts.has_vectors = vec != nullptr && !m->dsv->vector.empty();
-  parts.tokens = static_cast<int>(w.sequence_end);
-  const StringHash hash;
-  for (size_t i = 0; i < w.tokens.size(); ++i) {
-    const std::string& token = w.tokens[i];
-    const uint64_t h = static_cast<uint64_t>(hash(token)) | 1;
-    Scratch::Front& f = s.front[(h >> 1) & (Scratch::kFrontSlots - 1)];
-    if (f.key != h) {
-      auto it = m->lookup.find(token);
-      f.key = h;
-      f.entry = it == m->lookup.end() ? Scratch::kAbsent : it->second;
-    }
-    if (f.entry == Scratch::kAbsent) continue;
-    const uint32_t e = f.entry;
-    Scratch::Acc& a = s.acc[e];
-    if (a.factor == 0 && a.count == 0) s.touched.push_back(e);
-    a.factor += w.factors[i];
-    a.count += i < w.sequence_end;
-  }
-  const double total = std::max<size_t>(w.sequence_end, 1);
+  Accumulator acc(s, m->lookup);
+  feed(acc);
+  parts.tokens = static_cast<int>(acc.sequence());
+  const double total = std::max<size_t>(acc.sequence(), 1);
   double vector_weight = 0;  // summed eq.-8 weight of the words with vectors
   s.onto.assign(ontology_.size(), 0);
   if (parts.has_vectors) s.doc.assign(vec->dim(), 0);
   s.onto_count.assign(ontology_.size(), 0);
-  for (uint32_t e : s.touched) {
+  // The touched entries are scattered over the model (10^5 words: entries,
+  // accumulators and vector rows far apart), so a page of new words waits
+  // on memory per word; prefetching a few words ahead overlaps the
+  // misses (loads only: the sums are unchanged).
+  constexpr size_t kAheadEntry = 8, kAheadRow = 4;
+  const size_t touched = s.touched.size();
+  for (size_t i = 0; i < touched; ++i) {
+    if (i + kAheadEntry < touched) {
+      const uint32_t a = s.touched[i + kAheadEntry];
+      __builtin_prefetch(&m->entries[a]);
+      __builtin_prefetch(&s.acc[a]);
+    }
+    if (parts.has_vectors && i + kAheadRow < touched) {
+      const uint32_t id = m->entries[s.touched[i + kAheadRow]].vec;
+      if (id != WordVectors::kNoWord) {
+        const float* row = vec->Vector(id).data();
+        for (size_t b = 0; b < vec->dim() * sizeof(float); b += 64) {
+          __builtin_prefetch(reinterpret_cast<const char*>(row) + b);
+        }
+      }
+    }
+    const uint32_t e = s.touched[i];
     const Entry& entry = m->entries[e];
     const double tf = s.acc[e].factor / total;
     const uint32_t occurrences = s.acc[e].count;
@@ -413,8 +540,7 @@ SdtpParts SdtpScorer::ScoreWeightedAs(const WeightedTokens& w,
     }
     if (parts.has_vectors && entry.vec != WordVectors::kNoWord) {
       auto v = vec->Vector(entry.vec);  // eq. 12-13
-      const float fw = static_cast<float>(weight);
-      for (size_t k = 0; k < v.size(); ++k) s.doc[k] += fw * v[k];
+      AddScaled(s.doc.data(), v.data(), static_cast<float>(weight), v.size());
       vector_weight += weight;
     }
   }
@@ -473,7 +599,73 @@ SdtpParts SdtpScorer::ScoreWeightedAs(const WeightedTokens& w,
 
 SdtpParts SdtpScorer::ScoreParts(const ParsedPage& page,
                                  std::string_view parent_anchor) const {
-  return ScoreWeighted(Weigh(page, parent_anchor));
+  if (options_.join_fields) return ScoreWeighted(Weigh(page, parent_anchor));
+  // Weigh + ScoreWeighted without a string per token or a WeightedTokens,
+  // the same occurrences in the same order (so the same sums); an extra
+  // segment whose text is a whole earlier segment (a heading is its own
+  // block, so are most emphasis texts) replays that segment's occurrences
+  // instead of tokenising it again.
+  thread_local std::vector<Segment> segs;
+  // The page's occurrences, tokenised first and looked up afterwards in a
+  // loop of their own: with the tokeniser's work between them, the lookups
+  // of a page's new words (a miss in the model's table each) waited on
+  // memory one after the other; in a tight loop, with the front-cache slot
+  // and the table's group loaded ahead, they overlap. Same order, so the
+  // same sums.
+  struct Occurrence {
+    uint32_t offset, size;  // the token in `bytes`
+    uint64_t hash;          // Accumulator::Hash
+    float factor;
+    bool in_sequence;
+  };
+  thread_local std::string bytes;
+  thread_local std::vector<Occurrence> occurrences;
+  thread_local std::vector<std::pair<uint32_t, uint32_t>> ranges;  // per segment, in occurrences
+  const size_t sequence_segs = PageSegments(options_, page, parent_anchor, &segs);
+  bytes.clear();
+  occurrences.clear();
+  ranges.clear();
+  const StringHash hash{};
+  size_t cursor = 0;
+  for (size_t k = 0; k < segs.size(); ++k) {
+    const Segment& g = segs[k];
+    const bool in_sequence = k < sequence_segs;
+    const auto begin = static_cast<uint32_t>(occurrences.size());
+    const size_t j = in_sequence ? k : EarlierEqual(segs, k, &cursor);
+    if (j != k) {
+      for (uint32_t i = ranges[j].first; i < ranges[j].second; ++i) {
+        Occurrence o = occurrences[i];
+        o.factor = g.factor;
+        o.in_sequence = false;
+        occurrences.push_back(o);
+      }
+    } else {
+      tokenizer_->ForEachToken(g.text, [&](std::string_view token) {
+        occurrences.push_back({static_cast<uint32_t>(bytes.size()),
+                               static_cast<uint32_t>(token.size()),
+                               static_cast<uint64_t>(hash(token)) | 1, g.factor, in_sequence});
+        bytes += token;
+      });
+    }
+    ranges.emplace_back(begin, static_cast<uint32_t>(occurrences.size()));
+  }
+  return ScoreFeed(
+      [&](Accumulator& acc) {
+        constexpr size_t kAheadFront = 16, kAheadTable = 8;
+        const size_t n = occurrences.size();
+        const std::string_view all = bytes;
+        auto token = [&](const Occurrence& o) { return all.substr(o.offset, o.size); };
+        for (size_t i = 0; i < n; ++i) {
+          if (i + kAheadFront < n) acc.PrefetchFront(occurrences[i + kAheadFront].hash);
+          if (i + kAheadTable < n) {
+            const Occurrence& a = occurrences[i + kAheadTable];
+            acc.PrefetchTable(token(a), a.hash);
+          }
+          const Occurrence& o = occurrences[i];
+          acc.Token(token(o), o.hash, o.factor, o.in_sequence);
+        }
+      },
+      options_.combine);
 }
 
 SdtpParts SdtpScorer::ScoreText(std::string_view text) const {

@@ -41,9 +41,15 @@
 // chosen). Static ontology: [topic.ontology] terms, else the topic keywords
 // with their weights, plus `ontology_terms` (weight 1).
 //
-// Cost: one hash lookup and one add per token into thread-local dense
-// arrays (no allocation per word), then one dim-wide multiply-add per
-// distinct word that has a vector (bench/sdtp_bench.cc).
+// Cost: Score / ScoreParts tokenise the page's fields once (a heading or
+// emphasis whose text is a whole earlier field reuses that field's
+// occurrences) into a per-thread buffer, without a string per token or a
+// WeightedTokens, then look the occurrences up in a loop of their own
+// (loads ahead); one hash lookup and one add per token into thread-local
+// dense arrays, then one dim-wide multiply-add per distinct word that has
+// a vector. Nothing is allocated per word by the
+// scorer once a thread has scored a page of the model's size; the
+// tokeniser's own allocations are counted by bench/sdtp_bench.cc.
 //
 // Thread-safety: Score* may run on many threads at once; InstallModel swaps
 // the vectors and DSV atomically (readers keep the model they started with).
@@ -234,6 +240,11 @@ class SdtpScorer : public PageScorer {
                                           std::shared_ptr<const Dsv> dsv) const;
   std::shared_ptr<const Model> model() const;
   SdtpParts ScoreWeightedAs(const WeightedTokens& weighted, SdtpOptions::Combine combine) const;
+  // Eq. 8-15 over the occurrences `feed` hands to an accumulator
+  // (sdtp_scorer.cc): feed(acc) calls acc.Token(token, factor,
+  // in_sequence) per occurrence, in the order of Weigh's tokens.
+  template <typename Feed>
+  SdtpParts ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const;
 
   Topic topic_;
   SdtpOptions options_;

@@ -202,6 +202,25 @@ StatusOr<std::shared_ptr<const T>> Cached(
   return loaded;
 }
 
+// Per-thread working arrays of Cut (code points, offsets, the route, the
+// HMM's tables): reused from run to run, so cutting a page allocates
+// nothing per Han run once a thread has seen a run that long. Cut is not
+// re-entered on a thread (it calls no user code), so one set a thread.
+struct CutScratch {
+  std::vector<char32_t> cps;
+  std::vector<size_t> offsets;
+  std::vector<size_t> end;
+  std::vector<double> score;
+  std::vector<std::array<double, 4>> v;
+  std::vector<std::array<int, 4>> back;
+  std::vector<int> states;
+};
+
+CutScratch& ThreadCutScratch() {
+  thread_local CutScratch s;
+  return s;
+}
+
 class JiebaSegmenter : public WordSegmenter {
  public:
   // `user` (may be null) overlays `base`: a word in both takes the user
@@ -220,7 +239,9 @@ class JiebaSegmenter : public WordSegmenter {
 
   // Route through the DAG (jieba's calc()): end[i] is the last index of
   // the best first word starting at i.
-  void BestRoute(const char32_t* cps, size_t n, std::vector<size_t>* end) const;
+  // `score` is working space (n + 1 entries after the call).
+  void BestRoute(const char32_t* cps, size_t n, std::vector<size_t>* end,
+                 std::vector<double>* score) const;
   // log P(word), kNotWord when not a dictionary word.
   double WordLogProb(const char32_t* begin, const char32_t* end) const;
   double log_total() const { return base_->log_total; }
@@ -235,7 +256,8 @@ class JiebaSegmenter : public WordSegmenter {
   void FlushSingles(std::string_view text, const char32_t* cps,
                     const size_t* offsets, size_t begin, size_t end,
                     std::vector<std::string_view>* out) const;
-  void Viterbi(const char32_t* cps, size_t n, std::vector<int>* states) const;
+  void Viterbi(const char32_t* cps, size_t n, std::vector<int>* states,
+               CutScratch* scratch) const;
 
   std::shared_ptr<const Trie> base_;
   std::shared_ptr<const Trie> user_;
@@ -249,8 +271,10 @@ double JiebaSegmenter::WordLogProb(const char32_t* begin,
 }
 
 void JiebaSegmenter::BestRoute(const char32_t* cps, size_t n,
-                               std::vector<size_t>* end) const {
-  std::vector<double> score(n + 1, 0.0);
+                               std::vector<size_t>* end,
+                               std::vector<double>* score_buffer) const {
+  score_buffer->assign(n + 1, 0.0);
+  std::vector<double>& score = *score_buffer;
   end->assign(n, 0);
   for (size_t i = n; i-- > 0;) {
     double best = kNotWord;
@@ -281,12 +305,17 @@ void JiebaSegmenter::BestRoute(const char32_t* cps, size_t n,
 }
 
 void JiebaSegmenter::Viterbi(const char32_t* cps, size_t n,
-                             std::vector<int>* states) const {
+                             std::vector<int>* states,
+                             CutScratch* scratch) const {
   // Allowed predecessors of each state (jieba finalseg PrevStatus).
   static constexpr int kPrev[4][2] = {
       {kE, kS}, {kB, kM}, {kM, kB}, {kS, kE}};
-  std::vector<std::array<double, 4>> v(n);
-  std::vector<std::array<int, 4>> back(n);
+  // Every entry read below is written first (v[0] here, v[t] / back[t] in
+  // the loop), so the reused arrays need no clearing.
+  scratch->v.resize(n);
+  scratch->back.resize(n);
+  std::vector<std::array<double, 4>>& v = scratch->v;
+  std::vector<std::array<int, 4>>& back = scratch->back;
   for (int s = 0; s < 4; ++s) v[0][s] = hmm_->start[s] + hmm_->Emit(s, cps[0]);
   for (size_t t = 1; t < n; ++t) {
     for (int y = 0; y < 4; ++y) {
@@ -326,8 +355,9 @@ void JiebaSegmenter::FlushSingles(std::string_view text, const char32_t* cps,
     for (size_t i = begin; i < end; ++i) emit(i, i + 1);
     return;
   }
-  std::vector<int> states;
-  Viterbi(cps + begin, n, &states);
+  CutScratch& scratch = ThreadCutScratch();
+  std::vector<int>& states = scratch.states;
+  Viterbi(cps + begin, n, &states, &scratch);
   size_t word_begin = begin;
   for (size_t t = 0; t < n; ++t) {
     if (states[t] == kB) word_begin = begin + t;
@@ -339,8 +369,9 @@ void JiebaSegmenter::FlushSingles(std::string_view text, const char32_t* cps,
 void JiebaSegmenter::CutHan(std::string_view text, const char32_t* cps,
                             const size_t* offsets, size_t n,
                             std::vector<std::string_view>* out) const {
-  std::vector<size_t> end;
-  BestRoute(cps, n, &end);
+  CutScratch& scratch = ThreadCutScratch();
+  std::vector<size_t>& end = scratch.end;
+  BestRoute(cps, n, &end, &scratch.score);
   size_t singles_begin = 0;
   size_t x = 0;
   while (x < n) {
@@ -357,8 +388,9 @@ void JiebaSegmenter::CutHan(std::string_view text, const char32_t* cps,
 
 void JiebaSegmenter::Cut(std::string_view text,
                          std::vector<std::string_view>* out) const {
-  std::vector<char32_t> cps;
-  std::vector<size_t> offsets;
+  CutScratch& scratch = ThreadCutScratch();
+  std::vector<char32_t>& cps = scratch.cps;
+  std::vector<size_t>& offsets = scratch.offsets;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t start = pos;
@@ -400,7 +432,8 @@ void JiebaSegmenter::Cut(std::string_view text,
 // the dictionary route prefers the whole word over its current cut.
 double SuggestFreq(const JiebaSegmenter& seg, const std::u32string& word) {
   std::vector<size_t> end;
-  seg.BestRoute(word.data(), word.size(), &end);
+  std::vector<double> score;
+  seg.BestRoute(word.data(), word.size(), &end, &score);
   double log_p = 0;
   for (size_t x = 0; x < word.size(); x = end[x] + 1) {
     double lp = seg.WordLogProb(word.data() + x, word.data() + end[x] + 1);

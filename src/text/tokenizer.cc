@@ -160,25 +160,33 @@ std::string DefaultStopwordsDir() {
 }
 
 std::string FoldCase(std::string_view utf8) {
+  std::string out;
+  FoldCaseInto(utf8, &out);
+  return out;
+}
+
+void FoldCaseInto(std::string_view utf8, std::string* out) {
   bool ascii = true;
   for (char c : utf8) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
-  std::string out;
   if (ascii) {
-    out.assign(utf8);
-    for (char& c : out) {
+    out->assign(utf8);
+    for (char& c : *out) {
       if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     }
-    return out;
+    return;
   }
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
-  if (U_FAILURE(status)) return std::string(utf8);
-  out.reserve(utf8.size());
-  icu::StringByteSink<std::string> sink(&out);
+  if (U_FAILURE(status)) {
+    out->assign(utf8);
+    return;
+  }
+  out->clear();
+  out->reserve(utf8.size());
+  icu::StringByteSink<std::string> sink(out);
   nfkc_cf->normalizeUTF8(0, icu::StringPiece(utf8.data(), utf8.size()), sink,
                          nullptr, status);
-  if (U_FAILURE(status)) return std::string(utf8);
-  return out;
+  if (U_FAILURE(status)) out->assign(utf8);
 }
 
 StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create(
@@ -247,10 +255,67 @@ std::vector<std::string> Tokenizer::Tokenize(std::string_view utf8) const {
   return out;
 }
 
+namespace {
+// The sink of Tokenize(text, out): one string per token.
+struct AppendTo {
+  std::vector<std::string>* out;
+  void operator()(std::string_view token) const { out->emplace_back(token); }
+};
+}  // namespace
+
 void Tokenizer::Tokenize(std::string_view utf8,
                          std::vector<std::string>* out) const {
-  const std::string text = FoldCase(utf8);
-  const std::string_view s = text;
+  AppendTo sink{out};
+  TokenizeInto(utf8, sink);
+}
+
+void Tokenizer::ForEachToken(std::string_view utf8,
+                             absl::FunctionRef<void(std::string_view)> sink) const {
+  TokenizeInto(utf8, sink);
+}
+
+// Per-thread buffers of a Tokenize call (the folded text, a Han run's
+// words and its conversion), reused from call to call so that a call
+// allocates nothing per run once warm. A sink that tokenises again on the
+// same thread (nested call) gets a fresh set.
+struct TokenizeBuffers {
+  std::string folded;
+  std::string converted;
+  std::vector<std::string_view> words;
+  bool busy = false;
+};
+
+namespace {
+
+class BuffersLease {
+ public:
+  BuffersLease() {
+    thread_local TokenizeBuffers shared;
+    if (shared.busy) {
+      own_ = std::make_unique<TokenizeBuffers>();
+      b_ = own_.get();
+    } else {
+      b_ = &shared;
+    }
+    b_->busy = true;
+  }
+  ~BuffersLease() { b_->busy = false; }
+  BuffersLease(const BuffersLease&) = delete;
+  BuffersLease& operator=(const BuffersLease&) = delete;
+  TokenizeBuffers& operator*() const { return *b_; }
+
+ private:
+  TokenizeBuffers* b_;
+  std::unique_ptr<TokenizeBuffers> own_;
+};
+}  // namespace
+
+template <typename Sink>
+void Tokenizer::TokenizeInto(std::string_view utf8, Sink& out) const {
+  BuffersLease lease;
+  TokenizeBuffers& buffers = *lease;
+  FoldCaseInto(utf8, &buffers.folded);
+  const std::string_view s = buffers.folded;
   size_t pos = 0;
   while (pos < s.size()) {
     const size_t start = pos;
@@ -259,7 +324,7 @@ void Tokenizer::Tokenize(std::string_view utf8,
       size_t end = pos;
       for (size_t p = end; p < s.size() && IsHanCodePoint(NextCodePoint(s, &p));)
         end = p;
-      TokenizeHan(s.substr(start, end - start), out);
+      TokenizeHan(s.substr(start, end - start), buffers, out);
       pos = end;
     } else if (IsWordCodePoint(c)) {
       // A word run: word characters joined by connectors.
@@ -286,9 +351,10 @@ bool Tokenizer::HasTraditional(std::string_view folded) const {
   return false;
 }
 
-void Tokenizer::TokenizeHan(std::string_view run,
-                            std::vector<std::string>* out) const {
-  std::string converted;
+template <typename Sink>
+void Tokenizer::TokenizeHan(std::string_view run, TokenizeBuffers& buffers,
+                            Sink& out) const {
+  std::string& converted = buffers.converted;
   if (converter_ && HasTraditional(run)) {
     // Only runs with a Traditional character are converted: tw2sp damages
     // Simplified text (么 -> 幺, 抬 -> 擡) and costs more than segmenting.
@@ -297,19 +363,20 @@ void Tokenizer::TokenizeHan(std::string_view run,
     converted = converter_->Convert(run.data(), run.size());
     run = converted;
   }
-  std::vector<std::string_view> words;
+  std::vector<std::string_view>& words = buffers.words;
+  words.clear();
   segmenter_->Cut(run, &words);
   for (std::string_view w : words) Emit(w, out);
 }
 
-void Tokenizer::TokenizeWordRun(std::string_view run,
-                                std::vector<std::string>* out) const {
+template <typename Sink>
+void Tokenizer::TokenizeWordRun(std::string_view run, Sink& out) const {
   if (!latin_words_.empty()) {
     // "c++" stays whole, also at the end of a sentence ("c++.").
     std::string_view trimmed = run;
     while (!trimmed.empty()) {
       if (latin_words_.contains(trimmed)) {
-        out->emplace_back(trimmed);
+        out(trimmed);
         return;
       }
       if (!IsConnector(static_cast<unsigned char>(trimmed.back()))) break;
@@ -328,15 +395,15 @@ void Tokenizer::TokenizeWordRun(std::string_view run,
   Emit(run.substr(piece_start), out);
 }
 
-void Tokenizer::Emit(std::string_view token,
-                     std::vector<std::string>* out) const {
+template <typename Sink>
+void Tokenizer::Emit(std::string_view token, Sink& out) const {
   if (token.empty()) return;
   if (stop_words_.contains(token)) return;
   if (!options_.keep_numbers && IsAsciiDigitsAndPunct(token) &&
       !latin_words_.contains(token)) {
     return;
   }
-  out->emplace_back(token);
+  out(token);
 }
 
 }  // namespace topicrawl

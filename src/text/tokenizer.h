@@ -33,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "core/status.h"
 #include "text/utf8_util.h"
 #include "text/word_segmenter.h"
@@ -42,6 +43,8 @@ class SimpleConverter;
 }
 
 namespace topicrawl {
+
+struct TokenizeBuffers;  // per-thread working buffers (tokenizer.cc)
 
 struct TokenizerOptions {
   // Directory holding jieba.dict.utf8 and hmm_model.utf8. Empty: $TOPICRAWL_JIEBA_DIR,
@@ -81,6 +84,11 @@ class Tokenizer {
   // Appends the tokens of `utf8` (invalid bytes count as U+FFFD) to *out.
   void Tokenize(std::string_view utf8, std::vector<std::string>* out) const;
   std::vector<std::string> Tokenize(std::string_view utf8) const;
+  // The same tokens, in the same order, handed to `sink` one at a time
+  // instead of copied into strings (a view, valid during the call only).
+  // For callers that only look tokens up (SdtpScorer::ScoreParts).
+  void ForEachToken(std::string_view utf8,
+                    absl::FunctionRef<void(std::string_view)> sink) const;
 
   // The normal form of a single term as it appears among tokens: NFKC
   // casefold, then Traditional -> Simplified. No segmentation, no stop
@@ -93,11 +101,17 @@ class Tokenizer {
 
  private:
   Tokenizer() = default;
-  void TokenizeHan(std::string_view run, std::vector<std::string>* out) const;
+  // One implementation for both outputs: Sink is called with each token
+  // (tokenizer.cc instantiates it for a vector and for ForEachToken).
+  template <typename Sink>
+  void TokenizeInto(std::string_view utf8, Sink& sink) const;
+  template <typename Sink>
+  void TokenizeHan(std::string_view run, TokenizeBuffers& buffers, Sink& sink) const;
   bool HasTraditional(std::string_view folded) const;
-  void TokenizeWordRun(std::string_view run,
-                       std::vector<std::string>* out) const;
-  void Emit(std::string_view token, std::vector<std::string>* out) const;
+  template <typename Sink>
+  void TokenizeWordRun(std::string_view run, Sink& sink) const;
+  template <typename Sink>
+  void Emit(std::string_view token, Sink& sink) const;
 
   TokenizerOptions options_;
   std::unique_ptr<WordSegmenter> segmenter_;
@@ -111,6 +125,8 @@ class Tokenizer {
 
 // NFKC + case folding (ICU NFKC_Casefold). ASCII input takes a fast path.
 std::string FoldCase(std::string_view utf8);
+// The same into *out (replaced; its capacity is reused).
+void FoldCaseInto(std::string_view utf8, std::string* out);
 
 // Default locations (see TokenizerOptions).
 std::string DefaultJiebaDir();
