@@ -161,9 +161,18 @@ struct PageRecord {
 
 struct CrawlStoreOptions {
   // Commit the open batch when it is this old (checked on every write).
-  std::chrono::milliseconds commit_interval{200};
-  // ... or when it holds this many pages.
-  size_t commit_max_pages = 5000;
+  // Why 1 s, not less: two B-trees take rows in random key order (the
+  // pages_url index, fetches keyed by url_id), and a commit writes every
+  // leaf it touched to the WAL (64 KiB each) and a checkpoint copies it
+  // again. At 10^6 pages (~1,100 leaves a tree) a 200 ms batch touched
+  // ~400 leaves a tree for ~500 rows, ~100 KB of WAL per page; a 1 s batch
+  // shares each leaf among ~5x more rows (docs/performance.md, "seventh
+  // session"). A kill -9 loses at most this much crawling (the pages are
+  // fetched again on resume).
+  std::chrono::milliseconds commit_interval{1000};
+  // ... or when it holds this many pages (refusals count: ~3 a fetched page
+  // late in a crawl of the synthetic web, so 5,000 cut batches to ~0.6 s).
+  size_t commit_max_pages = 20000;
   // Frontier rows are appended to frontier_log and merged into `frontier`
   // (sorted by url_id) on Close(), on resume and before LoadFrontier() /
   // LoadPageStats(); with a positive value also at the first commit after
