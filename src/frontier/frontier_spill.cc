@@ -115,6 +115,19 @@ void Frontier::MaybeReload(HostId h) {
 // Loads up to half a host's RAM allowance, merging the host's segments by
 // their head record (best first). Scores re-scored while on disk are taken
 // from the spilled index.
+//
+// Why segments are opened lazily: a host collects a segment per spill (tens
+// of them on a long crawl), and once the RAM queue is full overall a reload
+// takes only the few links the global allowance has room for (often one).
+// Opening every segment read 16 KiB from each (a pread) and compared every
+// head for each link loaded, twice looking its score up in spilled_ (a
+// random access into a table of millions); at 8.5 x 10^5 pages of the
+// synthetic web that made the spill part of what grew on the crawl thread
+// (docs/performance.md, "ninth session"). A segment's stored head
+// (head_priority, head_seq) says where its best link ranks, so a segment is
+// opened only when that head is the best candidate left; once open, its
+// actual head (with a re-scored value, if any) decides, computed once per
+// head.
 void Frontier::Reload(HostId h) {
   Host& host = hosts_[h];
   size_t room = options_.max_in_ram_per_host - std::min(
@@ -124,34 +137,61 @@ void Frontier::Reload(HostId h) {
   size_t batch = std::max<size_t>(
       1, std::min({options_.max_in_ram_per_host / 2, room, global_room}));
 
-  std::vector<std::unique_ptr<SpillCursor>> cursors;
-  for (SpilledSegment& s : host.segments) {
-    cursors.push_back(std::make_unique<SpillCursor>(spill_.get(), &s.range));
-  }
   auto current_score = [this](const SpillRecord& r) {
     auto it = spilled_.find(r.url_id);
     if (it == spilled_.end() || static_cast<float>(r.score) == it->second.score)
       return r.score;
     return static_cast<double>(it->second.score);
   };
-  auto head_before = [&](const SpillRecord& a, const SpillRecord& b) {
-    double pa = selector_->Priority(current_score(a), a.seq);
-    double pb = selector_->Priority(current_score(b), b.seq);
-    if (pa != pb) return pa > pb;
-    return a.seq < b.seq;
+  struct Source {
+    std::unique_ptr<SpillCursor> cursor;  // null: not opened yet
+    double priority = 0;                  // of the head (stored, or actual once open)
+    uint64_t seq = 0;
+  };
+  std::vector<Source> sources(host.segments.size());
+  for (size_t i = 0; i < host.segments.size(); ++i) {
+    sources[i].priority = host.segments[i].head_priority;
+    sources[i].seq = host.segments[i].head_seq;
+  }
+  auto open = [&](size_t i) {
+    Source& src = sources[i];
+    src.cursor = std::make_unique<SpillCursor>(spill_.get(), &host.segments[i].range);
+    if (src.cursor->HasHead()) {
+      const SpillRecord& head = src.cursor->head();
+      src.priority = selector_->Priority(current_score(head), head.seq);
+      src.seq = head.seq;
+    }
+  };
+  auto live = [&](size_t i) {
+    return sources[i].cursor ? sources[i].cursor->HasHead()
+                             : host.segments[i].range.remaining > 0;
   };
   for (size_t loaded = 0; loaded < batch;) {
-    SpillCursor* best = nullptr;
-    for (auto& c : cursors) {
-      if (c->HasHead() && (!best || head_before(c->head(), best->head()))) {
-        best = c.get();
+    size_t best = sources.size();
+    for (size_t i = 0; i < sources.size(); ++i) {
+      if (!live(i)) continue;
+      if (best == sources.size() || sources[i].priority > sources[best].priority ||
+          (sources[i].priority == sources[best].priority && sources[i].seq < sources[best].seq)) {
+        best = i;
       }
     }
-    if (best == nullptr) break;
-    SpillRecord r = best->Consume();
+    if (best == sources.size()) break;
+    if (!sources[best].cursor) {
+      open(best);  // its actual head may rank lower (re-scored): choose again
+      continue;
+    }
+    SpillCursor* cursor = sources[best].cursor.get();
+    SpillRecord r = cursor->Consume();
+    if (cursor->HasHead()) {
+      const SpillRecord& head = cursor->head();
+      sources[best].priority = selector_->Priority(current_score(head), head.seq);
+      sources[best].seq = head.seq;
+    }
     auto it = spilled_.find(r.url_id);
     if (it == spilled_.end()) continue;  // cannot happen; never double-serve
-    double score = current_score(r);
+    double score = static_cast<float>(r.score) == it->second.score
+                       ? r.score
+                       : static_cast<double>(it->second.score);
     spilled_.erase(it);
     --host.spilled;
     uint32_t id = NewEntry();
@@ -167,18 +207,17 @@ void Frontier::Reload(HostId h) {
     LinkEntry(id, r.seq);
     ++loaded;
   }
-  for (size_t i = 0; i < cursors.size(); ++i) {
-    if (!cursors[i]->status().ok() && spill_status_.ok()) {
-      spill_status_ = cursors[i]->status();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!sources[i].cursor) continue;  // untouched: its stored head stands
+    if (!sources[i].cursor->status().ok() && spill_status_.ok()) {
+      spill_status_ = sources[i].cursor->status();
     }
-    if (cursors[i]->HasHead()) {
-      const SpillRecord& head = cursors[i]->head();
-      host.segments[i].head_priority =
-          selector_->Priority(current_score(head), head.seq);
-      host.segments[i].head_seq = head.seq;
+    if (sources[i].cursor->HasHead()) {
+      host.segments[i].head_priority = sources[i].priority;
+      host.segments[i].head_seq = sources[i].seq;
     }
   }
-  cursors.clear();
+  sources.clear();
   std::erase_if(host.segments, [](const SpilledSegment& s) {
     return s.range.remaining == 0;
   });

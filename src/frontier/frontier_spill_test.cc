@@ -71,6 +71,31 @@ TEST_F(FrontierSpillTest, BestFirstOrderIsExactWhenAddsPrecedeDraining) {
   EXPECT_TRUE(f->spill_status().ok()) << f->spill_status().message();
 }
 
+// A tight global cap: one host collects dozens of segments and each reload
+// has room for a link or two, so Reload opens segments lazily by their
+// stored heads (frontier_spill.cc); the order must still be exact.
+TEST_F(FrontierSpillTest, ManySegmentsAndOneLinkReloadsKeepTheExactOrder) {
+  auto f = MakeFrontier(SmallRam(1000, 8), &clock_, "best-first");
+  std::mt19937 rng(11);
+  std::vector<std::pair<double, std::string>> expected;
+  for (int i = 0; i < 400; ++i) {
+    double score = (rng() % 100000) / 100000.0;
+    std::string url = Url(0, i);
+    ASSERT_EQ(f->Add(Link(url, score)), AddResult::kAdded);
+    expected.emplace_back(-score, url);
+  }
+  EXPECT_GT(f->Spilled(), 380u);
+  std::stable_sort(expected.begin(), expected.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> order = Drain(*f);
+  ASSERT_EQ(order.size(), 400u);
+  for (size_t i = 0; i < order.size(); ++i) {
+    ASSERT_EQ(order[i], expected[i].second) << "at " << i;
+  }
+  EXPECT_EQ(f->Spilled(), 0u);
+  EXPECT_TRUE(f->spill_status().ok()) << f->spill_status().message();
+}
+
 TEST_F(FrontierSpillTest, BfsOrderIsExactWhenAddsPrecedeDraining) {
   auto f = MakeFrontier(SmallRam(4, 1'000'000), &clock_, "bfs");
   std::vector<std::string> added;

@@ -131,8 +131,12 @@ Status CrawlStore::BeginIfNeeded() {
 
 Status CrawlStore::MaybeCommit() {
   if (!in_batch_) return Status::Ok();
+  const std::chrono::milliseconds interval =
+      next_page_id_ > options_.long_commit_after_pages
+          ? std::max(options_.commit_interval, options_.long_commit_interval)
+          : options_.commit_interval;
   if (batch_pages_ >= options_.commit_max_pages ||
-      options_.clock->Now() - batch_started_ >= options_.commit_interval) {
+      options_.clock->Now() - batch_started_ >= interval) {
     return Commit();
   }
   return Status::Ok();

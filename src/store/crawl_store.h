@@ -162,8 +162,21 @@ struct PageRecord {
 struct CrawlStoreOptions {
   // Commit the open batch when it is this old (checked on every write).
   std::chrono::milliseconds commit_interval{200};
-  // ... or when it holds this many pages.
-  size_t commit_max_pages = 5000;
+  // ... and, once the store holds `long_commit_after_pages` pages rows, when
+  // it is this old (the larger of the two applies). Why: two B-trees take
+  // rows in random key order (the pages_url index, fetches keyed by url_id),
+  // and a commit writes every leaf it touched to the WAL (64 KiB each),
+  // which a checkpoint copies again. At 10^6 pages (~1,100 leaves a tree) a
+  // 200 ms batch touched ~400 leaves a tree for ~500 rows: ~100 KB of WAL
+  // per page, growing with the store; a 1 s batch shares each leaf among
+  // ~5x more rows (docs/performance.md, "ninth session"). Small stores
+  // keep short batches, so readers (serve, explain) see pages sooner. A
+  // kill -9 loses at most one batch (its pages are fetched again on resume).
+  std::chrono::milliseconds long_commit_interval{1000};
+  int64_t long_commit_after_pages = 10000;
+  // ... or when it holds this many pages (refusals count: ~3 a fetched page
+  // late in a crawl of the synthetic web, so 5,000 cut 1 s batches short).
+  size_t commit_max_pages = 20000;
   // Frontier rows are appended to frontier_log and merged into `frontier`
   // (sorted by url_id) on Close(), on resume and before LoadFrontier() /
   // LoadPageStats(); with a positive value also at the first commit after

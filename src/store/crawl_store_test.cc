@@ -262,6 +262,27 @@ TEST_F(CrawlStoreTest, BatchesUntilTheIntervalPassesOrFlush) {
   EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "5");
 }
 
+TEST_F(CrawlStoreTest, LargeStoresCommitAtTheLongInterval) {
+  options_.commit_interval = std::chrono::milliseconds(200);
+  options_.long_commit_interval = std::chrono::milliseconds(1000);
+  options_.long_commit_after_pages = 2;
+  auto store = OpenOrDie(OpenMode::kCreate);
+  Reader r(dir_);
+  ASSERT_TRUE(store->AddPage(MakeTestPage(1)).ok());
+  clock_.Advance(std::chrono::milliseconds(250));
+  ASSERT_TRUE(store->CommitIfDue().ok());  // 1 page stored: the short interval
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "1");
+  ASSERT_TRUE(store->AddPage(MakeTestPage(2)).ok());
+  ASSERT_TRUE(store->AddPage(MakeTestPage(3)).ok());  // past 2 pages
+  clock_.Advance(std::chrono::milliseconds(500));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "1");
+  EXPECT_EQ(store->pending_pages(), 2u);
+  clock_.Advance(std::chrono::milliseconds(510));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "3");
+}
+
 TEST_F(CrawlStoreTest, FrontierIsALogFirstAdmissionWinsAndStateOnlyGrows) {
   options_.frontier_merge_rows = 1;  // schema 4 never merges, whatever it says
   auto store = OpenOrDie(OpenMode::kCreate);
