@@ -52,8 +52,15 @@ TIMES="$OUT.time"
   --strategy bfs --delay 0 --max-pages "$N" $CRAWL_ARGS ${EXTRA:-} 2> "$OUT.log" || {
   echo "crawl_bench: crawl failed:" >&2; tail -20 "$OUT.log" >&2; exit 1; }
 SERVER_CPU1=$(server_cpu)
+# A crawl that fetched nothing (the web is not served, wrong CRAWL_ARGS) is
+# no measurement: say so instead of dividing by the requested page count.
+if ! grep -qE 'pages [1-9][0-9]* ok' "$OUT.log"; then
+  echo "crawl_bench: the crawl fetched no page (is the web served? CRAWL_ARGS: $CRAWL_ARGS):" >&2
+  tail -8 "$OUT.log" >&2
+  exit 1
+fi
 grep -E '\(final\)' "$OUT.log" >&2 || tail -3 "$OUT.log" >&2
-awk -v n_req="$N" -v logf="$OUT.log" -v server_s="$(awk -v a="$SERVER_CPU0" -v b="$SERVER_CPU1" 'BEGIN { print b - a }')" '
+awk -v logf="$OUT.log" -v server_s="$(awk -v a="$SERVER_CPU0" -v b="$SERVER_CPU1" 'BEGIN { print b - a }')" '
   /User time \(seconds\)/ { user = $NF }
   /System time \(seconds\)/ { sys = $NF }
   /Elapsed \(wall clock\) time/ {
@@ -66,7 +73,6 @@ awk -v n_req="$N" -v logf="$OUT.log" -v server_s="$(awk -v a="$SERVER_CPU0" -v b
     while ((getline line < logf) > 0) {
       if (line ~ /\(final\)/) { sub(/.*pages /, "", line); sub(/ ok.*/, "", line); n = line + 0 }
     }
-    if (n == 0) n = n_req
     printf "pages_ok       %d\n", n
     printf "wall_s         %.2f\n", wall
     printf "pages_per_s    %.0f\n", n / wall
