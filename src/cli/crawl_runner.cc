@@ -47,6 +47,8 @@ const EngineFlag kEngineFlags[] = {
     TOPICRAWL_OPTION("--delay", delay_s, "Seconds between requests to one host (default 1)"),
     TOPICRAWL_OPTION("--concurrency", concurrency, "Transfers in flight (default 64)"),
     TOPICRAWL_OPTION("--per-host", per_host_connections, "Connections per host (default 2)"),
+    TOPICRAWL_OPTION("--connection-cache", connection_cache,
+                     "Idle connections kept for reuse (default 1024, 0 = libcurl's)"),
     TOPICRAWL_OPTION("--max-pages-per-host", max_pages_per_host,
                      "Per-host budget (0 = unlimited)"),
     TOPICRAWL_OPTION("--user-agent", user_agent, "User-Agent header (include a contact URL)"),

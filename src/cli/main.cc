@@ -1,10 +1,36 @@
 // topicrawl: a focused (topical) web crawler. See README.md.
+#include <sys/resource.h>
+
 #include <iostream>
 #include <string>
 
 #include "cli/commands.h"
 
+namespace {
+
+// A crawl holds a socket per transfer in flight and per cached idle
+// connection (1,024 by default) besides its store and WARC files. Debian's
+// default soft limit on open files is 1,024 while the hard limit is far
+// higher, so the soft limit is raised towards the hard one, at most to
+// 65,536 (what servers such as nginx are told to do with
+// worker_rlimit_nofile). A failure leaves the limit as it was: the fetcher
+// then keeps its cache within a quarter of it.
+void RaiseOpenFileLimit() {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0) return;
+  const rlim_t want = files.rlim_max == RLIM_INFINITY || files.rlim_max > 65536
+                          ? 65536
+                          : files.rlim_max;
+  if (files.rlim_cur != RLIM_INFINITY && files.rlim_cur < want) {
+    files.rlim_cur = want;
+    ::setrlimit(RLIMIT_NOFILE, &files);
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  RaiseOpenFileLimit();
   CLI::App app{"topicrawl: a focused web crawler"};
   app.require_subcommand(1);
   int exit_code = topicrawl::cli::kExitOk;

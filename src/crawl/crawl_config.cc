@@ -79,6 +79,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"low_speed_time_s", &CrawlConfig::low_speed_time_s},
       {"max_body_bytes", &CrawlConfig::max_body_bytes},
       {"max_redirects", &CrawlConfig::max_redirects},
+      {"connection_cache", &CrawlConfig::connection_cache},
       {"parse_threads", &CrawlConfig::parse_threads},
       {"store_links", &CrawlConfig::store_links},
       {"store_link_details", &CrawlConfig::store_link_details},
@@ -239,6 +240,7 @@ Status ValidateCrawlConfig(const CrawlConfig& c) {
   if (c.parse_threads < 1) return Status::Error("parse_threads must be >= 1");
   if (c.focus_window < 0) return Status::Error("focus_window must be >= 0");
   if (c.max_redirects < 0) return Status::Error("max_redirects must be >= 0");
+  if (c.connection_cache < 0) return Status::Error("connection_cache must be >= 0");
   if (c.max_body_bytes < 1024)
     return Status::Error("max_body_bytes must be >= 1024");
   if (c.connect_timeout_s <= 0 || c.total_timeout_s <= 0)

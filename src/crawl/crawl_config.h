@@ -94,6 +94,9 @@ struct CrawlConfig {
   double low_speed_time_s = 20;             // abort below 1 KB/s for this long
   int64_t max_body_bytes = 10 << 20;
   int max_redirects = 5;
+  // Idle connections kept for reuse (0: libcurl's default); capped at a
+  // quarter of the open-file limit (FetcherOptions::connection_cache_size).
+  int64_t connection_cache = 1024;
 
   // --- processing ---
   int parse_threads = 2;

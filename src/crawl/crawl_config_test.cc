@@ -110,5 +110,20 @@ TEST(ValidateCrawlConfigTest, RejectsBadConnectTo) {
   EXPECT_TRUE(ValidateCrawlConfig(c).ok());
 }
 
+TEST(CrawlConfigTomlTest, ConnectionCacheIsReadAndChecked) {
+  CrawlConfig c;
+  EXPECT_EQ(c.connection_cache, 1024);
+  auto path = WriteTemp("cc.toml", "connection_cache = 300\n");
+  Status s = LoadCrawlConfigToml(path, &c);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(c.connection_cache, 300);
+  c.out_dir = "/tmp/x";
+  EXPECT_TRUE(ValidateCrawlConfig(c).ok());
+  c.connection_cache = -1;
+  Status bad = ValidateCrawlConfig(c);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("connection_cache"), std::string::npos) << bad.message();
+}
+
 }  // namespace
 }  // namespace topicrawl

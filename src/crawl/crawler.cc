@@ -55,6 +55,7 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   o.low_speed_time_s = static_cast<long>(c.low_speed_time_s);
   o.max_body_bytes = static_cast<size_t>(c.max_body_bytes);
   o.max_redirects = c.max_redirects;
+  o.connection_cache_size = static_cast<long>(c.connection_cache);
   return o;
 }
 

@@ -23,6 +23,7 @@
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -137,7 +138,16 @@ CurlFetcher::CurlFetcher(const FetcherOptions& options, Clock* clock)
     : options_(options), clock_(clock), routes_(options.connect_to, options.resolve) {
   GlobalInit();
   multi_ = curl_multi_init();
-  curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, options_.connection_cache_size);
+  // Each cached connection keeps a socket open; the cap keeps the cache
+  // inside the open-file limit whatever the option says (a crawl that ran
+  // out of descriptors would fail its connects and store writes instead).
+  rlimit files{};
+  const uint64_t file_limit =
+      ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY
+          ? static_cast<uint64_t>(files.rlim_cur)
+          : 0;
+  curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS,
+                    EffectiveConnectionCache(options_.connection_cache_size, file_limit));
   curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS, options_.max_host_connections);
   curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS, options_.max_total_connections);
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);

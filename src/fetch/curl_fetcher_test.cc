@@ -35,6 +35,28 @@ using testing::TextResponse;
 
 constexpr std::chrono::seconds kMaxWait(10);
 
+// The cache is what the option asks, within a quarter of the open-file
+// limit and never below 16; 0 keeps libcurl's default; no limit, no cap.
+TEST(EffectiveConnectionCacheTest, StaysWithinAQuarterOfTheOpenFileLimit) {
+  EXPECT_EQ(EffectiveConnectionCache(1024, 1048576), 1024);
+  EXPECT_EQ(EffectiveConnectionCache(1024, 20000), 1024);
+  EXPECT_EQ(EffectiveConnectionCache(1024, 1024), 256);
+  EXPECT_EQ(EffectiveConnectionCache(100, 1024), 100);
+  EXPECT_EQ(EffectiveConnectionCache(1024, 32), 16);
+  EXPECT_EQ(EffectiveConnectionCache(1024, 0), 1024);
+  EXPECT_EQ(EffectiveConnectionCache(0, 1024), 0);
+  EXPECT_EQ(EffectiveConnectionCache(-5, 1024), 0);
+}
+
+TEST(EffectiveConnectionCacheTest, NegativeOptionIsRefused) {
+  FetcherOptions o;
+  EXPECT_TRUE(ValidateFetcherOptions(o).ok());
+  o.connection_cache_size = -1;
+  Status s = ValidateFetcherOptions(o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("connection_cache"), std::string::npos) << s.message();
+}
+
 class CurlFetcherTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -107,8 +107,22 @@ struct FetcherOptions {
   long max_host_connections = 0;     // per host; 0: unlimited (the frontier
                                      // enforces politeness)
   long max_total_connections = 0;    // 0: unlimited
-  long connection_cache_size = 256;  // idle connections kept for reuse
+  // Idle connections kept for reuse (CURLMOPT_MAXCONNECTS; 0: libcurl's
+  // default). A crawl that spreads over more hosts than the cache holds
+  // closes the oldest idle connection for every new one, and libcurl 7.88
+  // finds it by walking the whole cache: 1,024 keeps a connection to each
+  // of ~1,000 busy hosts (docs/performance.md, "connection cache").
+  // NewCurlFetcher keeps it within a quarter of the open-file limit
+  // (EffectiveConnectionCache).
+  long connection_cache_size = 1024;
 };
+
+// The connection cache a fetcher really uses: `wanted`, but at most a
+// quarter of `open_file_limit` (the process's soft RLIMIT_NOFILE; 0 or
+// RLIM_INFINITY-like huge values: no cap) and at least 16, so that cached
+// sockets leave room for the transfers in flight, the store and the WARC
+// files. 0 stays 0 (libcurl's default, 4 x the transfers in flight).
+long EffectiveConnectionCache(long wanted, uint64_t open_file_limit);
 
 // Checks connect_to syntax, timeouts and sizes. NewCurlFetcher with invalid
 // options still works, but the invalid parts fail every affected fetch.
