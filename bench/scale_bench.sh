@@ -21,6 +21,8 @@
 #                   web with a high out-degree: 10^7 admitted URLs)
 #        EXTRA      extra crawl flags (e.g. "--link-details")
 #        TOPIC      topic file (default ../shared/corpus/topics/dev-security.txt)
+# Prints at the end a `decay:` line: the last step's pages/s against the
+# first's (the target of issue 12), with the parse pool as a yardstick.
 # Measure under the shared lock: flock /work/heavy.lock bench/scale_bench.sh N
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -122,7 +124,11 @@ report() {  # pages queue elapsed
     }
     web = w1 < 0 ? "-" : sprintf("%.3f", 1000 * (w1 - w0) / (p - p0))
     printf "%10d %9.0f %9s %8d %10.0f %10.0f %10d %9s %17s %6s\n", p, (p - p0) / (t1 - t0),
-           cpu, rss, db / p, warc / p, q, e, th, web }'
+           cpu, rss, db / p, warc / p, q, e, th, web
+    # pages, pages/s, parse pool ms/page (- when unknown) for the decay line.
+    split(th, t3, "/")
+    printf "%d %.1f %s\n", p, (p - p0) / (t1 - t0), th == "-" ? "-" : t3[2] > "/dev/stderr" }' \
+    2>> "$TMP/steps.txt"
   last_t=$now
   [ "$cpu" = -1 ] || last_cpu=$cpu
   [ "$threads" = - ] || last_threads=$threads
@@ -168,6 +174,23 @@ if command -v sqlite3 >/dev/null && sqlite3 "$OUT/crawl.db" "SELECT 1 FROM dbsta
   sqlite3 "$OUT/crawl.db" "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6" |
     awk -F'|' -v p="$stored" -v r="$rows" '{printf "  %-14s %8.0f MB  %7.0f B/page  %6.0f B/frontier row\n", $1, $2 / 1048576, $2 / (p ? p : 1), $2 / (r ? r : 1)}'
 fi
+# Speed decay (issue 12's target: the last step's pages/s within 15 % of
+# the first's). On a shared or virtual machine the speed of the machine
+# itself moves between steps. The parse pool's work per page should not
+# grow with the crawl's size, so its CPU per page (first step -> last step
+# with thread figures) is printed as a yardstick, with the ratio as it
+# would be if all of that change were the machine's speed. It is only a
+# yardstick: the first step also pays the pool's warm-up, and the pages
+# of later steps differ (in the 10^6 runs of docs/performance.md the pool
+# got 5-12 % cheaper per page late, so this figure reads lower).
+[ -s "$TMP/steps.txt" ] && awk '
+  NR == 1 { r0 = $2; if ($3 != "-") q0 = $3 }
+  { r1 = $2; if ($3 != "-") q1 = $3; n = NR }
+  END {
+    if (n < 2 || r0 <= 0) exit
+    printf "decay: last step %.0f pages/s = %.0f %% of the first step (%.0f pages/s)", r1, 100 * r1 / r0, r0
+    if (q0 > 0 && q1 > 0) printf "; parse pool %.3f -> %.3f ms/page (%.0f %% if that change were all the machine)", q0, q1, 100 * r1 / r0 * q1 / q0
+    printf "\n" }' "$TMP/steps.txt"
 [ -n "$close_t" ] && awk -v a="$close_t" -v b="$end_t" 'BEGIN {printf "exit: %.1f s from the end of the crawl loop to the last line\n", b - a}'
 # Resume of the finished directory: load, rebuild, close (fetches nothing).
 start=$(date +%s.%N)
