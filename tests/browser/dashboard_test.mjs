@@ -147,6 +147,17 @@ try {
     const links = [...document.querySelectorAll('#recent a')];
     return links.some((a) => /\/p\d+$/.test(a.title) && !/\/p0$/.test(a.title));
   }, null, { timeout: 30000 });
+  // The recent list can name a page the store writer has not committed
+  // yet: the panel must wait for it, not stay closed. The first two
+  // lookups answer 404 as an uncommitted page does.
+  let held = 0;
+  await page.route(/\/api\/pages\/\d+\?links=0/, (route) => {
+    if (held < 2) {
+      held++;
+      return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"no page"}' });
+    }
+    return route.continue();
+  });
   // The list is re-rendered every second: find and click in one step.
   await page.evaluate(() => {
     const a = [...document.querySelectorAll('#recent a')].find((x) => /\/p\d+$/.test(x.title) && !/\/p0$/.test(x.title));
@@ -154,6 +165,8 @@ try {
   });
   await page.waitForSelector('#why:not([hidden])');
   await page.waitForFunction(() => document.querySelectorAll('#why-path li').length >= 2);
+  if (held !== 2) fail(`the page lookup was answered 404 ${held} times, not 2`);
+  await page.unroute(/\/api\/pages\/\d+\?links=0/);
   const relevanceExpl = await page.textContent('#why-relevance');
   const linkExpl = await page.textContent('#why-link');
   const pathItems = await page.$$eval('#why-path li', (lis) => lis.map((l) => l.textContent));

@@ -18,7 +18,11 @@
     const sep = path.includes('?') ? '&' : '?';
     const r = await fetch(path + sep + 'crawl=' + crawl, Object.assign({}, options, { headers }));
     const body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.error || ('HTTP ' + r.status));
+    if (!r.ok) {
+      const e = new Error(body.error || ('HTTP ' + r.status));
+      e.status = r.status;
+      throw e;
+    }
     return body;
   }
 
@@ -146,8 +150,38 @@
     return typeof x === 'string' ? x : JSON.stringify(x, null, 1);
   }
 
+  // The recent list comes from the crawl loop, which reports a page before
+  // the store writer has committed it (batches are committed every 0.2-1 s),
+  // so a page clicked at once can still be "no page N" for a moment: wait
+  // for it (up to ~10 s) instead of leaving the panel closed. A later click
+  // supersedes an earlier one still waiting.
+  let whySeq = 0;
   async function showWhy(id) {
-    const p = await api('/api/pages/' + encodeURIComponent(id) + '?links=0');
+    const seq = ++whySeq;
+    let p = null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        p = await api('/api/pages/' + encodeURIComponent(id) + '?links=0');
+        break;
+      } catch (e) {
+        if (seq !== whySeq) return;
+        $('why').hidden = false;
+        $('why-title').textContent = 'page ' + id;
+        for (const k of ['why-summary', 'why-relevance', 'why-link']) $(k).textContent = '';
+        $('why-path').replaceChildren();
+        $('why-url').textContent = '';
+        $('why-url').removeAttribute('href');
+        if (e.status === 404 && attempt < 20) {
+          $('why-summary').textContent = 'being written to the store...';
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          if (seq !== whySeq) return;
+          continue;
+        }
+        $('why-summary').textContent = 'cannot show page ' + id + ': ' + e.message;
+        return;
+      }
+    }
+    if (seq !== whySeq) return;
     $('why').hidden = false;
     $('why-title').textContent = p.title || p.url;
     const a = $('why-url');
