@@ -129,14 +129,26 @@ Status CrawlStore::BeginIfNeeded() {
   return Status::Ok();
 }
 
+std::chrono::milliseconds CrawlStore::CommitInterval() const {
+  if (next_page_id_ <= options_.long_commit_after_pages) return options_.commit_interval;
+  std::chrono::milliseconds interval =
+      std::max(options_.commit_interval, options_.long_commit_interval);
+  // Proportional to the pages rows (the random-order trees' size): see
+  // CrawlStoreOptions::commit_interval_per_million_pages.
+  const std::chrono::milliseconds grown(options_.commit_interval_per_million_pages.count() *
+                                        next_page_id_ / 1000000);
+  if (grown > interval) interval = std::max(interval, std::min(grown, options_.max_commit_interval));
+  return interval;
+}
+
 Status CrawlStore::MaybeCommit() {
   if (!in_batch_) return Status::Ok();
-  const std::chrono::milliseconds interval =
-      next_page_id_ > options_.long_commit_after_pages
-          ? std::max(options_.commit_interval, options_.long_commit_interval)
-          : options_.commit_interval;
-  if (batch_pages_ >= options_.commit_max_pages ||
-      options_.clock->Now() - batch_started_ >= interval) {
+  const std::chrono::milliseconds interval = CommitInterval();
+  // The row cap grows with the interval (a long batch is long on purpose).
+  const size_t max_pages =
+      options_.commit_max_pages *
+      static_cast<size_t>(std::max<int64_t>(1, interval.count() / 1000));
+  if (batch_pages_ >= max_pages || options_.clock->Now() - batch_started_ >= interval) {
     return Commit();
   }
   return Status::Ok();

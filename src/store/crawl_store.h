@@ -174,8 +174,20 @@ struct CrawlStoreOptions {
   // kill -9 loses at most one batch (its pages are fetched again on resume).
   std::chrono::milliseconds long_commit_interval{1000};
   int64_t long_commit_after_pages = 10000;
-  // ... or when it holds this many pages (refusals count: ~3 a fetched page
-  // late in a crawl of the synthetic web, so 5,000 cut 1 s batches short).
+  // ... and, as the store grows, this much per 10^6 pages rows, up to
+  // max_commit_interval. Why: a random-order tree of L leaves takes a
+  // batch of B rows at ~L/B leaves a row once B > L, and L grows with the
+  // store, so a fixed interval makes the WAL bytes a page grow with the
+  // crawl (a 1 s batch at 10^6 pages: ~28 KB a page from those trees vs
+  // ~3 KB at 10^5); an interval growing with L keeps them flat. Capped so
+  // a batch's dirty leaves stay within the 256 MiB page cache (all of both
+  // trees at 10^6 pages: ~130 MB) and a kill -9 loses at most a few
+  // seconds of pages (fetched again on resume).
+  std::chrono::milliseconds commit_interval_per_million_pages{4000};
+  std::chrono::milliseconds max_commit_interval{4000};
+  // ... or when it holds this many pages per second of the interval in
+  // force (at least this many; refusals count: ~3 a fetched page late in a
+  // crawl of the synthetic web, so 5,000 cut 1 s batches short).
   size_t commit_max_pages = 20000;
   // Frontier rows are appended to frontier_log and merged into `frontier`
   // (sorted by url_id) on Close(), on resume and before LoadFrontier() /
@@ -353,8 +365,8 @@ class CrawlStore {
   // (what is left after a kill -9), with what the store knows of each.
   Status LoadPendingRevisits(int round,
                              const std::function<bool(const RevisitRecord&)>& visit);
-  // Every fetches row, in (url_id as int64, round) order; only round
-  // `round` when it is >= 0.
+  // Every fetches row in storage order: fetch order (schema 7), (url_id as
+  // int64, round) order (schemas 3-6); only round `round` when it is >= 0.
   Status ForEachFetch(int round, const std::function<bool(const FetchRow&)>& visit);
   // Every frontier row (url_id order) with its fetches rows (round order;
   // empty for a URL never fetched). One pass, no sort: the frontier's
@@ -399,6 +411,9 @@ class CrawlStore {
   Status RepairWarcFiles();
   Status BeginIfNeeded();
   Status MaybeCommit();
+  // The age at which the open batch is committed (CrawlStoreOptions: the
+  // short interval, then the long one growing with the pages rows).
+  std::chrono::milliseconds CommitInterval() const;
   Status Commit();
   Status Fail(Status s);
   Status WritePageRows(const PageRecord& page, PageId id, const WarcSpan* span);

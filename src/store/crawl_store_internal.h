@@ -15,7 +15,11 @@
 namespace topicrawl {
 namespace store_internal {
 
-// Schema versions (meta.schema_version). 6: URL-trap refusals as a reason
+// Schema versions (meta.schema_version). 7: fetches is a rowid table (rows
+// appended in fetch order) with a UNIQUE index fetches_key(url_id, round)
+// instead of a WITHOUT ROWID table keyed that way (issue 12: the random-order
+// tree a commit rewrites is the ~20-byte index, not the ~60-byte rows).
+// 6: URL-trap refusals as a reason
 // id on their frontier_state row, reasons interned in refusal_reasons, no
 // pages row (issue 12). 5: state changes in their own
 // frontier_state(url_id, state) table, frontier_log holds admissions only
@@ -26,7 +30,7 @@ namespace store_internal {
 // in page_links, `links` a view over it, 16 KiB pages. 1: links as rows of a
 // rowid table plus the links_from_id index, 4 KiB pages; still resumed and
 // written (see crawl_store_open.cc).
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 inline constexpr int kOldestSchemaVersion = 1;
 inline constexpr char kDbName[] = "crawl.db";
 inline constexpr char kWarcDir[] = "warc";

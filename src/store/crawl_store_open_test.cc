@@ -152,7 +152,7 @@ TEST_F(CrawlStoreTest, ResumesASchemaV1DirectoryAndKeepsItsLayout) {
 
 TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
   OpenOrDie(OpenMode::kCreate).reset();
-  for (const char* version : {"7", "0", "2x", ""}) {
+  for (const char* version : {"8", "0", "2x", ""}) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
     const std::string sql = std::string("UPDATE meta SET value='") + version +
@@ -163,7 +163,7 @@ TEST_F(CrawlStoreTest, ResumeRefusesNewerOrUnreadableSchemaVersions) {
     ASSERT_FALSE(store.ok()) << version;
     EXPECT_NE(store.status().message().find(
                   std::string("has schema version ") + version +
-                  ", this build reads 1 to 6"),
+                  ", this build reads 1 to 7"),
               std::string::npos)
         << store.status().message();
   }

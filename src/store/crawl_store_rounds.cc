@@ -187,27 +187,23 @@ Status CrawlStore::LoadPageLinkUrls(PageId id, std::vector<std::string>* urls) {
 }
 
 Status CrawlStore::LoadSimhashes(const std::function<bool(PageId, UrlId, uint64_t)>& visit) {
-  // Rows come in (url_id, round) order: the last row of a URL is its newest.
-  bool have = false;
-  FetchRow last;
-  bool go_on = true;
-  auto emit = [&]() {
-    if (have && last.page_id != 0 && last.simhash != 0) {
-      go_on = visit(last.page_id, last.url_id, last.simhash);
+  if (Status s = RequireRounds(); !s.ok()) return s;
+  // A URL's newest fetches row decides its version. One seek of the
+  // (url_id, round) key a row (the index fetches_key in schema 7, the
+  // table's own key in 3-6) instead of a sort: the rows come in storage
+  // order, and most URLs have one row.
+  StatusOr<SqliteStatement> q = db_->conn->Prepare(
+      "SELECT f.page_id, f.url_id, f.simhash FROM fetches f "
+      "WHERE f.page_id != 0 AND f.simhash != 0 "
+      "AND f.round = (SELECT max(x.round) FROM fetches x WHERE x.url_id = f.url_id)");
+  if (!q.ok()) return q.status();
+  Status status;
+  while (q->NextRow(&status)) {
+    if (!visit(q->Int(0), static_cast<UrlId>(q->Int(1)), static_cast<uint64_t>(q->Int(2)))) {
+      break;
     }
-  };
-  Status s = ForEachFetch(-1, [&](const FetchRow& f) {
-    if (have && f.url_id != last.url_id) {
-      emit();
-      if (!go_on) return false;
-    }
-    last = f;
-    have = true;
-    return true;
-  });
-  if (!s.ok()) return s;
-  if (go_on) emit();
-  return Status::Ok();
+  }
+  return status;
 }
 
 StatusOr<std::optional<CrawlStore::PageFacts>> CrawlStore::LoadPageFacts(PageId id) {

@@ -51,9 +51,15 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
             "link_score|REAL|0,title|TEXT|0,error|TEXT|0,explanation|TEXT|0,"
             "warc_file|TEXT|0,warc_offset|INTEGER|0,warc_length|INTEGER|0,"
             "round|INTEGER|0,near_dup_of|INTEGER|0,");
-  // Schema 3: one fetches row per (URL, round), keyed without a rowid.
+  // Schema 3: one fetches row per (URL, round); schema 7: a rowid table in
+  // fetch order whose key (url_id, round) is the unique index fetches_key.
+  EXPECT_EQ(r.One("SELECT group_concat(name) FROM pragma_index_info('fetches_key')"),
+            "url_id,round");
+  EXPECT_EQ(r.One("SELECT \"unique\" FROM pragma_index_list('fetches') "
+                  "WHERE name = 'fetches_key'"),
+            "1");
   EXPECT_EQ(columns("fetches"),
-            "url_id|INTEGER|1,round|INTEGER|2,at|INTEGER|0,state|INTEGER|0,"
+            "url_id|INTEGER|0,round|INTEGER|0,at|INTEGER|0,state|INTEGER|0,"
             "http_code|INTEGER|0,bytes|INTEGER|0,page_id|INTEGER|0,digest|INTEGER|0,"
             "simhash|INTEGER|0,etag|TEXT|0,last_modified|TEXT|0,new_links|INTEGER|0,"
             "out_links|INTEGER|0,revisit|INTEGER|0,");
@@ -85,15 +91,12 @@ TEST_F(CrawlStoreTest, CreatesTheSchemaOfTheArchitectureDocument) {
   EXPECT_EQ(r.Rows("SELECT name FROM pragma_table_info('refusals')"),
             (std::vector<std::string>{"url_id", "url", "status", "error", "at", "round",
                                       "depth", "parent_id", "anchor", "score"}));
-  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "6");
+  EXPECT_EQ(r.One("SELECT value FROM meta WHERE key='schema_version'"), "7");
   EXPECT_EQ(r.One("PRAGMA page_size"), "65536");
   EXPECT_EQ(r.One("SELECT kind FROM events"), "created");
-  EXPECT_EQ(r.One("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
-                  "name NOT LIKE 'sqlite_autoindex%'"),
-            "1");
-  EXPECT_EQ(r.One("SELECT name FROM sqlite_master WHERE type='index' AND "
-                  "name NOT LIKE 'sqlite_autoindex%'"),
-            "pages_url");
+  EXPECT_EQ(r.Rows("SELECT name FROM sqlite_master WHERE type='index' AND "
+                   "name NOT LIKE 'sqlite_autoindex%' ORDER BY name"),
+            (std::vector<std::string>{"fetches_key", "pages_url"}));
   EXPECT_TRUE(fs::is_directory(dir_ + "/warc"));
 }
 
@@ -281,6 +284,52 @@ TEST_F(CrawlStoreTest, LargeStoresCommitAtTheLongInterval) {
   clock_.Advance(std::chrono::milliseconds(510));
   ASSERT_TRUE(store->CommitIfDue().ok());
   EXPECT_EQ(r.One("SELECT count(*) FROM pages"), "3");
+}
+
+// Past the long interval, the interval grows with the pages rows (capped),
+// and so does the row cap.
+TEST_F(CrawlStoreTest, TheLongIntervalGrowsWithTheStoreUpToItsCap) {
+  options_.commit_interval = std::chrono::milliseconds(200);
+  options_.long_commit_interval = std::chrono::milliseconds(1000);
+  options_.long_commit_after_pages = 2;
+  // 500 s per 10^6 pages rows: 0.5 s a row (the next page id counts).
+  options_.commit_interval_per_million_pages = std::chrono::milliseconds(500000000);
+  options_.max_commit_interval = std::chrono::milliseconds(2500);
+  options_.commit_max_pages = 3;
+  auto store = OpenOrDie(OpenMode::kCreate);
+  Reader r(dir_);
+  auto stored = [&] { return r.One("SELECT count(*) FROM pages"); };
+  ASSERT_TRUE(store->AddPage(MakeTestPage(1)).ok());
+  clock_.Advance(std::chrono::milliseconds(250));
+  ASSERT_TRUE(store->CommitIfDue().ok());  // 1 row: the short interval
+  EXPECT_EQ(stored(), "1");
+  ASSERT_TRUE(store->AddPage(MakeTestPage(2)).ok());  // next id 3: 1.5 s
+  clock_.Advance(std::chrono::milliseconds(1400));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(stored(), "1");
+  clock_.Advance(std::chrono::milliseconds(110));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(stored(), "2");
+  ASSERT_TRUE(store->AddPage(MakeTestPage(3)).ok());  // next id 4: 2 s
+  clock_.Advance(std::chrono::milliseconds(1900));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(stored(), "2");
+  clock_.Advance(std::chrono::milliseconds(110));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(stored(), "3");
+  ASSERT_TRUE(store->AddPage(MakeTestPage(4)).ok());
+  ASSERT_TRUE(store->AddPage(MakeTestPage(5)).ok());  // next id 6: 3 s, capped at 2.5 s
+  clock_.Advance(std::chrono::milliseconds(2400));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(stored(), "3");
+  clock_.Advance(std::chrono::milliseconds(110));
+  ASSERT_TRUE(store->CommitIfDue().ok());
+  EXPECT_EQ(stored(), "5");
+  // The row cap: 3 a whole second of the 2.5 s interval, 6 rows.
+  for (int k = 6; k <= 10; ++k) ASSERT_TRUE(store->AddPage(MakeTestPage(k)).ok());
+  EXPECT_EQ(stored(), "5");
+  ASSERT_TRUE(store->AddPage(MakeTestPage(11)).ok());  // the batch's 6th row
+  EXPECT_EQ(stored(), "11");
 }
 
 TEST_F(CrawlStoreTest, FrontierIsALogFirstAdmissionWinsAndStateOnlyGrows) {

@@ -53,7 +53,7 @@ PageRecord Refused(int k, FetchStatus status, const std::string& why) {
 TEST_F(CrawlStoreTest, TrapRefusalsAreReasonsOnTheirStateRowsNotPagesRows) {
   auto store = OpenOrDie(OpenMode::kCreate);
   ASSERT_TRUE(store);
-  EXPECT_EQ(store->schema_version(), 6);
+  EXPECT_EQ(store->schema_version(), 7);
   EXPECT_EQ(store->AddPage(Home()).value(), 1);
   for (int k = 1; k <= 2; ++k) {
     PageRecord r = Refused(k, FetchStatus::kTrapRefused, kTrapWhy);

@@ -66,7 +66,7 @@ TEST_F(RoundsStoreTest, FetchRowsVersionsAndRevisitRecords) {
   {
     auto store = Open(OpenMode::kCreate);
     ASSERT_TRUE(store);
-    EXPECT_EQ(store->schema_version(), 6);
+    EXPECT_EQ(store->schema_version(), 7);
     EXPECT_EQ(*store->CurrentRound(), 0);
     ASSERT_EQ(*store->AddPage(PageRecord(a)), 1);
     ASSERT_EQ(*store->AddPage(PageRecord(b)), 2);
@@ -222,6 +222,48 @@ TEST_F(RoundsStoreTest, StartRoundQueuesNewSeedsAndKeepsOnlyTheCurrentPlan) {
                        return true;
                      }).ok());
   EXPECT_TRUE(queued);
+}
+
+// Schema 6 keyed fetches WITHOUT ROWID by (url_id, round); such a directory
+// resumes in its own layout and keeps one row per URL and round.
+TEST_F(RoundsStoreTest, SchemaSixResumesWithItsKeyedFetchesTable) {
+  PageRecord a = MakeTestPage(1);
+  const UrlId a_id = a.url_id;
+  {
+    auto store = Open(OpenMode::kCreate);
+    ASSERT_EQ(*store->AddPage(PageRecord(a)), 1);
+    ASSERT_TRUE(store->Close().ok());
+  }
+  ASSERT_TRUE(testing::ConvertToSchema6(dir_).ok());
+  {
+    auto store = Open(OpenMode::kResume);
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->schema_version(), 6);
+    ASSERT_TRUE(store->StartRound(1, {{a_id, 1.0}}, {}).ok());
+    PageRecord a1 = Revisit(a, 1, UrlState::kUnchanged, 1);
+    a1.digest = Hash64(a.body);
+    ASSERT_EQ(*store->AddPage(PageRecord(a1)), 1);
+    ASSERT_EQ(*store->AddPage(PageRecord(a1)), 1);  // the same fetch again
+    EXPECT_EQ((*store->VersionAt(a_id, 1))->page_id, 1);
+    EXPECT_EQ((*store->VersionAt(a_id, 1))->state, UrlState::kUnchanged);
+    ASSERT_TRUE(store->Close().ok());
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ + "/crawl.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT (SELECT count(*) FROM fetches), "
+                               "(SELECT count(*) FROM sqlite_master WHERE name = 'fetches_key'), "
+                               "(SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_master "
+                               " WHERE name = 'fetches')",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), 2);  // round 0 and round 1, once each
+  EXPECT_EQ(sqlite3_column_int(st, 1), 0);
+  EXPECT_EQ(sqlite3_column_int(st, 2), 1);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
 }
 
 TEST_F(RoundsStoreTest, SchemaTwoResumesButHasNoRounds) {

@@ -355,7 +355,26 @@ COMMIT;
   return ExecOnCrawlDb(dir, kToSchema3, "to schema 3");
 }
 
+Status ConvertToSchema6(const std::string& dir) {
+  // Schema 6's fetches (crawl_store_open.cc at commit 641ac3b).
+  static constexpr char kToSchema6[] = R"sql(
+BEGIN;
+CREATE TEMP TABLE old_fetches AS SELECT * FROM fetches;
+DROP TABLE fetches;
+CREATE TABLE fetches(url_id INTEGER, round INTEGER, at INTEGER,
+  state INTEGER, http_code INTEGER, bytes INTEGER, page_id INTEGER,
+  digest INTEGER, simhash INTEGER, etag TEXT, last_modified TEXT,
+  new_links INTEGER, out_links INTEGER, revisit INTEGER,
+  PRIMARY KEY(url_id, round)) WITHOUT ROWID;
+INSERT INTO fetches SELECT * FROM temp.old_fetches;
+UPDATE meta SET value = '6' WHERE key = 'schema_version';
+COMMIT;
+)sql";
+  return ExecOnCrawlDb(dir, kToSchema6, "to schema 6");
+}
+
 Status ConvertToSchema5(const std::string& dir) {
+  if (Status s = ConvertToSchema6(dir); !s.ok()) return s;
   // Schema 5 (crawl_store_open.cc at commit 1e7261f): a refusal is a pages
   // row like any failure (taking the next ids), frontier_state has no
   // reason, at or round column, and there is no refusal_reasons table or

@@ -52,7 +52,11 @@ Status CreateSchemaV1CrawlDir(const std::string& dir);
 // a frontier_log row with the URL's columns, schema 4's `frontier` view and
 // triggers, meta.schema_version 4. For resume and reader tests.
 Status ConvertToSchema4(const std::string& dir);
-// Rewrites a schema-6 crawl.db to schema 5: refusals become pages rows.
+// Rewrites a schema-7 crawl.db to schema 6: fetches WITHOUT ROWID keyed by
+// (url_id, round), no fetches_key index.
+Status ConvertToSchema6(const std::string& dir);
+// Rewrites a schema-7 crawl.db to schema 5 (through 6): refusals become
+// pages rows.
 Status ConvertToSchema5(const std::string& dir);
 
 // Rewrites the closed crawl directory `dir` (written by this build, schema
