@@ -131,14 +131,12 @@ Status CrawlStore::BeginIfNeeded() {
 
 std::chrono::milliseconds CrawlStore::CommitInterval() const {
   if (next_page_id_ <= options_.long_commit_after_pages) return options_.commit_interval;
-  std::chrono::milliseconds interval =
-      std::max(options_.commit_interval, options_.long_commit_interval);
-  // Proportional to the pages rows (the random-order trees' size): see
-  // CrawlStoreOptions::commit_interval_per_million_pages.
+  // Proportional to the pages rows (the random-order trees' size), capped:
+  // see CrawlStoreOptions::commit_interval_per_million_pages.
   const std::chrono::milliseconds grown(options_.commit_interval_per_million_pages.count() *
                                         next_page_id_ / 1000000);
-  if (grown > interval) interval = std::max(interval, std::min(grown, options_.max_commit_interval));
-  return interval;
+  return std::max({options_.commit_interval, options_.long_commit_interval,
+                   std::min(grown, options_.max_commit_interval)});
 }
 
 Status CrawlStore::MaybeCommit() {
