@@ -151,7 +151,7 @@ done
 wait "$RUNNER" || true
 end_t=$(awk '{print $1}' < <(tail -1 "$TMP/crawl.log"))
 close_t=$(grep -a -m1 'closing' "$TMP/crawl.log" | awk '{print $1}' || true)
-grep -a 'closing\|cpu by thread\|store queue' "$TMP/crawl.log" | cut -d' ' -f2- || true
+grep -a 'closing\|cpu by thread\|store queue\|frontier spill' "$TMP/crawl.log" | cut -d' ' -f2- || true
 cat "$TMP/summary.txt" | head -1
 awk -F': ' '/Maximum resident/ {printf "peak RSS: %.0f MB\n", $2 / 1024}
   /User time/ {u = $2} /System time/ {s = $2}

@@ -544,11 +544,16 @@ void Crawler::Impl::Progress(bool final) {
   if (!final && stats_.in_flight == 0 && stats_.queued > 0 && parsing_ == 0) {
     waiting = " | " + WaitingReason();
   }
+  // The queue's part on disk (the frontier's spill), when there is one.
+  char on_disk[48] = "";
+  if (const size_t spilled = frontier_->Spilled(); spilled > 0) {
+    std::snprintf(on_disk, sizeof(on_disk), " (%zu on disk)", spilled);
+  }
   std::fprintf(stderr,
-               "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s | queue %zu | "
+               "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s | queue %zu%s | "
                "hosts %zu | in flight %zu | errors %lld%s%s\n",
                stats_.elapsed_s, static_cast<long long>(stats_.pages_ok),
-               static_cast<long long>(stats_.pages_failed), rate, stats_.queued,
+               static_cast<long long>(stats_.pages_failed), rate, stats_.queued, on_disk,
                stats_.hosts, stats_.in_flight, static_cast<long long>(stats_.pages_failed),
                waiting.c_str(), final ? " (final)" : "");
   last_progress_ = now;
@@ -643,6 +648,15 @@ Status Crawler::Impl::Run() {
   closing("releasing the fetcher and parse threads");
   fetcher_.reset();
   pool_.reset();
+  if (const Frontier::SpillCounts& sc = frontier_->spill_counts(); sc.spills > 0) {
+    std::fprintf(stderr,
+                 "frontier spill: %llu segments (%llu links) written, %llu reloads "
+                 "(%llu links)\n",
+                 static_cast<unsigned long long>(sc.spills),
+                 static_cast<unsigned long long>(sc.links_spilled),
+                 static_cast<unsigned long long>(sc.reloads),
+                 static_cast<unsigned long long>(sc.links_reloaded));
+  }
   closing("releasing the frontier (" + std::to_string(frontier_->Queued()) + " queued)");
   frontier_.reset();
   closing("done");

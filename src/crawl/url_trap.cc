@@ -20,18 +20,26 @@ bool LooksLikeId(std::string_view s) {
   return alpha && digit;
 }
 
-// Digits -> '#' (one per run), id-like pieces -> '*'.
-std::string Shape(std::string_view piece) {
-  if (LooksLikeId(piece)) return "*";
-  std::string out;
+// Appends `piece` with digits -> '#' (one per run), or '*' for an id-like
+// piece (appends in place: no temporary strings per segment).
+void AppendShape(std::string_view piece, std::string* out) {
+  if (LooksLikeId(piece)) {
+    *out += '*';
+    return;
+  }
   for (size_t i = 0; i < piece.size(); ++i) {
     if (std::isdigit(static_cast<unsigned char>(piece[i]))) {
-      out += '#';
+      *out += '#';
       while (i + 1 < piece.size() && std::isdigit(static_cast<unsigned char>(piece[i + 1]))) ++i;
     } else {
-      out += piece[i];
+      *out += piece[i];
     }
   }
+}
+
+std::string Shape(std::string_view piece) {
+  std::string out;
+  AppendShape(piece, &out);
   return out;
 }
 
@@ -79,7 +87,10 @@ std::string UrlPattern(std::string_view url) {
     std::string_view seg = s.path.substr(i, j - i);  // with its leading '/'
     size_t semi = seg.find(';');
     if (semi != std::string_view::npos) seg = seg.substr(0, semi);  // ;jsessionid=...
-    out += seg.empty() ? std::string() : std::string(1, seg[0]) + Shape(seg.substr(1));
+    if (!seg.empty()) {
+      out += seg[0];
+      AppendShape(seg.substr(1), &out);
+    }
     if (semi != std::string_view::npos) out += ";*";
     i = j;
   }
@@ -114,6 +125,25 @@ int CountQueryParams(std::string_view url) {
   return n;
 }
 
+// The first segment repeated more than `max` times, or empty. Short paths
+// (all real ones) compare pairwise without allocating; long ones count in a
+// map.
+std::string_view RepeatedSegment(const std::vector<std::string_view>& segs, int max) {
+  if (segs.size() <= 64) {
+    for (size_t i = 0; i < segs.size(); ++i) {
+      int n = 1;  // occurrences of segs[i] in segs[0..i]
+      for (size_t j = 0; j < i; ++j) n += segs[j] == segs[i];
+      if (n > max) return segs[i];
+    }
+    return {};
+  }
+  std::map<std::string_view, int> count;
+  for (std::string_view seg : segs) {
+    if (++count[seg] > max) return seg;
+  }
+  return {};
+}
+
 std::string UrlTrapGuard::Check(std::string_view url) {
   if (options_.max_url_params >= 0) {
     int params = CountQueryParams(url);
@@ -129,12 +159,10 @@ std::string UrlTrapGuard::Check(std::string_view url) {
            std::to_string(options_.max_path_segments) + ")";
   }
   if (options_.max_segment_repeats >= 0) {
-    std::map<std::string_view, int> count;
-    for (std::string_view seg : segs) {
-      if (++count[seg] > options_.max_segment_repeats) {
-        return "url trap: path segment \"" + std::string(seg) + "\" repeated more than " +
-               std::to_string(options_.max_segment_repeats) + " times";
-      }
+    std::string_view seg = RepeatedSegment(segs, options_.max_segment_repeats);
+    if (!seg.empty()) {
+      return "url trap: path segment \"" + std::string(seg) + "\" repeated more than " +
+             std::to_string(options_.max_segment_repeats) + " times";
     }
   }
   if (options_.max_urls_per_pattern > 0) {

@@ -72,5 +72,18 @@ TEST(UrlTrapGuardTest, ParamsSegmentsAndRepeats) {
   EXPECT_EQ(none.Check("http://a.com/x/x/x/x/page?a&b&c&d&e&f&g&h&i&j&k&l"), "");
 }
 
+TEST(UrlTrapGuardTest, RepeatsInLongPathsAreFoundToo) {
+  UrlTrapOptions o;
+  o.max_path_segments = -1;  // long paths allowed: the repeat rule still holds
+  UrlTrapGuard guard(o);
+  std::string url = "http://a.com";
+  for (int i = 0; i < 80; ++i) url += "/s" + std::to_string(i);
+  EXPECT_EQ(guard.Check(url + "/page"), "");
+  std::string why = guard.Check(url + "/s7/s7/s7/page");
+  EXPECT_NE(why.find("path segment \"s7\" repeated more than 3 times"), std::string::npos) << why;
+  why = guard.Check("http://a.com/b/a/b/a/b/a/a");
+  EXPECT_NE(why.find("path segment \"a\" repeated"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace topicrawl

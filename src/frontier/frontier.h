@@ -270,6 +270,12 @@ class Frontier {
   size_t SeenBytes() const { return seen_.MemoryBytes(); }
   // First spill I/O error (spilling stops after it); OK otherwise.
   const Status& spill_status() const { return spill_status_; }
+  // Spill traffic so far: segments written and the links in them, reloads
+  // and the links they brought back (for the closing report and benches).
+  struct SpillCounts {
+    uint64_t spills = 0, links_spilled = 0, reloads = 0, links_reloaded = 0;
+  };
+  const SpillCounts& spill_counts() const { return spill_counts_; }
   // Selections where the selector returned an invalid ref (a selector bug;
   // the global best was served instead).
   uint64_t selector_errors() const { return selector_errors_; }
@@ -508,6 +514,7 @@ class Frontier {
   size_t in_ram_total_ = 0;
   uint64_t selector_errors_ = 0;
   uint64_t focus_waits_ = 0;
+  SpillCounts spill_counts_;
 };
 
 }  // namespace topicrawl

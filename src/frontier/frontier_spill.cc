@@ -83,6 +83,8 @@ bool Frontier::SpillHost(HostId h) {
     host.free_handles.push_back(items[i].id);
   }
   host.spilled += records.size();
+  ++spill_counts_.spills;
+  spill_counts_.links_spilled += records.size();
   host.segments.push_back(SpilledSegment{
       *segment, selector_->Priority(records.front().score, records.front().seq),
       records.front().seq});
@@ -206,7 +208,9 @@ void Frontier::Reload(HostId h) {
     e.anchor = std::move(r.anchor);
     LinkEntry(id, r.seq);
     ++loaded;
+    ++spill_counts_.links_reloaded;
   }
+  ++spill_counts_.reloads;
   for (size_t i = 0; i < sources.size(); ++i) {
     if (!sources[i].cursor) continue;  // untouched: its stored head stands
     if (!sources[i].cursor->status().ok() && spill_status_.ok()) {

@@ -205,7 +205,18 @@ TEST_F(FrontierSpillTest, GlobalRamCapSpillsTheLargestHost) {
   auto f = MakeFrontier(SmallRam(1000, 50), &clock_, "best-first");
   for (int i = 0; i < 200; ++i) f->Add(Link(Url(i % 10, i), 0.5));
   EXPECT_GE(f->Spilled(), 150u - 10u);
+  const Frontier::SpillCounts before = f->spill_counts();
+  EXPECT_GT(before.spills, 0u);
+  // Every link on disk was written by some spill (a reload may have brought
+  // some back and a later spill written them again).
+  EXPECT_GE(before.links_spilled, f->Spilled());
+  EXPECT_EQ(before.links_spilled - before.links_reloaded, f->Spilled());
   EXPECT_EQ(Drain(*f).size(), 200u);
+  // Draining brought every spilled link back, in counted reloads.
+  const Frontier::SpillCounts& after = f->spill_counts();
+  EXPECT_EQ(f->Spilled(), 0u);
+  EXPECT_EQ(after.links_reloaded, after.links_spilled);
+  EXPECT_GT(after.reloads, before.reloads);
 }
 
 TEST_F(FrontierSpillTest, FailsClearlyWhenTheSpillDirIsMissing) {
