@@ -168,7 +168,8 @@ void Frontier::Reload(HostId h) {
     return sources[i].cursor ? sources[i].cursor->HasHead()
                              : host.segments[i].range.remaining > 0;
   };
-  for (size_t loaded = 0; loaded < batch;) {
+  size_t loaded = 0;
+  while (loaded < batch) {
     size_t best = sources.size();
     for (size_t i = 0; i < sources.size(); ++i) {
       if (!live(i)) continue;
@@ -208,9 +209,9 @@ void Frontier::Reload(HostId h) {
     e.anchor = std::move(r.anchor);
     LinkEntry(id, r.seq);
     ++loaded;
-    ++spill_counts_.links_reloaded;
   }
   ++spill_counts_.reloads;
+  spill_counts_.links_reloaded += loaded;
   for (size_t i = 0; i < sources.size(); ++i) {
     if (!sources[i].cursor) continue;  // untouched: its stored head stands
     if (!sources[i].cursor->status().ok() && spill_status_.ok()) {
