@@ -69,6 +69,7 @@ StatusOr<SpillSegment> SpillFile::Append(
   }
   SpillSegment segment{size_, size_ + bytes.size(), records.size()};
   size_ += bytes.size();
+  behind_.Written(fd_, size_);
   return segment;
 }
 
@@ -77,6 +78,7 @@ Status SpillFile::Truncate() {
     return Status::Error(ErrnoText("spill truncate failed", path_));
   }
   size_ = 0;
+  behind_.Reset();
   return Status::Ok();
 }
 

@@ -6,6 +6,11 @@
 // SpillCursor, so each segment is consumed as a queue; the Frontier merges
 // the segments of a host by their head record (best first).
 //
+// Written segments leave the page cache a chunk behind the end of the file
+// (core/write_behind.h): most are never read back (a 10^6-page crawl of the
+// synthetic web wrote 7.4 M links and read 1.7 M back), and a reload reads
+// from the disk.
+//
 // Records are in the machine's native byte order: the file is scratch space
 // of one running frontier, not an exchange format (resume rebuilds the
 // frontier from the store). Failures are returned as Status, never thrown.
@@ -21,6 +26,7 @@
 
 #include "core/crawl_task.h"
 #include "core/status.h"
+#include "core/write_behind.h"
 
 namespace topicrawl {
 
@@ -70,6 +76,7 @@ class SpillFile {
   int fd_;
   std::string path_;
   uint64_t size_ = 0;
+  WriteBehind behind_;
 };
 
 // Sequential reader over one segment with a peekable head. Consuming a

@@ -33,6 +33,7 @@
 
 #include "core/clock.h"
 #include "core/status.h"
+#include "core/write_behind.h"
 #include "store/gzip_member.h"
 
 namespace topicrawl {
@@ -156,6 +157,7 @@ class WarcWriter {
   ByteBuffer buffer_;        // compressed bytes not yet written
   std::string head_;         // WARC header being built, reused
   GzipMemberWriter gzip_;
+  WriteBehind behind_;       // written bytes leave the page cache (see .cc)
   Status error_;             // sticky
 };
 
