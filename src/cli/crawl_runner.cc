@@ -80,6 +80,10 @@ const EngineFlag kEngineFlags[] = {
                      "URL-trap budget per host and path pattern (default 1000, 0 = off)"),
     TOPICRAWL_OPTION("--max-url-params", max_url_params,
                      "Refuse URLs with more query parameters (default 10, -1 = off)"),
+    TOPICRAWL_OPTION("--queue-in-ram", queue_in_ram,
+                     "Queued links kept in RAM; the rest wait on disk (default 1000000)"),
+    TOPICRAWL_OPTION("--queue-in-ram-per-host", queue_in_ram_per_host,
+                     "Queued links of one host kept in RAM (default 10000)"),
 };
 #undef TOPICRAWL_OPTION
 

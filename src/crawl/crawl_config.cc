@@ -65,6 +65,8 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"host_failure_budget", &CrawlConfig::host_failure_budget},
       {"max_urls_per_pattern", &CrawlConfig::max_urls_per_pattern},
       {"max_url_params", &CrawlConfig::max_url_params},
+      {"queue_in_ram", &CrawlConfig::queue_in_ram},
+      {"queue_in_ram_per_host", &CrawlConfig::queue_in_ram_per_host},
       {"focus_tolerance", &CrawlConfig::focus_tolerance},
       {"focus_window", &CrawlConfig::focus_window},
       {"user_agent", &CrawlConfig::user_agent},
@@ -234,6 +236,8 @@ Status ValidateCrawlConfig(const CrawlConfig& c) {
   if (c.max_retry_after_s < 0) return Status::Error("max_retry_after_s must be >= 0");
   if (c.host_failure_budget < 0) return Status::Error("host_failure_budget must be >= 0");
   if (c.max_urls_per_pattern < 0) return Status::Error("max_urls_per_pattern must be >= 0");
+  if (c.queue_in_ram < 2) return Status::Error("queue_in_ram must be >= 2");
+  if (c.queue_in_ram_per_host < 2) return Status::Error("queue_in_ram_per_host must be >= 2");
   if (c.per_host_connections < 1)
     return Status::Error("per_host_connections must be >= 1");
   if (c.concurrency < 1) return Status::Error("concurrency must be >= 1");

@@ -59,6 +59,14 @@ struct CrawlConfig {
   // recorded as trap_refused.
   int64_t max_urls_per_pattern = 1000;
   int max_url_params = 10;
+  // Queued links kept in RAM, overall and per host (>= 2 each); the rest
+  // wait in the crawl directory's spill file (frontier/spill_file.h) and
+  // come back best first. A queued link in RAM costs ~200-320 bytes, a
+  // spilled one ~20-36 (docs/performance.md, memory model): the default's
+  // 10^6 take ~0.25 GB; more RAM saves the spill's CPU (sorting, writing,
+  // reloading).
+  int64_t queue_in_ram = 1'000'000;
+  int64_t queue_in_ram_per_host = 10'000;
   // Best-first strategies: fetch a link only when its score is within this
   // of the best queued link on any (busy or delayed) host; < 0 = off. See
   // FrontierOptions::focus_tolerance. Off by default: measured on the dev

@@ -125,5 +125,27 @@ TEST(CrawlConfigTomlTest, ConnectionCacheIsReadAndChecked) {
   EXPECT_NE(bad.message().find("connection_cache"), std::string::npos) << bad.message();
 }
 
+TEST(CrawlConfigTomlTest, QueueInRamIsReadAndChecked) {
+  CrawlConfig c;
+  EXPECT_EQ(c.queue_in_ram, 1'000'000);
+  EXPECT_EQ(c.queue_in_ram_per_host, 10'000);
+  auto path = WriteTemp("q.toml", "queue_in_ram = 3000000\nqueue_in_ram_per_host = 50000\n");
+  Status s = LoadCrawlConfigToml(path, &c);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(c.queue_in_ram, 3'000'000);
+  EXPECT_EQ(c.queue_in_ram_per_host, 50'000);
+  c.out_dir = "/tmp/x";
+  EXPECT_TRUE(ValidateCrawlConfig(c).ok());
+  c.queue_in_ram = 1;  // the frontier spills half a host at a time: >= 2
+  Status bad = ValidateCrawlConfig(c);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("queue_in_ram"), std::string::npos) << bad.message();
+  c.queue_in_ram = 2;
+  c.queue_in_ram_per_host = 0;
+  bad = ValidateCrawlConfig(c);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("queue_in_ram_per_host"), std::string::npos) << bad.message();
+}
+
 }  // namespace
 }  // namespace topicrawl

@@ -73,6 +73,8 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
   o.host_failure_budget = static_cast<uint32_t>(c.host_failure_budget);
   o.max_pages_per_host = static_cast<uint64_t>(c.max_pages_per_host);
   o.spill_dir = c.out_dir + "/spill";
+  o.max_in_ram_total = static_cast<size_t>(c.queue_in_ram);
+  o.max_in_ram_per_host = static_cast<size_t>(c.queue_in_ram_per_host);
   return o;
 }
 
@@ -649,6 +651,7 @@ Status Crawler::Impl::Run() {
   fetcher_.reset();
   pool_.reset();
   if (const Frontier::SpillCounts& sc = frontier_->spill_counts(); sc.spills > 0) {
+    stats_.links_spilled = static_cast<int64_t>(sc.links_spilled);
     std::fprintf(stderr,
                  "frontier spill: %llu segments (%llu links) written, %llu reloads "
                  "(%llu links)\n",

@@ -37,6 +37,7 @@ struct CrawlStats {
   int64_t links_seen = 0;
   int64_t links_queued = 0;
   int64_t bytes = 0;
+  int64_t links_spilled = 0;   // queued links the frontier wrote to disk (set at the close)
   size_t queued = 0;
   size_t hosts = 0;
   size_t in_flight = 0;

@@ -195,6 +195,41 @@ TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
   EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 20);
 }
 
+// --queue-in-ram: a frontier of 2 links in RAM (per host and overall) spills
+// the rest and still serves every page once; the default keeps this small
+// site in RAM.
+TEST_F(CrawlIntegrationTest, QueueInRamSpillsTheRestAndStillFetchesEveryPageOnce) {
+  std::string links;
+  for (int i = 0; i < 120; ++i) {
+    std::string p = "/p" + std::to_string(i) + ".html";
+    links += "<a href='" + p + "'>p</a>";
+    server_.Set(p, HtmlResponse(Page("p", "<a href='/'>home</a>")));
+  }
+  server_.Set("/robots.txt", ErrorResponse(404));
+  server_.Set("/", HtmlResponse(Page("home", links)));
+  for (int64_t in_ram : {int64_t{2}, int64_t{1'000'000}}) {
+    SCOPED_TRACE("queue_in_ram " + std::to_string(in_ram));
+    fs::remove_all(dir_);
+    std::vector<int> before;
+    for (int i = 0; i < 120; ++i) before.push_back(server_.RequestCount("/p" + std::to_string(i) + ".html"));
+    CrawlConfig c = BaseConfig();
+    c.queue_in_ram = in_ram;
+    c.queue_in_ram_per_host = std::min<int64_t>(in_ram, 10'000);
+    Crawler crawler(c, nullptr);
+    ASSERT_TRUE(crawler.Run().ok());
+    EXPECT_EQ(crawler.stats().pages_ok, 121);
+    EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 121);
+    for (int i = 0; i < 120; ++i) {
+      EXPECT_EQ(server_.RequestCount("/p" + std::to_string(i) + ".html") - before[i], 1) << i;
+    }
+    if (in_ram == 2) {
+      EXPECT_GE(crawler.stats().links_spilled, 100);  // all but the RAM's few
+    } else {
+      EXPECT_EQ(crawler.stats().links_spilled, 0);
+    }
+  }
+}
+
 TEST_F(CrawlIntegrationTest, ResumeContinuesWithoutRefetching) {
   std::string links;
   for (int i = 0; i < 30; ++i) {
