@@ -117,6 +117,19 @@ class CrawlIntegrationTest : public ::testing::Test {
     server_.Set("/nofollow.html", HtmlResponse(Page("nf", "never fetched")));
   }
 
+  // A home page linking to /p0.html .. /p<n-1>.html (each with `body`),
+  // no robots.txt.
+  void ServeHomeLinkingTo(int n, const std::string& body) {
+    std::string links;
+    for (int i = 0; i < n; ++i) {
+      std::string p = "/p" + std::to_string(i) + ".html";
+      links += "<a href='" + p + "'>p</a>";
+      server_.Set(p, HtmlResponse(Page("p", body)));
+    }
+    server_.Set("/robots.txt", ErrorResponse(404));
+    server_.Set("/", HtmlResponse(Page("home", links)));
+  }
+
   TestHttpServer server_;
   std::string dir_;
 };
@@ -180,14 +193,7 @@ TEST_F(CrawlIntegrationTest, BfsRecordsEveryFateExactlyOnce) {
 }
 
 TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
-  std::string links;
-  for (int i = 0; i < 50; ++i) {
-    std::string p = "/p" + std::to_string(i) + ".html";
-    links += "<a href='" + p + "'>p</a>";
-    server_.Set(p, HtmlResponse(Page("p", "x")));
-  }
-  server_.Set("/robots.txt", ErrorResponse(404));
-  server_.Set("/", HtmlResponse(Page("home", links)));
+  ServeHomeLinkingTo(50, "x");
   CrawlConfig c = BaseConfig();
   c.max_pages = 20;
   Crawler crawler(c, nullptr);
@@ -199,19 +205,14 @@ TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
 // the rest and still serves every page once; the default keeps this small
 // site in RAM.
 TEST_F(CrawlIntegrationTest, QueueInRamSpillsTheRestAndStillFetchesEveryPageOnce) {
-  std::string links;
-  for (int i = 0; i < 120; ++i) {
-    std::string p = "/p" + std::to_string(i) + ".html";
-    links += "<a href='" + p + "'>p</a>";
-    server_.Set(p, HtmlResponse(Page("p", "<a href='/'>home</a>")));
-  }
-  server_.Set("/robots.txt", ErrorResponse(404));
-  server_.Set("/", HtmlResponse(Page("home", links)));
+  ServeHomeLinkingTo(120, "<a href='/'>home</a>");
   for (int64_t in_ram : {int64_t{2}, int64_t{1'000'000}}) {
     SCOPED_TRACE("queue_in_ram " + std::to_string(in_ram));
     fs::remove_all(dir_);
     std::vector<int> before;
-    for (int i = 0; i < 120; ++i) before.push_back(server_.RequestCount("/p" + std::to_string(i) + ".html"));
+    for (int i = 0; i < 120; ++i) {
+      before.push_back(server_.RequestCount("/p" + std::to_string(i) + ".html"));
+    }
     CrawlConfig c = BaseConfig();
     c.queue_in_ram = in_ram;
     c.queue_in_ram_per_host = std::min<int64_t>(in_ram, 10'000);
