@@ -18,6 +18,8 @@
 #        STEP       report interval in pages (default 100000)
 #        OUT        crawl directory (default a temp dir, removed unless KEEP=1)
 #        HOSTS      hosts of the synthetic web (default 1000)
+#        SEED_HOSTS seeds: http://site<i>.test/ for i < SEED_HOSTS (default 10;
+#                   an index that is a Chinese host, zhan<i>, answers 404)
 #        SYNTH      extra `web synth` flags (e.g. "--out-degree-min 20" for a
 #                   web with a high out-degree: 10^7 admitted URLs)
 #        EXTRA      extra crawl flags (e.g. "--link-details")
@@ -52,7 +54,7 @@ SYNTH_PID=$!
 for _ in $(seq 100); do grep -q crawl-args "$TMP/synth.out" && break; sleep 0.1; done
 CRAWL_ARGS=$(sed -n 's/^crawl-args: //p' "$TMP/synth.out")
 [ -n "$CRAWL_ARGS" ] || { echo "scale_bench: web synth did not start" >&2; cat "$TMP/synth.err" >&2; exit 1; }
-for i in $(seq 0 9); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
+for i in $(seq 0 $((${SEED_HOSTS:-10} - 1))); do echo "http://site$i.test/"; done > "$TMP/seeds.txt"
 
 # %d stops at 2^31. du fails when a file goes away between its directory
 # read and its stat, or a path is missing; with pipefail (and set -e) that
@@ -63,7 +65,7 @@ bytes() { { du -sb "$@" 2>/dev/null || true; } | awk '{s += $1} END {printf "%.0
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
-echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts ${HOSTS:-1000} --pages 3000000 --seed 3 ${SYNTH:-}"
+echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts ${HOSTS:-1000} --pages 3000000 --seed 3 ${SYNTH:-}, ${SEED_HOSTS:-10} seed hosts"
 printf '%10s %9s %9s %8s %10s %10s %10s %9s %17s %6s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
   "db B/page" "warc B/pg" queue "elapsed" "crawl/parse/store" "web"
 # shellcheck disable=SC2086
