@@ -5,7 +5,9 @@
 namespace topicrawl {
 
 void WriteBehind::Written(int fd, uint64_t end) {
-  if (fd < 0) return;
+  // A shorter file than last time (truncated without Reset()) must not wrap
+  // `end - started_` into an endless loop of chunks; nothing is new then.
+  if (fd < 0 || end < started_) return;
   // Start the writeback of every whole chunk written since the last call.
   // A chunk, not each write: a few large requests per file instead of one
   // per 64 KiB buffer, and the kernel's own flusher would write these bytes

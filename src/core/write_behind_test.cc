@@ -106,6 +106,9 @@ TEST_F(WriteBehindTest, ResetStartsOverAfterATruncate) {
   EXPECT_EQ(wb.dropped(), kMiB);
   wb.Written(-1, 100 * kMiB);  // no file: ignored
   EXPECT_EQ(wb.started(), 2 * kMiB);
+  wb.Written(fd_, kMiB);  // shorter than before without Reset(): ignored
+  EXPECT_EQ(wb.started(), 2 * kMiB);
+  EXPECT_EQ(wb.dropped(), kMiB);
 }
 
 }  // namespace

@@ -650,8 +650,9 @@ Status Crawler::Impl::Run() {
   closing("releasing the fetcher and parse threads");
   fetcher_.reset();
   pool_.reset();
-  if (const Frontier::SpillCounts& sc = frontier_->spill_counts(); sc.spills > 0) {
-    stats_.links_spilled = static_cast<int64_t>(sc.links_spilled);
+  const Frontier::SpillCounts sc = frontier_->spill_counts();  // a copy: the frontier goes below
+  stats_.links_spilled = static_cast<int64_t>(sc.links_spilled);
+  if (sc.spills > 0) {
     std::fprintf(stderr,
                  "frontier spill: %llu segments (%llu links) written, %llu reloads "
                  "(%llu links)\n",

@@ -232,14 +232,7 @@ TEST_F(CrawlIntegrationTest, QueueInRamSpillsTheRestAndStillFetchesEveryPageOnce
 }
 
 TEST_F(CrawlIntegrationTest, ResumeContinuesWithoutRefetching) {
-  std::string links;
-  for (int i = 0; i < 30; ++i) {
-    std::string p = "/p" + std::to_string(i) + ".html";
-    links += "<a href='" + p + "'>p</a>";
-    server_.Set(p, HtmlResponse(Page("p", "x")));
-  }
-  server_.Set("/robots.txt", ErrorResponse(404));
-  server_.Set("/", HtmlResponse(Page("home", links)));
+  ServeHomeLinkingTo(30, "x");
   CrawlConfig c = BaseConfig();
   c.max_pages = 10;
   {
