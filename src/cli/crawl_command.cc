@@ -102,6 +102,11 @@ int RunCrawl(CLI::App* cmd, CrawlFlags* flags) {
       static_cast<long long>(st.links_seen), static_cast<long long>(st.links_queued),
       st.elapsed_s, st.RunRate(),
       config.out_dir.c_str());
+  if (st.links_trap_not_queued > 0) {
+    std::printf("url traps: %lld new links not queued, their pattern's budget "
+                "(--max-urls-per-pattern) spent; per pattern in the trap_links event\n",
+                static_cast<long long>(st.links_trap_not_queued));
+  }
   // Failures by cause, and which are links out of the crawl's web.
   if (st.pages_failed > 0) {
     // Refusals by status only: their hosts need a scan of the whole

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "crawl/url_trap.h"
 #include "url/url.h"
 
 namespace topicrawl::cli {
@@ -83,6 +84,25 @@ std::optional<Row> LoadRefusal(sqlite3* db, const std::string& url, std::string*
   return row;
 }
 
+// A link never queued because its URL-trap pattern had spent its budget
+// (crawl/url_trap.h) is no row; the pattern's trap_pattern event says when
+// that began. Empty when there is none.
+std::string SpentTrapPattern(sqlite3* db, const std::string& url) {
+  const std::string pattern = UrlPattern(url) + ": ";
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT detail FROM events WHERE kind = 'trap_pattern' AND "
+                         "substr(detail, 1, length(?1)) = ?1 LIMIT 1",
+                         -1, &st, nullptr) != SQLITE_OK) {
+    return "";
+  }
+  sqlite3_bind_text(st, 1, pattern.c_str(), -1, SQLITE_TRANSIENT);
+  std::string out;
+  if (sqlite3_step(st) == SQLITE_ROW) out = Text(st, 0);
+  sqlite3_finalize(st);
+  return out;
+}
+
 // The explanation recorded when the URL was admitted to the frontier (the
 // merged table, or the log of a crawl that has not been closed).
 std::string LinkExplanation(sqlite3* db, const std::string& url) {
@@ -114,6 +134,13 @@ int RunExplain(const std::string& dir, const std::string& input) {
   std::string refused_why;
   if (!page) page = LoadRefusal(db, url, &refused_why);
   if (!page) {
+    if (std::string trap = SpentTrapPattern(db, url); !trap.empty()) {
+      std::printf("not queued: %s\n  its URL-trap pattern had spent its budget before a "
+                  "link to it was found: %s\n",
+                  url.c_str(), trap.c_str());
+      sqlite3_close(db);
+      return kExitOk;
+    }
     std::cerr << "error: " << url << " is not a page of this crawl\n";
     sqlite3_close(db);
     return kExitFailure;

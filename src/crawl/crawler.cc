@@ -208,6 +208,7 @@ Status Crawler::Impl::SeedOrResume() {
     }
     // The trap budget goes on where it stopped (crawl/url_trap_restore.h).
     if (Status t = RestoreTrapCounts(store_.get(), &traps_, nullptr); !t.ok()) return t;
+    traps_.TakeNewlySpent();  // their trap_pattern events are from the earlier run
     return store_->AddEvent("resume", "round=" + std::to_string(round_.round()) +
                                           " revisits=" + std::to_string(revisits.size()) +
                                           " queued=" + std::to_string(frontier_->Queued()));
@@ -363,10 +364,40 @@ void Crawler::Impl::Dispatch() {
       RecordRefusal(*task, FetchStatus::kTrapRefused, std::move(why));
       continue;
     }
+    NoteSpentPatterns();
     round_.Prepare(&*task);
     ++page_fetches_;
     fetcher_->Submit(std::move(*task), FetchKind::kPage);
   }
+}
+
+// A pattern whose URL-trap budget was just spent: from now on its new links
+// are not queued (StoreProcessed), so the event says where that began.
+void Crawler::Impl::NoteSpentPatterns() {
+  for (std::string& pattern : traps_.TakeNewlySpent()) {
+    writer_->Post([detail = pattern + ": " + std::to_string(config_.max_urls_per_pattern) +
+                            " URLs fetched (max_urls_per_pattern); its new links are no "
+                            "longer queued"](CrawlStore* store) {
+      store->AddEvent("trap_pattern", detail);
+    });
+  }
+}
+
+// The links NoteSpentPatterns' patterns turned away, in all and for the
+// patterns with the most (an events row; the summary prints the total).
+void Crawler::Impl::RecordTrapLinks() {
+  if (traps_.not_queued() == 0) return;
+  std::string detail = std::to_string(traps_.not_queued()) +
+                       " new links not queued (URL-trap pattern budget spent):";
+  const auto by_pattern = traps_.NotQueuedByPattern();
+  constexpr size_t kShown = 20;
+  for (size_t i = 0; i < by_pattern.size() && i < kShown; ++i) {
+    detail += " " + by_pattern[i].first + " " + std::to_string(by_pattern[i].second) + ";";
+  }
+  if (by_pattern.size() > kShown) {
+    detail += " and " + std::to_string(by_pattern.size() - kShown) + " more patterns";
+  }
+  store_->AddEvent("trap_links", detail);
 }
 
 void Crawler::Impl::OnPageFetched(FetchResult result) {
@@ -620,6 +651,7 @@ Status Crawler::Impl::Run() {
                  writer_->blocked_seconds());
   }
   if (!cpu.empty()) store_->AddEvent("cpu", cpu);
+  RecordTrapLinks();
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));

@@ -36,6 +36,9 @@ struct CrawlStats {
   int64_t retries = 0;
   int64_t links_seen = 0;
   int64_t links_queued = 0;
+  // New links not queued: their URL-trap pattern had spent its budget
+  // (crawl/url_trap.h); counted per pattern in the `trap_links` event.
+  int64_t links_trap_not_queued = 0;
   int64_t bytes = 0;
   int64_t links_spilled = 0;   // queued links the frontier wrote to disk (set at the close)
   size_t queued = 0;

@@ -92,6 +92,8 @@ class Crawler::Impl {
   void NoteHostHealth(HostId host, const HostHealth& before);
   void RecordAbandoned();
   void RecordRefusal(const CrawlTask& task, FetchStatus status, std::string why);
+  void NoteSpentPatterns();  // trap_pattern events for newly spent patterns
+  void RecordTrapLinks();    // the trap_links event at the close
   PageRecord TransferRecord(FetchResult& f);
   std::string WaitingReason();
   void ClusterTick(bool force);  // cluster mode: hand-off, release, take

@@ -172,13 +172,53 @@ std::string UrlTrapGuard::Check(std::string_view url) {
       return "url trap: more than " + std::to_string(options_.max_urls_per_pattern) +
              " URLs of pattern " + pattern + " (max_urls_per_pattern)";
     }
-    ++n;
+    Count(std::move(pattern), &n);
   }
   return {};
 }
 
 void UrlTrapGuard::Admit(std::string_view url) {
-  if (options_.max_urls_per_pattern > 0) ++per_pattern_[UrlPattern(url)];
+  if (options_.max_urls_per_pattern == 0) return;
+  std::string pattern = UrlPattern(url);
+  uint32_t& n = per_pattern_[pattern];
+  Count(std::move(pattern), &n);
+}
+
+void UrlTrapGuard::Count(std::string pattern, uint32_t* n) {
+  if (++*n != options_.max_urls_per_pattern) return;
+  // The budget is spent from now on: remember the host, so that admission
+  // computes patterns for its URLs only.
+  spent_hosts_.emplace(SplitUrl(pattern).host);
+  newly_spent_.push_back(std::move(pattern));
+}
+
+std::string UrlTrapGuard::SpentPattern(std::string_view url) const {
+  if (spent_hosts_.empty() || spent_hosts_.find(SplitUrl(url).host) == spent_hosts_.end()) {
+    return {};
+  }
+  std::string pattern = UrlPattern(url);
+  auto it = per_pattern_.find(pattern);
+  if (it == per_pattern_.end() || it->second < options_.max_urls_per_pattern) return {};
+  return pattern;
+}
+
+void UrlTrapGuard::NotQueued(std::string pattern) {
+  ++not_queued_[std::move(pattern)];
+  ++not_queued_total_;
+}
+
+std::vector<std::pair<std::string, uint64_t>> UrlTrapGuard::NotQueuedByPattern() const {
+  std::vector<std::pair<std::string, uint64_t>> out(not_queued_.begin(), not_queued_.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  return out;
+}
+
+std::vector<std::string> UrlTrapGuard::TakeNewlySpent() {
+  std::vector<std::string> out;
+  out.swap(newly_spent_);
+  return out;
 }
 
 }  // namespace topicrawl

@@ -13,6 +13,11 @@
 //      benchmark webs, help.libreoffice.org "/#.#/zh-TW/text/shared/#/#.html",
 //      has 438 URLs; the default budget is 1,000).
 //   2. A cap on the number of query parameters (faceted-search explosions).
+// Once a pattern's budget is spent, a URL of it can only be refused: new
+// links to it are then not queued at all (SpentPattern at admission) and are
+// counted per pattern instead of stored one by one (an endless trap would
+// otherwise fill the queue and the store with URLs that are never fetched);
+// a URL queued before the budget ran out is refused at dispatch as above.
 // Heritrix's anchors: PathologicalPathDecideRule (repeated segments) and
 // TooManyPathSegmentsDecideRule; also applied here: more than 3 repeats of
 // one segment, or more than 30 segments.
@@ -20,9 +25,13 @@
 #define TOPICRAWL_CRAWL_URL_TRAP_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace topicrawl {
 
@@ -52,9 +61,35 @@ class UrlTrapGuard {
   // False when the pattern budget is off (Admit then does nothing).
   bool counts_patterns() const { return options_.max_urls_per_pattern > 0; }
 
+  // Admission: `url`'s pattern when that pattern has spent its whole
+  // budget, so that Check would refuse the URL whenever it came up (counts
+  // never go down): a new link to it need not be queued at all. Empty
+  // otherwise. Does not count anything. Cheap for the URLs of a host none of
+  // whose patterns is spent (no pattern is computed for them).
+  std::string SpentPattern(std::string_view url) const;
+  // Counts a link that was not queued because its pattern is spent.
+  void NotQueued(std::string pattern);
+  // Links counted by NotQueued, in all and per pattern.
+  uint64_t not_queued() const { return not_queued_total_; }
+  std::vector<std::pair<std::string, uint64_t>> NotQueuedByPattern() const;
+  // Patterns whose budget became spent since the last call (by Check or
+  // Admit), in that order; each is reported once.
+  std::vector<std::string> TakeNewlySpent();
+
  private:
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  void Count(std::string pattern, uint32_t* n);
+
   UrlTrapOptions options_;
   std::unordered_map<std::string, uint32_t> per_pattern_;
+  // Hosts (as UrlPattern spells them) with at least one spent pattern.
+  std::unordered_set<std::string, StringHash, std::equal_to<>> spent_hosts_;
+  std::unordered_map<std::string, uint64_t> not_queued_;
+  uint64_t not_queued_total_ = 0;
+  std::vector<std::string> newly_spent_;
 };
 
 }  // namespace topicrawl

@@ -54,6 +54,56 @@ TEST(UrlTrapGuardTest, AdmittedUrlsSpendTheBudget) {
   EXPECT_FALSE(off.counts_patterns());
 }
 
+TEST(UrlTrapGuardTest, SpentPatternsTurnLinksAwayAtAdmission) {
+  UrlTrapOptions o;
+  o.max_urls_per_pattern = 2;
+  UrlTrapGuard guard(o);
+  // Nothing spent yet: no pattern is refused at admission.
+  EXPECT_EQ(guard.SpentPattern("http://a.com/p?sid=1"), "");
+  EXPECT_EQ(guard.Check("http://a.com/p?sid=1"), "");
+  EXPECT_TRUE(guard.TakeNewlySpent().empty());
+  EXPECT_EQ(guard.SpentPattern("http://a.com/p?sid=2"), "");
+  EXPECT_EQ(guard.Check("http://a.com/p?sid=2"), "");
+  // The second URL spent the budget: reported once.
+  EXPECT_EQ(guard.TakeNewlySpent(), std::vector<std::string>{"a.com/p?sid"});
+  EXPECT_TRUE(guard.TakeNewlySpent().empty());
+  EXPECT_EQ(guard.SpentPattern("http://a.com/p?sid=3"), "a.com/p?sid");
+  // What SpentPattern says, Check does when the URL comes up.
+  EXPECT_NE(guard.Check("http://a.com/p?sid=3"), "");
+  EXPECT_TRUE(guard.TakeNewlySpent().empty());
+  // Other patterns of the host, and other hosts, are still queued.
+  EXPECT_EQ(guard.SpentPattern("http://a.com/q?sid=3"), "");
+  EXPECT_EQ(guard.SpentPattern("http://a.com/about.html"), "");
+  EXPECT_EQ(guard.SpentPattern("http://b.com/p?sid=3"), "");
+  EXPECT_EQ(guard.SpentPattern("http://a.com:8080/p?sid=3"), "");
+  // Counting what was turned away, per pattern, most first.
+  EXPECT_EQ(guard.not_queued(), 0u);
+  guard.NotQueued("a.com/p?sid");
+  guard.NotQueued("a.com/p?sid");
+  guard.NotQueued("c.com/x/#");
+  EXPECT_EQ(guard.not_queued(), 3u);
+  auto by = guard.NotQueuedByPattern();
+  ASSERT_EQ(by.size(), 2u);
+  EXPECT_EQ(by[0], (std::pair<std::string, uint64_t>{"a.com/p?sid", 2}));
+  EXPECT_EQ(by[1], (std::pair<std::string, uint64_t>{"c.com/x/#", 1}));
+}
+
+TEST(UrlTrapGuardTest, RestoredCountsSpendPatternsToo) {
+  UrlTrapOptions o;
+  o.max_urls_per_pattern = 2;
+  UrlTrapGuard guard(o);
+  guard.Admit("http://a.com/cal/2024/1/");
+  guard.Admit("http://a.com/cal/2024/2/");
+  guard.Admit("http://a.com/cal/2024/3/");  // over the budget: still reported once
+  EXPECT_EQ(guard.TakeNewlySpent(), std::vector<std::string>{"a.com/cal/#/#/"});
+  EXPECT_EQ(guard.SpentPattern("http://a.com/cal/2030/9/"), "a.com/cal/#/#/");
+  o.max_urls_per_pattern = 0;  // budget off: nothing is ever spent
+  UrlTrapGuard off(o);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(off.Check("http://a.com/p?sid=" + std::to_string(i)), "");
+  EXPECT_EQ(off.SpentPattern("http://a.com/p?sid=9"), "");
+  EXPECT_TRUE(off.TakeNewlySpent().empty());
+}
+
 TEST(UrlTrapGuardTest, ParamsSegmentsAndRepeats) {
   UrlTrapGuard guard(UrlTrapOptions{});
   EXPECT_NE(guard.Check("http://a.com/s?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11"), "");

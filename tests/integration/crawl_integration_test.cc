@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -229,6 +230,66 @@ TEST_F(CrawlIntegrationTest, QueueInRamSpillsTheRestAndStillFetchesEveryPageOnce
       EXPECT_EQ(crawler.stats().links_spilled, 0);
     }
   }
+}
+
+// A session-id trap with fan-out: every /s page links to 4 new /s?sid=N
+// URLs. With a budget of 5 URLs per pattern, 5 are fetched; those queued
+// before the budget ran out are refused at dispatch (refusals rows); the
+// links found after that are not queued at all, only counted per pattern
+// (the trap_pattern and trap_links events, the summary counter).
+TEST_F(CrawlIntegrationTest, SpentTrapPatternsAreNotQueued) {
+  auto next_sid = std::make_shared<std::atomic<int>>(0);
+  server_.SetPrefix("/s", [next_sid](const testing::RecordedRequest&) {
+    std::string links;
+    for (int i = 0; i < 4; ++i) links += "<a href='/s?sid=" + std::to_string(++*next_sid) + "'>s</a>";
+    return HtmlResponse(Page("s", links));
+  });
+  server_.Set("/robots.txt", ErrorResponse(404));
+  server_.Set("/", HtmlResponse(Page("home", "<a href='/s?sid=0'>s</a> <a href='/a.html'>a</a>")));
+  server_.Set("/a.html", HtmlResponse(Page("a", "leaf")));
+  CrawlConfig c = BaseConfig();
+  c.max_urls_per_pattern = 5;
+  c.concurrency = 1;  // one page at a time: the counts below are exact
+  Crawler crawler(c, nullptr);
+  ASSERT_TRUE(crawler.Run().ok());
+  int fetched = 0;
+  for (const auto& req : server_.Requests()) fetched += req.target.rfind("/s?", 0) == 0;
+  EXPECT_EQ(fetched, 5);
+  const int64_t refused = QueryInt(dir_, "SELECT count(*) FROM refusals");
+  const int64_t not_queued = crawler.stats().links_trap_not_queued;
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(not_queued, 0);
+  // Every sid link found (1 + 4 a fetched page) is fetched, refused or not
+  // queued, exactly once; only the first two are rows of the store.
+  EXPECT_EQ(fetched + refused + not_queued, 1 + 4 * 5);
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM frontier WHERE url LIKE '%/s?sid=%'"),
+            fetched + refused);
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM frontier WHERE state = 0"), 0);
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE url = 'http://site.test/a.html' "
+                           "AND status = 'ok'"),
+            1);
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM events WHERE kind = 'trap_pattern' AND "
+                           "detail LIKE 'site.test/s?sid: 5 URLs fetched%'"),
+            1);
+  EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM events WHERE kind = 'trap_links' AND detail = '" +
+                               std::to_string(not_queued) +
+                               " new links not queued (URL-trap pattern budget spent): "
+                               "site.test/s?sid " +
+                               std::to_string(not_queued) + ";'"),
+            1);
+  // `explain` says why a link found after that has no row.
+  std::string cmd = std::string(TOPICRAWL_BINARY) + " explain " + dir_ +
+                    " 'http://site.test/s?sid=20' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
+  EXPECT_EQ(pclose(p), 0) << out;
+  EXPECT_NE(out.find("not queued: http://site.test/s?sid=20\n  its URL-trap pattern had spent "
+                     "its budget before a link to it was found: site.test/s?sid: 5 URLs fetched"),
+            std::string::npos)
+      << out;
 }
 
 TEST_F(CrawlIntegrationTest, ResumeContinuesWithoutRefetching) {
