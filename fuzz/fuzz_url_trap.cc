@@ -1,6 +1,7 @@
 // URL-trap patterns on arbitrary URLs.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "crawl/url_trap.h"
@@ -13,7 +14,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.max_urls_per_pattern = 2;
   topicrawl::UrlTrapGuard guard(options);
   guard.Check(url);
-  guard.Check(url);
-  guard.Check(url);
+  std::string pattern;
+  if (guard.Admit(url, &pattern)) guard.Unadmit(pattern);
+  guard.Restore(url);
+  guard.Admit(url);
+  guard.Admit(url);
+  guard.NotQueuedByPattern();
+  guard.TakeNewlySpent();
   return 0;
 }

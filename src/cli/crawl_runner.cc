@@ -77,7 +77,7 @@ const EngineFlag kEngineFlags[] = {
     TOPICRAWL_OPTION("--host-failure-budget", host_failure_budget,
                      "Consecutive failures before a host is given up (default 6, 0 = never)"),
     TOPICRAWL_OPTION("--max-urls-per-pattern", max_urls_per_pattern,
-                     "URL-trap budget per host and path pattern (default 1000, 0 = off)"),
+                     "URL-trap budget: new URLs admitted per host and path pattern (default 1000, 0 = off)"),
     TOPICRAWL_OPTION("--max-url-params", max_url_params,
                      "Refuse URLs with more query parameters (default 10, -1 = off)"),
     TOPICRAWL_OPTION("--queue-in-ram", queue_in_ram,

@@ -27,7 +27,6 @@
 #include "crawl/store_writer.h"
 #include "crawl/strategy_state.h"
 #include "crawl/url_trap.h"
-#include "crawl/url_trap_restore.h"
 #include "fetch/charset.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
@@ -194,7 +193,10 @@ Status Crawler::Impl::SeedOrResume() {
       if (!s.ok()) return s;
     }
     stats_.pages_ok_before = stats_.pages_ok;
+    // The trap budget goes on where it stopped: every admitted URL counts
+    // (crawl/url_trap.h), the refused and the fetched as the queued.
     Status s = store_->LoadFrontier([this](const FrontierRecord& r) {
+      traps_.Restore(r.url);
       if (r.state == 0) {
         frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.score});
       } else if (round_.Find(r.url_id) == nullptr) {
@@ -206,8 +208,6 @@ Status Crawler::Impl::SeedOrResume() {
     for (const RevisitRecord& r : revisits) {
       frontier_->Add({r.url, r.url_id, r.depth, r.parent_id, r.anchor, r.priority});
     }
-    // The trap budget goes on where it stopped (crawl/url_trap_restore.h).
-    if (Status t = RestoreTrapCounts(store_.get(), &traps_, nullptr); !t.ok()) return t;
     traps_.TakeNewlySpent();  // their trap_pattern events are from the earlier run
     return store_->AddEvent("resume", "round=" + std::to_string(round_.round()) +
                                           " revisits=" + std::to_string(revisits.size()) +
@@ -364,7 +364,6 @@ void Crawler::Impl::Dispatch() {
       RecordRefusal(*task, FetchStatus::kTrapRefused, std::move(why));
       continue;
     }
-    NoteSpentPatterns();
     round_.Prepare(&*task);
     ++page_fetches_;
     fetcher_->Submit(std::move(*task), FetchKind::kPage);
@@ -372,12 +371,12 @@ void Crawler::Impl::Dispatch() {
 }
 
 // A pattern whose URL-trap budget was just spent: from now on its new links
-// are not queued (StoreProcessed), so the event says where that began.
+// are not queued (StoreProcessed), so an event says where that began.
 void Crawler::Impl::NoteSpentPatterns() {
   for (std::string& pattern : traps_.TakeNewlySpent()) {
     writer_->Post([detail = pattern + ": " + std::to_string(config_.max_urls_per_pattern) +
-                            " URLs fetched (max_urls_per_pattern); its new links are no "
-                            "longer queued"](CrawlStore* store) {
+                            " URLs admitted (max_urls_per_pattern); its further new links "
+                            "are not queued"](CrawlStore* store) {
       store->AddEvent("trap_pattern", detail);
     });
   }

@@ -76,14 +76,12 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     if (!a.admit || !Admissible(link, child_depth, p.page.nofollow)) continue;
     LinkCandidate c{link.url, DedupId(link.url, config_.dedup_ignore_scheme),
                     child_depth, id, link.anchor, a.score};
-    // A new URL of a URL-trap pattern whose budget is spent would only be
-    // refused when its turn came: it is not queued (nor stored) at all,
-    // only counted per pattern (crawl/url_trap.h). On the synthetic web such
-    // links (session ids) were 70 % of the queue at 10^6 pages and ~2
-    // refusals an ok page at dispatch (docs/performance.md).
-    if (std::string spent = traps_.SpentPattern(link.url);
-        !spent.empty() && !frontier_->Seen(c.url_id)) {
-      traps_.NotQueued(std::move(spent));
+    // The URL-trap pattern budget counts new URLs as they are admitted; one
+    // over it is not queued (nor stored), only counted per pattern
+    // (crawl/url_trap.h). In cluster mode the discovering worker counts.
+    std::string pattern;
+    if (traps_.counts_patterns() && !frontier_->Seen(c.url_id) &&
+        !traps_.Admit(link.url, &pattern)) {
       ++stats_.links_trap_not_queued;
       continue;
     }
@@ -91,7 +89,9 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
       cluster_->Route(c);
       continue;
     }
-    if (frontier_->Add(c) == AddResult::kAdded) {
+    const AddResult added = frontier_->Add(c);
+    if (added != AddResult::kAdded && !pattern.empty()) traps_.Unadmit(pattern);
+    if (added == AddResult::kAdded) {
       ++stats_.links_queued;
       // The admitting link's explanation only with --link-details, as for
       // the links rows: it was ~120 of a frontier row's ~230 bytes.
@@ -100,6 +100,7 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
                               0});
     }
   }
+  NoteSpentPatterns();
   if (writer_->failed()) {  // the crawl stops; Finished() picks up the error
     if (error_.ok()) error_ = writer_->error();
     return;

@@ -144,7 +144,7 @@ std::string_view RepeatedSegment(const std::vector<std::string_view>& segs, int 
   return {};
 }
 
-std::string UrlTrapGuard::Check(std::string_view url) {
+std::string UrlTrapGuard::Check(std::string_view url) const {
   if (options_.max_url_params >= 0) {
     int params = CountQueryParams(url);
     if (params > options_.max_url_params) {
@@ -165,46 +165,39 @@ std::string UrlTrapGuard::Check(std::string_view url) {
              std::to_string(options_.max_segment_repeats) + " times";
     }
   }
-  if (options_.max_urls_per_pattern > 0) {
-    std::string pattern = UrlPattern(url);
-    uint32_t& n = per_pattern_[pattern];
-    if (n >= options_.max_urls_per_pattern) {
-      return "url trap: more than " + std::to_string(options_.max_urls_per_pattern) +
-             " URLs of pattern " + pattern + " (max_urls_per_pattern)";
-    }
-    Count(std::move(pattern), &n);
-  }
   return {};
 }
 
-void UrlTrapGuard::Admit(std::string_view url) {
+bool UrlTrapGuard::Admit(std::string_view url, std::string* pattern_out) {
+  if (options_.max_urls_per_pattern == 0) return true;
+  std::string pattern = UrlPattern(url);
+  auto [it, added] = per_pattern_.try_emplace(pattern, 0);
+  if (it->second >= options_.max_urls_per_pattern) {
+    ++not_queued_[std::move(pattern)];
+    ++not_queued_total_;
+    return false;
+  }
+  if (++it->second == options_.max_urls_per_pattern) newly_spent_.push_back(pattern);
+  if (pattern_out != nullptr) *pattern_out = std::move(pattern);
+  return true;
+}
+
+void UrlTrapGuard::Unadmit(const std::string& pattern) {
+  auto it = per_pattern_.find(pattern);
+  if (it == per_pattern_.end() || it->second == 0) return;
+  if (it->second-- == options_.max_urls_per_pattern) {
+    // Not spent after all: its "spent" report, if still pending, goes too.
+    auto pending = std::find(newly_spent_.begin(), newly_spent_.end(), pattern);
+    if (pending != newly_spent_.end()) newly_spent_.erase(pending);
+  }
+}
+
+void UrlTrapGuard::Restore(std::string_view url) {
   if (options_.max_urls_per_pattern == 0) return;
   std::string pattern = UrlPattern(url);
-  uint32_t& n = per_pattern_[pattern];
-  Count(std::move(pattern), &n);
-}
-
-void UrlTrapGuard::Count(std::string pattern, uint32_t* n) {
-  if (++*n != options_.max_urls_per_pattern) return;
-  // The budget is spent from now on: remember the host, so that admission
-  // computes patterns for its URLs only.
-  spent_hosts_.emplace(SplitUrl(pattern).host);
-  newly_spent_.push_back(std::move(pattern));
-}
-
-std::string UrlTrapGuard::SpentPattern(std::string_view url) const {
-  if (spent_hosts_.empty() || spent_hosts_.find(SplitUrl(url).host) == spent_hosts_.end()) {
-    return {};
+  if (++per_pattern_[pattern] == options_.max_urls_per_pattern) {
+    newly_spent_.push_back(std::move(pattern));
   }
-  std::string pattern = UrlPattern(url);
-  auto it = per_pattern_.find(pattern);
-  if (it == per_pattern_.end() || it->second < options_.max_urls_per_pattern) return {};
-  return pattern;
-}
-
-void UrlTrapGuard::NotQueued(std::string pattern) {
-  ++not_queued_[std::move(pattern)];
-  ++not_queued_total_;
 }
 
 std::vector<std::pair<std::string, uint64_t>> UrlTrapGuard::NotQueuedByPattern() const {

@@ -25,83 +25,76 @@ TEST(UrlPatternTest, CountsQueryParams) {
   EXPECT_EQ(CountQueryParams("http://a.com/x?a=1&b&&c=3"), 3);
 }
 
-TEST(UrlTrapGuardTest, PatternBudgetRefusesTheRestWithAReason) {
-  UrlTrapOptions o;
-  o.max_urls_per_pattern = 3;
-  UrlTrapGuard guard(o);
-  for (int m = 1; m <= 3; ++m) {
-    EXPECT_EQ(guard.Check("http://a.com/cal/2024/" + std::to_string(m) + "/"), "");
-  }
-  std::string why = guard.Check("http://a.com/cal/2024/4/");
-  EXPECT_NE(why.find("more than 3 URLs of pattern a.com/cal/#/#/"), std::string::npos) << why;
-  // Another host or another pattern has its own budget.
-  EXPECT_EQ(guard.Check("http://b.com/cal/2024/4/"), "");
-  EXPECT_EQ(guard.Check("http://a.com/about.html"), "");
-}
-
-TEST(UrlTrapGuardTest, AdmittedUrlsSpendTheBudget) {
+TEST(UrlTrapGuardTest, PatternBudgetTurnsAwayTheRestAndCountsThem) {
   UrlTrapOptions o;
   o.max_urls_per_pattern = 3;
   UrlTrapGuard guard(o);
   EXPECT_TRUE(guard.counts_patterns());
-  // Two URLs fetched before a resume, admitted without a check.
-  guard.Admit("http://a.com/cal/2024/1/");
-  guard.Admit("http://a.com/cal/2024/2/");
-  EXPECT_EQ(guard.Check("http://a.com/cal/2024/3/"), "");
-  EXPECT_NE(guard.Check("http://a.com/cal/2024/4/"), "");
-  o.max_urls_per_pattern = 0;
-  UrlTrapGuard off(o);
-  EXPECT_FALSE(off.counts_patterns());
-}
-
-TEST(UrlTrapGuardTest, SpentPatternsTurnLinksAwayAtAdmission) {
-  UrlTrapOptions o;
-  o.max_urls_per_pattern = 2;
-  UrlTrapGuard guard(o);
-  // Nothing spent yet: no pattern is refused at admission.
-  EXPECT_EQ(guard.SpentPattern("http://a.com/p?sid=1"), "");
-  EXPECT_EQ(guard.Check("http://a.com/p?sid=1"), "");
+  std::string pattern;
+  for (int m = 1; m <= 3; ++m) {
+    EXPECT_TRUE(guard.Admit("http://a.com/cal/2024/" + std::to_string(m) + "/", &pattern));
+    EXPECT_EQ(pattern, "a.com/cal/#/#/");
+    // Reported once, when the third URL spends the budget.
+    EXPECT_EQ(guard.TakeNewlySpent().size(), m == 3 ? 1u : 0u);
+  }
+  EXPECT_FALSE(guard.Admit("http://a.com/cal/2024/4/"));
+  EXPECT_FALSE(guard.Admit("http://a.com/cal/2031/11/"));
   EXPECT_TRUE(guard.TakeNewlySpent().empty());
-  EXPECT_EQ(guard.SpentPattern("http://a.com/p?sid=2"), "");
-  EXPECT_EQ(guard.Check("http://a.com/p?sid=2"), "");
-  // The second URL spent the budget: reported once.
-  EXPECT_EQ(guard.TakeNewlySpent(), std::vector<std::string>{"a.com/p?sid"});
-  EXPECT_TRUE(guard.TakeNewlySpent().empty());
-  EXPECT_EQ(guard.SpentPattern("http://a.com/p?sid=3"), "a.com/p?sid");
-  // What SpentPattern says, Check does when the URL comes up.
-  EXPECT_NE(guard.Check("http://a.com/p?sid=3"), "");
-  EXPECT_TRUE(guard.TakeNewlySpent().empty());
-  // Other patterns of the host, and other hosts, are still queued.
-  EXPECT_EQ(guard.SpentPattern("http://a.com/q?sid=3"), "");
-  EXPECT_EQ(guard.SpentPattern("http://a.com/about.html"), "");
-  EXPECT_EQ(guard.SpentPattern("http://b.com/p?sid=3"), "");
-  EXPECT_EQ(guard.SpentPattern("http://a.com:8080/p?sid=3"), "");
-  // Counting what was turned away, per pattern, most first.
-  EXPECT_EQ(guard.not_queued(), 0u);
-  guard.NotQueued("a.com/p?sid");
-  guard.NotQueued("a.com/p?sid");
-  guard.NotQueued("c.com/x/#");
+  // Another host or another pattern has its own budget.
+  EXPECT_TRUE(guard.Admit("http://b.com/cal/2024/4/"));
+  EXPECT_TRUE(guard.Admit("http://a.com/about.html"));
+  EXPECT_TRUE(guard.Admit("http://a.com:8080/cal/2024/4/"));
+  // What was turned away, per pattern, most first.
+  EXPECT_FALSE(guard.Admit("http://b.com/p?sid=1") && guard.Admit("http://b.com/p?sid=2") &&
+               guard.Admit("http://b.com/p?sid=3") && guard.Admit("http://b.com/p?sid=4"));
   EXPECT_EQ(guard.not_queued(), 3u);
   auto by = guard.NotQueuedByPattern();
   ASSERT_EQ(by.size(), 2u);
-  EXPECT_EQ(by[0], (std::pair<std::string, uint64_t>{"a.com/p?sid", 2}));
-  EXPECT_EQ(by[1], (std::pair<std::string, uint64_t>{"c.com/x/#", 1}));
+  EXPECT_EQ(by[0], (std::pair<std::string, uint64_t>{"a.com/cal/#/#/", 2}));
+  EXPECT_EQ(by[1], (std::pair<std::string, uint64_t>{"b.com/p?sid", 1}));
 }
 
-TEST(UrlTrapGuardTest, RestoredCountsSpendPatternsToo) {
+TEST(UrlTrapGuardTest, UnadmitGivesTheBudgetBack) {
   UrlTrapOptions o;
   o.max_urls_per_pattern = 2;
   UrlTrapGuard guard(o);
-  guard.Admit("http://a.com/cal/2024/1/");
-  guard.Admit("http://a.com/cal/2024/2/");
-  guard.Admit("http://a.com/cal/2024/3/");  // over the budget: still reported once
-  EXPECT_EQ(guard.TakeNewlySpent(), std::vector<std::string>{"a.com/cal/#/#/"});
-  EXPECT_EQ(guard.SpentPattern("http://a.com/cal/2030/9/"), "a.com/cal/#/#/");
-  o.max_urls_per_pattern = 0;  // budget off: nothing is ever spent
+  std::string pattern;
+  ASSERT_TRUE(guard.Admit("http://a.com/p?sid=1", &pattern));
+  ASSERT_TRUE(guard.Admit("http://a.com/p?sid=2", &pattern));
+  // The second was not queued after all (e.g. the host's page budget):
+  // the pattern is not spent, and its pending report goes too.
+  guard.Unadmit(pattern);
+  EXPECT_TRUE(guard.TakeNewlySpent().empty());
+  EXPECT_TRUE(guard.Admit("http://a.com/p?sid=3"));
+  EXPECT_EQ(guard.TakeNewlySpent(), std::vector<std::string>{"a.com/p?sid"});
+  EXPECT_FALSE(guard.Admit("http://a.com/p?sid=4"));
+  guard.Unadmit("x.com/unknown");  // no such pattern: nothing happens
+  EXPECT_EQ(guard.not_queued(), 1u);
+}
+
+TEST(UrlTrapGuardTest, RestoredUrlsSpendTheBudget) {
+  UrlTrapOptions o;
+  o.max_urls_per_pattern = 3;
+  UrlTrapGuard guard(o);
+  // Two URLs admitted before a resume, counted without a check.
+  guard.Restore("http://a.com/cal/2024/1/");
+  guard.Restore("http://a.com/cal/2024/2/");
+  EXPECT_TRUE(guard.Admit("http://a.com/cal/2024/3/"));
+  EXPECT_FALSE(guard.Admit("http://a.com/cal/2024/4/"));
+  // Over the budget by restore alone: reported once.
+  guard.Restore("http://c.com/x/1");
+  guard.Restore("http://c.com/x/2");
+  guard.Restore("http://c.com/x/3");
+  guard.Restore("http://c.com/x/4");
+  EXPECT_EQ(guard.TakeNewlySpent(), (std::vector<std::string>{"a.com/cal/#/#/", "c.com/x/#"}));
+  EXPECT_FALSE(guard.Admit("http://c.com/x/9"));
+  o.max_urls_per_pattern = 0;  // budget off: everything is admitted
   UrlTrapGuard off(o);
-  for (int i = 0; i < 5; ++i) EXPECT_EQ(off.Check("http://a.com/p?sid=" + std::to_string(i)), "");
-  EXPECT_EQ(off.SpentPattern("http://a.com/p?sid=9"), "");
+  EXPECT_FALSE(off.counts_patterns());
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(off.Admit("http://a.com/p?sid=" + std::to_string(i)));
+  off.Restore("http://a.com/p?sid=9");
   EXPECT_TRUE(off.TakeNewlySpent().empty());
+  EXPECT_EQ(off.not_queued(), 0u);
 }
 
 TEST(UrlTrapGuardTest, ParamsSegmentsAndRepeats) {
