@@ -94,8 +94,9 @@ void Crawler::Impl::ClusterTick(bool force) {
   }
   for (LinkCandidate& c : taken) {
     const UrlId id = c.url_id;
-    // Known here already (a redirect target, a re-queued URL): released.
-    if (frontier_->Add(std::move(c)) != AddResult::kAdded) cluster_->Finished(id, false);
+    // Known here already (a redirect target, a re-queued URL), or over its
+    // URL-trap pattern's budget (the owner counts): released.
+    if (AdmitLink(std::move(c)) != AddResult::kAdded) cluster_->Finished(id, false);
   }
   if (!to_commit.empty()) {
     writer_->Post([ids = std::move(to_commit), role = cluster_](CrawlStore* store) mutable {

@@ -82,6 +82,7 @@ class Crawler::Impl {
   void SetRoundFields(const FetchResult& f, PageRecord* rec);
   Status AddPageRecord(PageRecord rec);
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
+  AddResult AdmitLink(LinkCandidate c);  // Frontier::Add with the URL-trap budget
   bool Finished();
   bool RefillFromStrategy();  // true when the strategy queued something
   void CheckpointState();     // periodic save of the strategy's state

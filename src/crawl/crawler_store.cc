@@ -17,6 +17,17 @@
 
 namespace topicrawl {
 
+// A new link passes the URL-trap pattern budget (crawl/url_trap.h) on its
+// way into the frontier: the frontier asks about new URLs only, so neither a
+// duplicate nor a URL over its host's page budget is counted.
+AddResult Crawler::Impl::AdmitLink(LinkCandidate c) {
+  if (!traps_.counts_patterns()) return frontier_->Add(std::move(c));
+  const AddResult added = frontier_->AddIf(
+      std::move(c), [this](std::string_view url) { return traps_.Admit(url); });
+  if (added == AddResult::kNotAdmitted) ++stats_.links_trap_not_queued;
+  return added;
+}
+
 bool Crawler::Impl::Admissible(const Outlink& link, uint32_t child_depth,
                                bool page_nofollow) const {
   if (link.url.empty()) return false;
@@ -76,21 +87,15 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
     if (!a.admit || !Admissible(link, child_depth, p.page.nofollow)) continue;
     LinkCandidate c{link.url, DedupId(link.url, config_.dedup_ignore_scheme),
                     child_depth, id, link.anchor, a.score};
-    // The URL-trap pattern budget counts new URLs as they are admitted; one
-    // over it is not queued (nor stored), only counted per pattern
-    // (crawl/url_trap.h). In cluster mode the discovering worker counts.
-    std::string pattern;
-    if (traps_.counts_patterns() && !frontier_->Seen(c.url_id) &&
-        !traps_.Admit(link.url, &pattern)) {
-      ++stats_.links_trap_not_queued;
-      continue;
-    }
     if (cluster_) {  // the cluster's seen-set decides; the owner queues it
       cluster_->Route(c);
       continue;
     }
-    const AddResult added = frontier_->Add(c);
-    if (added != AddResult::kAdded && !pattern.empty()) traps_.Unadmit(pattern);
+    // The URL-trap pattern budget counts new URLs as they are admitted; one
+    // over it is not queued (nor stored), only counted per pattern
+    // (crawl/url_trap.h).
+    const AddResult added = AdmitLink(c);
+    if (added == AddResult::kNotAdmitted) continue;
     if (added == AddResult::kAdded) {
       ++stats_.links_queued;
       // The admitting link's explanation only with --link-details, as for

@@ -168,7 +168,7 @@ std::string UrlTrapGuard::Check(std::string_view url) const {
   return {};
 }
 
-bool UrlTrapGuard::Admit(std::string_view url, std::string* pattern_out) {
+bool UrlTrapGuard::Admit(std::string_view url) {
   if (options_.max_urls_per_pattern == 0) return true;
   std::string pattern = UrlPattern(url);
   auto [it, added] = per_pattern_.try_emplace(pattern, 0);
@@ -177,19 +177,8 @@ bool UrlTrapGuard::Admit(std::string_view url, std::string* pattern_out) {
     ++not_queued_total_;
     return false;
   }
-  if (++it->second == options_.max_urls_per_pattern) newly_spent_.push_back(pattern);
-  if (pattern_out != nullptr) *pattern_out = std::move(pattern);
+  if (++it->second == options_.max_urls_per_pattern) newly_spent_.push_back(std::move(pattern));
   return true;
-}
-
-void UrlTrapGuard::Unadmit(const std::string& pattern) {
-  auto it = per_pattern_.find(pattern);
-  if (it == per_pattern_.end() || it->second == 0) return;
-  if (it->second-- == options_.max_urls_per_pattern) {
-    // Not spent after all: its "spent" report, if still pending, goes too.
-    auto pending = std::find(newly_spent_.begin(), newly_spent_.end(), pattern);
-    if (pending != newly_spent_.end()) newly_spent_.erase(pending);
-  }
 }
 
 void UrlTrapGuard::Restore(std::string_view url) {

@@ -55,13 +55,11 @@ class UrlTrapGuard {
  public:
   explicit UrlTrapGuard(UrlTrapOptions options) : options_(options) {}
 
-  // Admission of a new URL (one the frontier has not seen): true when its
-  // pattern still has budget (and then counts it; `*pattern`, if not null,
-  // receives the pattern for Unadmit); false when the budget is spent (the
-  // link is then counted as not queued). Always true with the budget off.
-  bool Admit(std::string_view url, std::string* pattern = nullptr);
-  // Takes back an Admit whose URL was not queued after all.
-  void Unadmit(const std::string& pattern);
+  // Admission of a new URL (one the frontier has not seen and will queue
+  // on a yes: Frontier::AddIf): true when its pattern still has budget (and
+  // then counts it); false when the budget is spent (the link is then
+  // counted as not queued). Always true with the budget off.
+  bool Admit(std::string_view url);
   // Counts `url` towards its pattern's budget without a check (a URL
   // admitted before a --resume: the budget belongs to the crawl directory).
   void Restore(std::string_view url);

@@ -33,6 +33,7 @@ std::string_view AddResultName(AddResult result) {
     case AddResult::kRescored: return "rescored";
     case AddResult::kBudgetExceeded: return "budget_exceeded";
     case AddResult::kRejected: return "rejected";
+    case AddResult::kNotAdmitted: return "not_admitted";
   }
   return "rejected";
 }
@@ -366,7 +367,9 @@ void Frontier::QueueTask(CrawlTask&& task, uint64_t seq) {
 
 // ---- The public flow ------------------------------------------------------
 
-AddResult Frontier::Add(LinkCandidate c) {
+AddResult Frontier::Add(LinkCandidate c) { return AddIf(std::move(c), nullptr); }
+
+AddResult Frontier::AddIf(LinkCandidate c, const std::function<bool(std::string_view)>& admit) {
   double score = SanitizeScore(c.score);
   if (seen_.Contains(c.url_id)) {
     if (options_.keep_max_on_duplicate) {
@@ -391,6 +394,7 @@ AddResult Frontier::Add(LinkCandidate c) {
       host.admitted >= options_.max_pages_per_host) {
     return AddResult::kBudgetExceeded;
   }
+  if (admit && !admit(c.url)) return AddResult::kNotAdmitted;
   seen_.Insert(c.url_id);
   ++host.admitted;
   if (host.failed) {  // admitted (it gets its row), never fetched

@@ -80,6 +80,7 @@ enum class AddResult {
   kRescored,        // still queued and keep_max_on_duplicate raised its score
   kBudgetExceeded,  // the host's max_pages_per_host is spent; not marked seen
   kRejected,        // no host in the URL; not marked seen
+  kNotAdmitted,     // AddIf's admission test said no; not marked seen
 };
 std::string_view AddResultName(AddResult result);
 
@@ -184,6 +185,11 @@ class Frontier {
 
   // Admits a link unless its url_id was seen (see AddResult).
   AddResult Add(LinkCandidate candidate);
+  // As Add, but a new URL (not seen, with a host within its page budget) is
+  // queued only when `admit(url)` returns true; `admit` is called for such
+  // URLs only, and its true always ends in kAdded (the crawler's URL-trap
+  // budget counts admissions this way: no duplicate, no undo).
+  AddResult AddIf(LinkCandidate candidate, const std::function<bool(std::string_view)>& admit);
 
   // A task from a ready host chosen by the selector, or nullopt when no host
   // is ready or max_in_flight tasks are out. Marks a host slot busy and

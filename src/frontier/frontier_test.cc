@@ -68,6 +68,36 @@ TEST_F(FrontierTest, PerHostBudget) {
   EXPECT_EQ(f->Add(third), AddResult::kBudgetExceeded);
 }
 
+// AddIf asks its admission test about new URLs only (not duplicates, not
+// over the host's budget); a no leaves the URL unseen and unqueued.
+TEST_F(FrontierTest, AddIfAsksOnlyAboutNewUrls) {
+  FrontierOptions o = NoPoliteness();
+  o.max_pages_per_host = 3;
+  auto f = MakeFrontier(o, &clock_, "best-first");
+  std::vector<std::string> asked;
+  bool answer = true;
+  auto admit = [&](std::string_view url) {
+    asked.emplace_back(url);
+    return answer;
+  };
+  EXPECT_EQ(f->AddIf(Link("http://a.com/1"), admit), AddResult::kAdded);
+  EXPECT_EQ(f->AddIf(Link("http://a.com/1"), admit), AddResult::kDuplicate);
+  EXPECT_EQ(f->AddIf(Link("not a url"), admit), AddResult::kRejected);
+  answer = false;
+  LinkCandidate no = Link("http://a.com/2");
+  EXPECT_EQ(f->AddIf(no, admit), AddResult::kNotAdmitted);
+  EXPECT_FALSE(f->Seen(no.url_id));
+  EXPECT_EQ(f->Queued(), 1u);
+  EXPECT_EQ(AddResultName(AddResult::kNotAdmitted), "not_admitted");
+  answer = true;
+  EXPECT_EQ(f->AddIf(no, admit), AddResult::kAdded);  // asked again: now yes
+  EXPECT_EQ(f->AddIf(Link("http://a.com/3"), admit), AddResult::kAdded);
+  EXPECT_EQ(f->AddIf(Link("http://a.com/4"), admit), AddResult::kBudgetExceeded);
+  EXPECT_EQ(asked, (std::vector<std::string>{"http://a.com/1", "http://a.com/2",
+                                             "http://a.com/2", "http://a.com/3"}));
+  EXPECT_EQ(f->Queued(), 3u);
+}
+
 TEST_F(FrontierTest, ResumeMarksSeenAndChargesBudget) {
   FrontierOptions o = NoPoliteness();
   o.max_pages_per_host = 2;
