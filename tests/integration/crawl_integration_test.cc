@@ -71,6 +71,18 @@ int64_t QueryInt(const std::string& dir, const std::string& sql) {
   return v;
 }
 
+// The output (stdout and stderr) and exit status of `topicrawl explain DIR URL`.
+std::string Explain(const std::string& dir, const std::string& url, int* status) {
+  std::string cmd = std::string(TOPICRAWL_BINARY) + " explain '" + dir + "' '" + url + "' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return "popen failed";
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
+  *status = pclose(p);
+  return out;
+}
+
 class CrawlIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -175,14 +187,9 @@ TEST_F(CrawlIntegrationTest, BfsRecordsEveryFateExactlyOnce) {
   EXPECT_FALSE(fs::is_empty(dir_ + "/warc"));
 
   // `topicrawl explain` walks c.html back to its seed through a.html.
-  std::string cmd = std::string(TOPICRAWL_BINARY) + " explain " + dir_ +
-                    " http://site.test/c.html 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << out;
+  int rc = -1;
+  std::string out = Explain(dir_, "http://site.test/c.html", &rc);
+  EXPECT_EQ(rc, 0) << out;
   size_t c = out.find("depth 2  http://site.test/c.html");
   size_t a = out.find("depth 1  http://site.test/a.html");
   size_t seed = out.find("depth 0  http://site.test/\n");
@@ -275,14 +282,9 @@ TEST_F(CrawlIntegrationTest, SpentTrapPatternsAreNotQueued) {
                                std::to_string(not_queued) + ";'"),
             1);
   // `explain` says why a link found after that has no row.
-  std::string cmd = std::string(TOPICRAWL_BINARY) + " explain " + dir_ +
-                    " 'http://site.test/s?sid=20' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << out;
+  int rc = -1;
+  std::string out = Explain(dir_, "http://site.test/s?sid=20", &rc);
+  EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("not queued: http://site.test/s?sid=20\n  its URL-trap pattern had spent "
                      "its budget before a link to it was found: site.test/s?sid: 5 URLs admitted"),
             std::string::npos)
