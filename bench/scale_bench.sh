@@ -18,6 +18,9 @@
 #        STEP       report interval in pages (default 100000)
 #        OUT        crawl directory (default a temp dir, removed unless KEEP=1)
 #        HOSTS      hosts of the synthetic web (default 1000)
+#        WEB_PAGES  canonical pages of the synthetic web (default 3000000, at
+#                   most 10^7: with the URL-trap budget on, a crawl admits
+#                   few more URLs than the web has pages)
 #        SEED_HOSTS seeds: http://site<i>.test/ for i < SEED_HOSTS (default 10;
 #                   an index that is a Chinese host, zhan<i>, answers 404)
 #        SYNTH      extra `web synth` flags (e.g. "--out-degree-min 20" for a
@@ -48,7 +51,7 @@ cleanup() {
 trap cleanup EXIT
 
 # shellcheck disable=SC2086
-"$BIN" web synth --hosts "${HOSTS:-1000}" --pages 3000000 --seed 3 --port 0 ${SYNTH:-} \
+"$BIN" web synth --hosts "${HOSTS:-1000}" --pages "${WEB_PAGES:-3000000}" --seed 3 --port 0 ${SYNTH:-} \
   > "$TMP/synth.out" 2> "$TMP/synth.err" &
 SYNTH_PID=$!
 for _ in $(seq 100); do grep -q crawl-args "$TMP/synth.out" && break; sleep 0.1; done
@@ -65,7 +68,7 @@ bytes() { { du -sb "$@" 2>/dev/null || true; } | awk '{s += $1} END {printf "%.0
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
-echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts ${HOSTS:-1000} --pages 3000000 --seed 3 ${SYNTH:-}, ${SEED_HOSTS:-10} seed hosts"
+echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts ${HOSTS:-1000} --pages ${WEB_PAGES:-3000000} --seed 3 ${SYNTH:-}, ${SEED_HOSTS:-10} seed hosts"
 printf '%10s %9s %9s %8s %10s %10s %10s %9s %17s %6s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
   "db B/page" "warc B/pg" queue "elapsed" "crawl/parse/store" "web"
 # shellcheck disable=SC2086
