@@ -274,6 +274,7 @@ TEST_F(ApiServerTest, LiveStatusComesFromTheSnapshot) {
   stats.pages_ok = 3;
   stats.relevant = 2;
   stats.elapsed_s = 1.5;
+  stats.links_trap_not_queued = 17;
   monitor.Publish(stats, nullptr, TimePoint{}, 1700000000000, "running");
   Start({}, &monitor);
   json s = Get("/api/status");
@@ -281,6 +282,12 @@ TEST_F(ApiServerTest, LiveStatusComesFromTheSnapshot) {
   EXPECT_EQ(s["state"], "running");
   EXPECT_EQ(s["strategy"], "best-first");
   EXPECT_EQ(s["counters"]["pages_ok"], 3);
+  EXPECT_EQ(s["counters"]["links_trap_not_queued"], 17);
+  auto m = client_->Get("/metrics");
+  ASSERT_TRUE(m);
+  auto f = ParsePrometheusText(m->body);
+  ASSERT_TRUE(f.ok()) << f.status().message() << "\n" << m->body;
+  EXPECT_EQ(f->at("topicrawl_links_trap_not_queued_total").samples.at(0).value, 17);
   EXPECT_NEAR(s["harvest"]["window"].get<double>(), 2.0 / 3, 1e-9);
   ASSERT_EQ(s["recent_relevant"].size(), 2u);
   EXPECT_EQ(s["recent_relevant"][0]["id"], 3);

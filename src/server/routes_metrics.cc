@@ -59,6 +59,9 @@ void ApiServer::Impl::Metrics(std::string* out) {
          counter("links_queued"));
   family("topicrawl_downloaded_bytes_total", "counter", "Body bytes of stored pages.",
          counter("bytes"));
+  family("topicrawl_links_trap_not_queued_total", "counter",
+         "New links not queued: their URL-trap pattern had spent its budget.",
+         counter("links_trap_not_queued"));
   family("topicrawl_frontier_queued_links", "gauge", "Links waiting in the frontier.",
          field("queue"));
   family("topicrawl_hosts", "gauge", "Hosts known to the crawl.", field("hosts"));

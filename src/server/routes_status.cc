@@ -144,7 +144,8 @@ json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
     j["counters"] = {{"pages_ok", st.pages_ok},         {"pages_failed", st.pages_failed},
                      {"relevant", st.relevant},         {"robots_denied", st.robots_denied},
                      {"retries", st.retries},           {"links_seen", st.links_seen},
-                     {"links_queued", st.links_queued}, {"bytes", st.bytes}};
+                     {"links_queued", st.links_queued}, {"bytes", st.bytes},
+                     {"links_trap_not_queued", st.links_trap_not_queued}};
     j["queue"] = st.queued;
     j["hosts"] = st.hosts;
     j["in_flight"] = st.in_flight;
