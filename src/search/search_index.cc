@@ -79,8 +79,14 @@ uint64_t DirInode(const std::string& path) {
 
 // Shared by indexing and querying: the two must agree on stemming and on
 // the CJK mode (QueryParser's flag value matches TermGenerator's).
+// One per thread: Xapian handles are not thread-safe, not even their
+// reference counts, and the live indexer (crawl --index) copies this into
+// its TermGenerator while API threads copy it into a QueryParser and a
+// snippet. A single static one was freed under them: a crawl crashed in CI
+// (general protection fault in tr-index; search_index_test's
+// IndexingAndSearchingInTwoThreadsAtOnce reproduces it under ASan).
 const Xapian::Stem& Stemmer() {
-  static const Xapian::Stem stem("english");
+  thread_local const Xapian::Stem stem("english");
   return stem;
 }
 
@@ -281,11 +287,33 @@ int64_t SearchIndex::doc_count() {
   }
 }
 
+// The live indexer commits while we read: a reader whose revision the writer
+// has since discarded (Xapian keeps two) gets DatabaseModifiedError, and
+// Xapian's answer is to reopen and run the query again. Under a busy
+// indexer that is ~1 search in 10^4 (search_index_test's two-thread test).
 StatusOr<SearchResult> SearchIndex::Search(const SearchQuery& query) {
   std::lock_guard<std::mutex> lock(mu_);
+  constexpr int kAttempts = 5;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return SearchOnce(query);
+    } catch (const Xapian::DatabaseModifiedError& e) {
+      if (attempt == kAttempts) {
+        return Status::Error("search: " + e.get_description() + " (" +
+                             std::to_string(kAttempts) + " attempts)");
+      }
+    } catch (const Xapian::QueryParserError& e) {
+      return Status::Error("bad query: " + e.get_msg());
+    } catch (const Xapian::Error& e) {
+      return Status::Error("search: " + e.get_description());
+    }
+  }
+}
+
+SearchResult SearchIndex::SearchOnce(const SearchQuery& query) {
   const auto start = std::chrono::steady_clock::now();
   SearchResult out;
-  try {
+  {
     Refresh();
     Xapian::QueryParser qp;
     qp.set_database(*db_);
@@ -333,10 +361,6 @@ StatusOr<SearchResult> SearchIndex::Search(const SearchQuery& query) {
       hit.percent = it.get_percent();
       out.hits.push_back(std::move(hit));
     }
-  } catch (const Xapian::QueryParserError& e) {
-    return Status::Error("bad query: " + e.get_msg());
-  } catch (const Xapian::Error& e) {
-    return Status::Error("search: " + e.get_description());
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -114,6 +114,8 @@ class SearchIndex {
  private:
   SearchIndex(std::string path, std::unique_ptr<Xapian::Database> db);
   void Refresh();  // under mu_
+  // One attempt of Search (under mu_); throws Xapian errors.
+  SearchResult SearchOnce(const SearchQuery& query);
   std::mutex mu_;
   std::string path_;
   uint64_t inode_ = 0;
