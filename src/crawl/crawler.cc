@@ -370,35 +370,6 @@ void Crawler::Impl::Dispatch() {
   }
 }
 
-// A pattern whose URL-trap budget was just spent: from now on its new links
-// are not queued (StoreProcessed), so an event says where that began.
-void Crawler::Impl::NoteSpentPatterns() {
-  for (std::string& pattern : traps_.TakeNewlySpent()) {
-    writer_->Post([detail = pattern + ": " + std::to_string(config_.max_urls_per_pattern) +
-                            " URLs admitted (max_urls_per_pattern); its further new links "
-                            "are not queued"](CrawlStore* store) {
-      store->AddEvent("trap_pattern", detail);
-    });
-  }
-}
-
-// The links NoteSpentPatterns' patterns turned away, in all and for the
-// patterns with the most (an events row; the summary prints the total).
-void Crawler::Impl::RecordTrapLinks() {
-  if (traps_.not_queued() == 0) return;
-  std::string detail = std::to_string(traps_.not_queued()) +
-                       " new links not queued (URL-trap pattern budget spent):";
-  const auto by_pattern = traps_.NotQueuedByPattern();
-  constexpr size_t kShown = 20;
-  for (size_t i = 0; i < by_pattern.size() && i < kShown; ++i) {
-    detail += " " + by_pattern[i].first + " " + std::to_string(by_pattern[i].second) + ";";
-  }
-  if (by_pattern.size() > kShown) {
-    detail += " and " + std::to_string(by_pattern.size() - kShown) + " more patterns";
-  }
-  store_->AddEvent("trap_links", detail);
-}
-
 void Crawler::Impl::OnPageFetched(FetchResult result) {
   --page_fetches_;
   HostFeedback fb{result.status, result.http_code, result.retry_after_s};

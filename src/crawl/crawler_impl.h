@@ -3,7 +3,8 @@
 //   crawler.cc        set-up, seeding/resume, robots, dispatch, fetch and
 //                     parse callbacks, the loop, progress;
 //   crawler_store.cc  what a fetched, failed, refused or revisited URL
-//                     becomes in the store (pages rows, links, fates);
+//                     becomes in the store (pages rows, links, fates,
+//                     URL-trap admission and its events);
 //   crawler_hooks.cc  the monitor (REST/dashboard) and cluster hooks.
 // Nothing outside crawl/ includes this header: the interface is crawler.h.
 #ifndef TOPICRAWL_CRAWL_CRAWLER_IMPL_H_

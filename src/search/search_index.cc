@@ -313,54 +313,52 @@ StatusOr<SearchResult> SearchIndex::Search(const SearchQuery& query) {
 SearchResult SearchIndex::SearchOnce(const SearchQuery& query) {
   const auto start = std::chrono::steady_clock::now();
   SearchResult out;
-  {
-    Refresh();
-    Xapian::QueryParser qp;
-    qp.set_database(*db_);
-    qp.set_stemmer(Stemmer());
-    qp.set_stemming_strategy(kQueryStemming);
-    qp.set_default_op(Xapian::Query::OP_AND);
-    Xapian::Query q = qp.parse_query(
-        query.q, Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_CJK_NGRAM);
-    std::vector<Xapian::Query> filters;
-    if (query.relevant_only) filters.emplace_back("XREL");
-    if (!query.host.empty()) filters.emplace_back("H" + query.host);
-    if (query.round) filters.emplace_back("XRND" + std::to_string(*query.round));
-    for (const auto& f : filters) q = Xapian::Query(Xapian::Query::OP_FILTER, q, f);
-    Xapian::Enquire enquire(*db_);
-    enquire.set_query(q);
-    enquire.set_weighting_scheme(Xapian::BM25Weight());
-    Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(query.offset),
-                                         static_cast<Xapian::doccount>(query.limit));
-    out.estimated_matches = mset.get_matches_estimated();
-    out.indexed_docs = static_cast<int64_t>(db_->get_doccount());
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
-      nlohmann::json data = nlohmann::json::parse(it.get_document().get_data(), nullptr, false);
-      SearchHit hit;
-      if (data.is_object()) {
-        hit.id = data.value("id", int64_t{0});
-        hit.url = data.value("url", "");
-        hit.title = data.value("title", "");
-        hit.host = data.value("host", "");
-        hit.relevance = data.value("relevance", 0.0);
-        const std::string text = data.value("text", "");
-        hit.snippet = Unescape(mset.snippet(text, 240, Stemmer(),
-                                            // Not EXHAUSTIVE: the first good window
-                                            // will do (halves the query CPU on
-                                            // 32 KiB texts).
-                                            Xapian::MSet::SNIPPET_BACKGROUND_MODEL |
-                                                Xapian::MSet::SNIPPET_CJK_NGRAM,
-                                            "\x01", "\x02", "..."));
-        // CJK n-grams are highlighted a character at a time: join adjacent
-        // marks so that 防火墙 is one highlight.
-        for (size_t p; (p = hit.snippet.find("\x02\x01")) != std::string::npos;) {
-          hit.snippet.erase(p, 2);
-        }
+  Refresh();
+  Xapian::QueryParser qp;
+  qp.set_database(*db_);
+  qp.set_stemmer(Stemmer());
+  qp.set_stemming_strategy(kQueryStemming);
+  qp.set_default_op(Xapian::Query::OP_AND);
+  Xapian::Query q = qp.parse_query(
+      query.q, Xapian::QueryParser::FLAG_DEFAULT | Xapian::QueryParser::FLAG_CJK_NGRAM);
+  std::vector<Xapian::Query> filters;
+  if (query.relevant_only) filters.emplace_back("XREL");
+  if (!query.host.empty()) filters.emplace_back("H" + query.host);
+  if (query.round) filters.emplace_back("XRND" + std::to_string(*query.round));
+  for (const auto& f : filters) q = Xapian::Query(Xapian::Query::OP_FILTER, q, f);
+  Xapian::Enquire enquire(*db_);
+  enquire.set_query(q);
+  enquire.set_weighting_scheme(Xapian::BM25Weight());
+  Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(query.offset),
+                                       static_cast<Xapian::doccount>(query.limit));
+  out.estimated_matches = mset.get_matches_estimated();
+  out.indexed_docs = static_cast<int64_t>(db_->get_doccount());
+  for (auto it = mset.begin(); it != mset.end(); ++it) {
+    nlohmann::json data = nlohmann::json::parse(it.get_document().get_data(), nullptr, false);
+    SearchHit hit;
+    if (data.is_object()) {
+      hit.id = data.value("id", int64_t{0});
+      hit.url = data.value("url", "");
+      hit.title = data.value("title", "");
+      hit.host = data.value("host", "");
+      hit.relevance = data.value("relevance", 0.0);
+      const std::string text = data.value("text", "");
+      hit.snippet = Unescape(mset.snippet(text, 240, Stemmer(),
+                                          // Not EXHAUSTIVE: the first good window
+                                          // will do (halves the query CPU on
+                                          // 32 KiB texts).
+                                          Xapian::MSet::SNIPPET_BACKGROUND_MODEL |
+                                              Xapian::MSet::SNIPPET_CJK_NGRAM,
+                                          "\x01", "\x02", "..."));
+      // CJK n-grams are highlighted a character at a time: join adjacent
+      // marks so that 防火墙 is one highlight.
+      for (size_t p; (p = hit.snippet.find("\x02\x01")) != std::string::npos;) {
+        hit.snippet.erase(p, 2);
       }
-      hit.score = it.get_weight();
-      hit.percent = it.get_percent();
-      out.hits.push_back(std::move(hit));
     }
+    hit.score = it.get_weight();
+    hit.percent = it.get_percent();
+    out.hits.push_back(std::move(hit));
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
