@@ -120,6 +120,19 @@ struct CrawlConfig {
   bool near_duplicate_follow_links = true;
   bool write_warc = true;
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
+
+  // --- rendering pages in headless Chromium (render/render_pool.h,
+  // docs/guides/javascript.md) ---
+  std::string render = "never";  // never | auto | always
+  int render_workers = 2;        // Chromium processes
+  int render_tabs = 6;           // pages rendered at once per process
+  double render_timeout_s = 10;  // time cap of one page's render
+  int64_t render_browser_mb = 1024;  // a browser over this (PSS) is replaced
+  int render_pages_per_browser = 1000;
+  // auto: pages sampled per host, and the crawl-wide cap on the share of
+  // rendered pages (render/render_decider.h).
+  int render_samples = 2;
+  double render_max_share = 0.1;
 };
 
 // Reads a seeds file: one URL per line ('#' comments, blank lines skipped), or

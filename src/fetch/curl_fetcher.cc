@@ -592,11 +592,12 @@ size_t CurlFetcher::OnHeader(char* data, size_t size, size_t n, void* userdata) 
 bool CurlFetcher::HeadersComplete(Transfer* t) {
   if (t->status < 200) return true;  // 1xx interim response
   t->discard_body = IsRedirect(t->status) && !t->location.empty();
-  if (t->discard_body || t->kind != FetchKind::kPage || t->status >= 300) return true;
+  if (t->discard_body || t->kind == FetchKind::kRobots || t->status >= 300) return true;
   const FetcherOptions& o = *t->options;
-  bool type_ok = t->content_type.empty()
-                     ? o.accept_missing_content_type
-                     : IsAcceptedMediaType(t->content_type, o.accepted_content_types);
+  bool type_ok = t->kind == FetchKind::kResource ||
+                 (t->content_type.empty()
+                      ? o.accept_missing_content_type
+                      : IsAcceptedMediaType(t->content_type, o.accepted_content_types));
   if (!type_ok) {
     t->type_rejected = true;
     return false;
@@ -620,7 +621,7 @@ size_t CurlFetcher::OnBody(char* data, size_t size, size_t n, void* userdata) {
   size_t bytes = size * n;
   if (t->discard_body) return bytes;
   const FetcherOptions& o = *t->options;
-  bool page_ok = t->kind == FetchKind::kPage && t->status < 300;
+  bool page_ok = t->kind != FetchKind::kRobots && t->status < 300;
   size_t limit = t->kind == FetchKind::kRobots ? o.max_robots_bytes : o.max_body_bytes;
   std::string& body = t->result.body;
   if (body.size() + bytes <= limit) {

@@ -50,6 +50,8 @@ enum class FetchKind {
   kPage,    // HTML page: Content-Type filter and max_body_bytes apply
   kRobots,  // robots.txt: any Content-Type; body truncated (not failed) at
             // max_robots_bytes, as RFC 9309 section 2.5 allows
+  kResource,  // a rendered page's subresource (script, JSON, stylesheet):
+              // any Content-Type; max_body_bytes applies as for pages
 };
 
 // Every default is the production default.
