@@ -622,8 +622,13 @@ Status Crawler::Impl::Run() {
                  std::chrono::duration<double>(clock_->Now() - loop_end).count(), what.c_str());
   };
   if (parsing_ > 0) closing("waiting for " + std::to_string(parsing_) + " pages being parsed");
-  if (render_) render_->WaitIdle();  // each render is time-boxed
-  pool_->WaitIdle();
+  // A page parsed now may still go to the render pool, and a finished
+  // render comes back through the parse pool: wait until both are idle.
+  // Each render is time-boxed.
+  do {
+    if (render_) render_->WaitIdle();
+    pool_->WaitIdle();
+  } while (render_ && !render_->Idle());
   DrainProcessed();
   RecordAbandoned();
   // Where the CPU went (read while the threads still exist): the crawl

@@ -41,6 +41,7 @@ RenderOptions MakeRenderOptions(const CrawlConfig& c) {
   o.respect_robots = c.respect_robots;
   o.robots_agent = c.robots_agent;
   o.host_delay_s = c.delay_s;
+  o.lazy_start = c.render == "auto";
   return o;
 }
 

@@ -52,11 +52,15 @@ StatusOr<std::unique_ptr<RenderPool>> RenderPool::Start(const RenderOptions& opt
     if (!found.ok()) return found.status();
     o.chromium = *found;
   }
-  BrowserLaunchOptions lo;
-  lo.chromium = o.chromium;
-  lo.js_heap_mb = o.js_heap_mb;
-  auto first = BrowserProcess::Launch(lo);
-  if (!first.ok()) return Status::Error("--render: " + first.status().message());
+  std::unique_ptr<BrowserProcess> first;
+  if (!o.lazy_start) {
+    BrowserLaunchOptions lo;
+    lo.chromium = o.chromium;
+    lo.js_heap_mb = o.js_heap_mb;
+    auto launched = BrowserProcess::Launch(lo);
+    if (!launched.ok()) return Status::Error("--render: " + launched.status().message());
+    first = std::move(launched).value();
+  }
 
   std::unique_ptr<RenderPool> pool(new RenderPool());
   auto shared = std::make_shared<Shared>();
@@ -69,10 +73,10 @@ StatusOr<std::unique_ptr<RenderPool>> RenderPool::Start(const RenderOptions& opt
   go.cache_bytes = shared->options.cache_bytes;
   go.cache_max_entry = shared->options.cache_max_entry;
   shared->gate = std::make_unique<SubresourceGate>(shared->clock, go);
-  shared->stats.browser_starts = 1;
+  shared->stats.browser_starts = first ? 1 : 0;
   for (int i = 0; i < shared->options.workers; ++i) {
     shared->workers.push_back(std::make_unique<RenderWorker>(
-        shared.get(), i, i == 0 ? std::move(first).value() : nullptr));
+        shared.get(), i, i == 0 ? std::move(first) : nullptr));
   }
   for (auto& w : shared->workers) w->Start();
   pool->shared_ = std::move(shared);
@@ -117,6 +121,11 @@ void RenderPool::Submit(RenderJob job, RenderDone done) {
 void RenderPool::WaitIdle() {
   std::unique_lock<std::mutex> lock(shared_->mu);
   shared_->idle_cv.wait(lock, [this] { return shared_->unfinished == 0; });
+}
+
+bool RenderPool::Idle() const {
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  return shared_->unfinished == 0;
 }
 
 RenderPoolStats RenderPool::Stats() const {

@@ -77,6 +77,10 @@ struct RenderOptions {
   bool respect_robots = true;
   std::string robots_agent = "topicrawl";
   double host_delay_s = 0;  // min seconds between subresource fetches per host
+  // Browsers start when the first job arrives (Start() checks only that
+  // Chromium exists): --render auto on a web that never needs a render
+  // pays nothing. Otherwise Start() launches the first browser itself.
+  bool lazy_start = false;
 };
 
 struct RenderJob {
@@ -119,13 +123,15 @@ using RenderDone = std::function<void(RenderResult)>;
 
 class RenderPool {
  public:
-  // Finds Chromium and starts the first browser (its failure is the error:
-  // "--render needs Chromium ..."); the other workers start theirs.
+  // Finds Chromium ("--render needs Chromium ..." when missing) and, unless
+  // lazy_start, starts the first browser (its failure is the error); the
+  // other workers start theirs.
   static StatusOr<std::unique_ptr<RenderPool>> Start(const RenderOptions& options);
   ~RenderPool();  // pending jobs fail with "render pool closed"
 
   void Submit(RenderJob job, RenderDone done);  // thread-safe, never blocks
   void WaitIdle();                              // every job done
+  bool Idle() const;                            // no job pending
   RenderPoolStats Stats() const;                // thread-safe
   const RenderOptions& options() const;
 

@@ -1,5 +1,6 @@
 #include "render/render_worker.h"
 
+#include <pthread.h>
 #include <strings.h>
 
 #include <algorithm>
@@ -217,7 +218,13 @@ void RenderWorker::Wake() { impl_->fetcher->Wakeup(); }
 
 void RenderWorker::Impl::Loop() {
   while (true) {
-    const bool have_browser = EnsureBrowser();
+    bool work = !pages.empty();
+    if (!work) {
+      std::lock_guard<std::mutex> lock(shared->mu);
+      work = !shared->queue.empty();
+    }
+    // A browser is started when there is something to render.
+    const bool have_browser = (browser && cdp) || (work && EnsureBrowser());
     if (have_browser) TakeJobs();
     if (cdp) {
       for (const json& m : cdp->TakeMessages()) OnMessage(m);

@@ -272,9 +272,9 @@ TEST(SyntheticJsTest, ShellsHideTheLinksAndTheApiServesTheStaticBody) {
     const std::string shell = js.Respond(host, "/").body;
     EXPECT_EQ(shell.find("<a href"), std::string::npos) << JsStyleName(style);
     EXPECT_NE(shell.find("<script src=\"/app.js\">"), std::string::npos);
-    EXPECT_NE(js.Respond(host, "/app.js").body.find("DOMContentLoaded") == std::string::npos &&
-                  style != JsStyle::kLazy,
-              true);
+    const SyntheticResponse app = js.Respond(host, "/app.js");
+    EXPECT_EQ(app.content_type, "application/javascript; charset=utf-8");
+    EXPECT_EQ(app.body, JsApp(style));
     SyntheticResponse api = js.Respond(host, "/api/page.json?u=%2F");
     EXPECT_EQ(api.status, 200);
     EXPECT_EQ(api.body, JsPageJson(page));
