@@ -7,6 +7,7 @@
 
 #include "crawl/crawl_strategy.h"
 #include "crawl/strategies/strategies.h"
+#include "strategies/online/online_strategy.h"
 
 namespace topicrawl {
 namespace {
@@ -25,6 +26,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"jlse", NewJlseStrategy},
       {"ata", NewAtaStrategy},
       {"tda", NewTdaStrategy},
+      {"online", NewOnlineStrategy},
   };
   return *registry;
 }
