@@ -72,12 +72,6 @@ struct Outlink {
   std::string anchor;       // anchor text (img alt included), whitespace-folded
   std::string context;      // seed 001: neighbour-link anchors or nearby text
   std::string dom_context;  // seed 004: text of DOM nodes within delta
-  // The page region the link sits in: "<kind>|<container>", kind the nearest
-  // landmark ancestor (nav, header, footer, aside, main, or body), container
-  // the nearest ancestor with a class or id as "tag.class" / "tag#id" (or
-  // "-"), e.g. "aside|div.sphinxsidebarwrapper". Empty when not asked for
-  // (ParseOptions::link_blocks) or for links without an element (meta).
-  std::string block;
   bool nofollow = false;    // rel=nofollow or page-level meta robots nofollow
   LinkKind kind = LinkKind::kAnchor;
 };
@@ -88,7 +82,6 @@ struct Outlink {
 struct LinkContextNeeds {
   bool text = true;  // Outlink::context (seed 001)
   bool dom = true;   // Outlink::dom_context (seed 004)
-  bool block = false;  // Outlink::block (the page region of the link)
 };
 
 // What the HTML layer extracts from a document.

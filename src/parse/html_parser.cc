@@ -3,7 +3,6 @@
 #include <myhtml/api.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <optional>
 #include <cstdint>
@@ -121,70 +120,6 @@ bool LooksLikeJunk(std::string_view href) {
     if (c == '"' || c == '<' || c == '>') return true;
   }
   return false;
-}
-
-// The landmark kind an element stands for: by tag (HTML §4.3 sectioning and
-// grouping elements), else by a role/id/class that names one (templates
-// from before HTML5: <div class="sidebar">, <div id="footer">). Empty: none.
-std::string_view LandmarkOf(myhtml_tree_node_t* node, myhtml_tag_id_t tag) {
-  switch (tag) {
-    case MyHTML_TAG_NAV: return "nav";
-    case MyHTML_TAG_HEADER: return "header";
-    case MyHTML_TAG_FOOTER: return "footer";
-    case MyHTML_TAG_ASIDE: return "aside";
-    case MyHTML_TAG_MAIN: case MyHTML_TAG_ARTICLE: return "main";
-    default: break;
-  }
-  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
-      {"breadcrumb", "nav"}, {"navigation", "nav"}, {"nav", "nav"},   {"menu", "nav"},
-      {"toc", "nav"},        {"related", "nav"},    {"sidebar", "aside"},
-      {"footer", "footer"},  {"header", "header"},  {"content", "main"},
-      {"main", "main"},      {"body", "main"},      {"document", "main"}};
-  for (std::string_view key : {"role", "id", "class"}) {
-    auto v = Attr(node, key);
-    if (!v || v->empty()) continue;
-    std::string lower(v->substr(0, 64));
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const auto& [needle, kind] : kNames) {
-      if (lower.find(needle) != std::string::npos) return kind;
-    }
-  }
-  return {};
-}
-
-// "tag.class" (first class token) or "tag#id" of an element with either;
-// empty otherwise. Cut to 40 bytes.
-std::string ContainerOf(myhtml_tree_node_t* node) {
-  std::string_view cls = AttrValue(node, "class");
-  std::string_view id = AttrValue(node, "id");
-  cls = cls.substr(0, cls.find_first_of(" \t\n\r\f"));
-  if (cls.empty() && id.empty()) return {};
-  size_t len = 0;
-  const char* name = myhtml_tag_name_by_id(myhtml_node_tree(node), myhtml_node_tag_id(node), &len);
-  std::string out(name ? std::string_view(name, len) : std::string_view("x"));
-  out += cls.empty() ? "#" : ".";
-  out += cls.empty() ? id : cls;
-  if (out.size() > 40) out.resize(40);
-  return out;
-}
-
-// Outlink::block of a link element (html_parser.h).
-std::string LinkBlock(myhtml_tree_node_t* link) {
-  std::string_view kind;
-  std::string container;
-  int level = 0;
-  for (myhtml_tree_node_t* n = myhtml_node_parent(link); n != nullptr && level < 16;
-       n = myhtml_node_parent(n), ++level) {
-    const myhtml_tag_id_t tag = myhtml_node_tag_id(n);
-    if (tag == MyHTML_TAG_BODY || tag == MyHTML_TAG_HTML) break;
-    if (container.empty()) container = ContainerOf(n);
-    if (kind.empty()) kind = LandmarkOf(n, tag);
-    if (!kind.empty() && !container.empty()) break;
-  }
-  std::string out(kind.empty() ? std::string_view("body") : kind);
-  out += '|';
-  out += container.empty() ? std::string("-") : container;
-  return out;
 }
 
 // Elements after which / before which visible text starts a new block.
@@ -544,7 +479,6 @@ int Extractor::AddLink(std::string_view href, LinkKind kind,
   r.link.kind = kind;
   r.node = node;
   r.has_position = node != nullptr;
-  if (node != nullptr && options_.link_blocks) r.link.block = LinkBlock(node);
   if (node != nullptr && dom_) r.cnode = AddCompactNode(-1);
   r.text_begin = r.text_end = stream_.size();
   links_.push_back(std::move(r));

@@ -36,12 +36,6 @@
 //    text content; i.e. the text under the dom_delta-th ancestor minus the
 //    link's own anchor text, nearest first (by ancestor level, then sibling
 //    order outwards), at most `max_context_bytes`, output in document order.
-//  * block: the page region of a link element, from its ancestors (at most
-//    16 levels up): the nearest landmark -- <nav>/<header>/<footer>/<aside>/
-//    <main>/<article> (HTML §4.3), or an element whose role, id or class
-//    names one (navigation, menu, sidebar, footer...) -- and the nearest
-//    element with a class or id. Templates put a site's navigation, its
-//    sidebars and its content in different such containers.
 //  * text blocks: the visible text of the body split at block-level element
 //    boundaries (and <br>); script/style/template/noscript/head/iframe/svg
 //    content is not visible. headings: h1..h6 text in order.
@@ -76,7 +70,6 @@ struct ParseOptions {
   size_t max_links = 50000;             // links kept per page
   bool keep_raw_href = true;            // fill Outlink::raw_href (the crawler
                                         // does not read it: one copy a link)
-  bool link_blocks = true;              // fill Outlink::block
 };
 
 // Diagnostics of one parse (for tools, benchmarks and debug counters).

@@ -173,30 +173,6 @@ TEST(ParseHtmlTest, Seed004ContextTakesTextContentOfNearbyElements) {
   EXPECT_EQ(page2.links[1].dom_context, "AF_UNIX HAS_IPV6");
 }
 
-// Outlink::block: the nearest landmark (by tag, or by a role/id/class that
-// names one) and the nearest element with a class or id.
-TEST(ParseHtmlTest, LinkBlockNamesLandmarkAndContainer) {
-  ParsedPage page = ParseHtml(
-      "<body><nav><ul class='menu top'><li><a href=a>A</a></li></ul></nav>"
-      "<div class=sphinxsidebar><div id=x><a href=b>B</a></div></div>"
-      "<div class=body><p><a href=c>C</a></p></div>"
-      "<footer><a href=d>D</a></footer><p><a href=e>E</a></p>"
-      "<meta http-equiv=refresh content='0; url=f'></body>",
-      "http://example.com/");
-  ASSERT_EQ(page.links.size(), 6u);
-  EXPECT_EQ(page.links[0].block, "nav|ul.menu");
-  EXPECT_EQ(page.links[1].block, "aside|div#x");
-  EXPECT_EQ(page.links[2].block, "main|div.body");
-  EXPECT_EQ(page.links[3].block, "footer|-");
-  EXPECT_EQ(page.links[4].block, "body|-");
-  EXPECT_EQ(page.links[5].block, "");  // meta refresh: no element position
-  ParseOptions off;
-  off.link_blocks = false;
-  ParsedPage bare = ParseHtml("<nav><a href=a>A</a></nav>", "http://example.com/", off);
-  ASSERT_EQ(bare.links.size(), 1u);
-  EXPECT_EQ(bare.links[0].block, "");
-}
-
 // The crawler switches off the contexts nobody reads; the rest is unchanged.
 TEST(ParseHtmlTest, ContextsSwitchedOffAreEmptyAndTheRestIsUnchanged) {
   const char* html =
