@@ -75,11 +75,8 @@ LinkSide OnlineStrategy::MakeSide(const Outlink& link, std::string_view parent_h
                                   double parent_relevance, double prior,
                                   std::vector<std::string>* context_words) const {
   LinkSide side;
-  if (!link.block.empty()) {
-    side.block_group = BlockGroup(parent_host, link.block);
-    side.block_hash = static_cast<uint32_t>(Hash64(link.block)) | 1;
-    side.kind = BlockKind(link.block);
-  }
+  // The region groups need the link's page region (LinkFeaturizer's b:, hb:,
+  // bk:, yb:), which this parser does not report yet: no block group.
   // The first three distinct words of the context that are not anchor words.
   const std::vector<std::string> anchor = OnlineWords(link.anchor, params_.max_words);
   context_words->clear();
@@ -169,7 +166,7 @@ void OnlineStrategy::Assess(const CrawlTask& task, const ParsedPage& page,
       if (link.url.empty()) continue;
       const double prior = Prior(link, ps.relevance);
       LinkSide side = MakeSide(link, parent_host, parent_judged, prior, &context_words);
-      LinkInput in{link.url, link.anchor, task.depth + 1, &side, &context_words, link.block};
+      LinkInput in{link.url, link.anchor, task.depth + 1, &side, &context_words, {}};
       featurizer_.Build(in, &x, &names);
       const Scored s = ScoreLocked(x, prior, link.url, side.block_group);
       best_q = std::max(best_q, s.q);

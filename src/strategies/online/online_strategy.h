@@ -55,7 +55,7 @@ class OnlineStrategy : public CrawlStrategy {
   void Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out) override;
   double Beta() const override { return relevance_->topic().beta; }
   bool FocusGated() const override { return true; }
-  LinkContextNeeds NeededLinkContexts() const override { return {true, false, true}; }
+  LinkContextNeeds NeededLinkContexts() const override { return {true, false}; }
   void OnPageStored(const CrawlTask& task, PageId id, const ParsedPage& page,
                     const PageAssessment& assessment, Frontier* frontier) override;
   Status Finish() override;
