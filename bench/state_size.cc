@@ -19,6 +19,7 @@
 
 #include "crawl/crawl_strategy.h"
 #include "crawl/strategy_state.h"
+#include "strategies/strategy_registry.h"
 
 namespace {
 

@@ -48,10 +48,10 @@
 #include "graph/topic_hub.h"
 #include "parse/html_parser.h"
 #include "scoring/relevance_scorer.h"
-#include "scoring/sdtp_corpus.h"
-#include "scoring/sdtp_scorer.h"
 #include "scoring/topic_relevance.h"
 #include "store/warc_reader.h"
+#include "strategies/tda/sdtp_corpus.h"
+#include "strategies/tda/sdtp_scorer.h"
 #include "url/url.h"
 
 namespace topicrawl::cli {

@@ -3,11 +3,13 @@
 //   * which outlinks are admitted to the frontier (PageAssessment::admit),
 //   * how the frontier picks the next URL (its LinkSelector),
 //   * what it learns from stored pages (OnPageStored, on the crawl thread).
-// One .cc per strategy; strategy_registry.cc is the explicit list of names.
+// One .cc per strategy in its family (strategies/<family>/);
+// strategies/strategy_registry.cc is the explicit list of names.
 #ifndef TOPICRAWL_CRAWL_CRAWL_STRATEGY_H_
 #define TOPICRAWL_CRAWL_CRAWL_STRATEGY_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,6 +17,7 @@
 
 #include "core/crawl_task.h"
 #include "core/status.h"
+#include "crawl/strategy_factory.h"
 #include "frontier/frontier.h"
 
 namespace topicrawl {
@@ -130,12 +133,6 @@ class CrawlStrategy {
                          std::to_string(blob.size()) + " bytes of state were saved");
   }
 };
-
-// The explicit registry (strategy_registry.cc). Unknown names fail with a
-// message that lists the known ones.
-StatusOr<std::unique_ptr<CrawlStrategy>> MakeCrawlStrategy(
-    const std::string& name, const StrategyContext& context);
-std::vector<std::string> CrawlStrategyNames();
 
 }  // namespace topicrawl
 

@@ -90,7 +90,7 @@ Status Crawler::Impl::Setup() {
   ctx.out_dir = config_.out_dir;
   ctx.rng_seed = config_.rng_seed;
   ctx.dedup_ignore_scheme = config_.dedup_ignore_scheme;
-  auto strategy = MakeCrawlStrategy(config_.strategy, ctx);
+  auto strategy = make_strategy_(config_.strategy, ctx);
   if (!strategy.ok()) return strategy.status();
   strategy_ = std::move(strategy).value();
   // Parse only the link contexts somebody reads: the strategy's, plus the
@@ -679,8 +679,9 @@ Status Crawler::Impl::Run() {
   return closed;
 }
 
-Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)
-    : impl_(std::make_unique<Impl>(std::move(config), stop)) {}
+Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop,
+                 StrategyFactory make_strategy)
+    : impl_(std::make_unique<Impl>(std::move(config), stop, std::move(make_strategy))) {}
 Crawler::~Crawler() = default;
 void Crawler::SetMonitor(CrawlMonitor* monitor) { impl_->monitor_ = monitor; }
 void Crawler::SetClusterRole(ClusterRole* role) { impl_->cluster_ = role; }
