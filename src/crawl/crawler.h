@@ -4,8 +4,8 @@
 // gzip and digests off the fetch thread, in call order). The path of one URL (see docs/ARCHITECTURE.md):
 //
 //   Frontier::Next -> robots check -> Fetcher::Submit ... Fetcher::Poll
-//   -> parse pool: DecodeToUtf8, ParseHtml, CrawlStrategy::Assess
-//   -> crawl thread: Frontier::Add(outlinks), CrawlStrategy::OnPageStored,
+//   -> parse pool: DecodeToUtf8, ParseHtml, PageJudge::Assess
+//   -> crawl thread: Frontier::Add(outlinks), StrategyLearner::OnPageStored,
 //      Frontier::Complete; CrawlStore::AddPage on the store writer thread.
 //
 // Every admitted URL ends as exactly one pages row with its FetchStatus.

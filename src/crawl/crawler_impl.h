@@ -113,7 +113,7 @@ class Crawler::Impl {
   StrategyFactory make_strategy_;
   Clock* clock_;
   std::unique_ptr<CrawlStore> store_;
-  std::unique_ptr<CrawlStrategy> strategy_;
+  Strategy strategy_;
   std::unique_ptr<Frontier> frontier_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<RobotsCache> robots_;

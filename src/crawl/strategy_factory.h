@@ -5,22 +5,21 @@
 #define TOPICRAWL_CRAWL_STRATEGY_FACTORY_H_
 
 #include <functional>
-#include <memory>
 #include <string>
 
 #include "core/status.h"
 
 namespace topicrawl {
 
-class CrawlStrategy;     // crawl/crawl_strategy.h
+struct Strategy;         // crawl/crawl_strategy.h
 struct StrategyContext;  // crawl/crawl_strategy.h
 
 // Makes the strategy called `name`. The crawl loop is handed one (the
 // explicit list, strategies/strategy_registry.h, sits above the families,
 // so nothing in crawl/ or below names a strategy). An unknown name is an
 // error that lists the known ones.
-using StrategyFactory = std::function<StatusOr<std::unique_ptr<CrawlStrategy>>(
-    const std::string& name, const StrategyContext& context)>;
+using StrategyFactory = std::function<StatusOr<Strategy>(const std::string& name,
+                                                          const StrategyContext& context)>;
 
 }  // namespace topicrawl
 

@@ -14,8 +14,7 @@
 namespace topicrawl {
 namespace {
 
-using Factory = std::function<StatusOr<std::unique_ptr<CrawlStrategy>>(
-    const StrategyContext&)>;
+using Factory = std::function<StatusOr<Strategy>(const StrategyContext&)>;
 
 const std::vector<std::pair<std::string, Factory>>& Registry() {
   static const auto* registry = new std::vector<std::pair<std::string, Factory>>{
@@ -34,7 +33,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CrawlStrategy>> MakeCrawlStrategy(
+StatusOr<Strategy> MakeCrawlStrategy(
     const std::string& name, const StrategyContext& context) {
   for (const auto& [n, factory] : Registry()) {
     if (n == name) return factory(context);

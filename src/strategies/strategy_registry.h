@@ -15,7 +15,7 @@ namespace topicrawl {
 // The strategy called `name`; an unknown name is an error that lists the
 // known ones. Matches crawl/crawl_strategy.h's StrategyFactory, so it can be
 // handed to the Crawler as it is.
-StatusOr<std::unique_ptr<CrawlStrategy>> MakeCrawlStrategy(
+StatusOr<Strategy> MakeCrawlStrategy(
     const std::string& name, const StrategyContext& context);
 // The registered names, in registry order.
 std::vector<std::string> CrawlStrategyNames();

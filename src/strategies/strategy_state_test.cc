@@ -137,7 +137,7 @@ struct PageTrace {
 // A strategy with its selector and a frontier that knows the admitted URLs
 // (wang-landau asks Frontier::Seen).
 struct Run {
-  std::unique_ptr<CrawlStrategy> strategy;
+  Strategy strategy;
   std::unique_ptr<LinkSelector> selector;
   std::unique_ptr<Frontier> frontier;
   FakeClock clock;
@@ -149,13 +149,13 @@ std::unique_ptr<Run> MakeRun(const std::string& name, const StrategyContext& ctx
   EXPECT_TRUE(s.ok()) << name << ": " << s.status().message();
   if (!s.ok()) return nullptr;
   run->strategy = std::move(s).value();
-  // The crawler's frontier gets MakeSelector()'s selector; here a second
+  // The crawler's frontier gets make_selector()'s selector; here a second
   // one drives the picks on a fixed view (same shared walk state), and the
   // frontier gets its own.
-  auto sel = run->strategy->MakeSelector();
+  auto sel = run->strategy.make_selector();
   EXPECT_TRUE(sel.ok()) << sel.status().message();
   run->selector = std::move(sel).value();
-  auto sel2 = run->strategy->MakeSelector();
+  auto sel2 = run->strategy.make_selector();
   EXPECT_TRUE(sel2.ok());
   auto f = Frontier::Create(FrontierOptions{}, &run->clock, std::move(sel2).value());
   EXPECT_TRUE(f.ok()) << f.status().message();
@@ -170,7 +170,7 @@ PageTrace StorePage(Run* run, int i) {
   task.depth = 1;
   ParsedPage page = PageOf(i);
   PageAssessment a;
-  run->strategy->Assess(task, page, &a);
+  run->strategy.judge->Assess(task, page, &a);
   PageTrace t;
   t.relevance = a.relevance;
   t.explanation = a.explanation;
@@ -183,7 +183,7 @@ PageTrace StorePage(Run* run, int i) {
                           static_cast<PageId>(i), page.links[k].anchor, a.links[k].score});
     }
   }
-  run->strategy->OnPageStored(task, static_cast<PageId>(i), page, a, run->frontier.get());
+  run->strategy.learner->OnPageStored(task, static_cast<PageId>(i), page, a, run->frontier.get());
   // The selector's learned state (walk, temperature, RNG) at work.
   testing::ScoresView view({{0.9, 0.5, 0.3, 0.1}, {0.6, 0.45, 0.2}, {0.35, 0.3}});
   for (int k = 0; k < 3; ++k) {
@@ -193,9 +193,9 @@ PageTrace StorePage(Run* run, int i) {
   return t;
 }
 
-std::string Save(const CrawlStrategy& s) {
+std::string Save(const Strategy& s) {
   std::string blob;
-  Status st = s.SaveState(&blob);
+  Status st = s.learner->SaveState(&blob);
   EXPECT_TRUE(st.ok()) << st.message();
   return blob;
 }
@@ -217,7 +217,7 @@ TEST_P(EveryStrategyTest, ResumeContinuesWithTheSameLearnedState) {
   auto a = MakeRun(name, Context(dir + "/a", topic));
   ASSERT_TRUE(a);
   for (int i = 0; i < kFirst; ++i) StorePage(a.get(), i);
-  const std::string saved = Save(*a->strategy);
+  const std::string saved = Save(a->strategy);
   std::vector<PageTrace> uninterrupted;
   for (int i = kFirst; i < kFirst + kSecond; ++i) uninterrupted.push_back(StorePage(a.get(), i));
 
@@ -225,9 +225,9 @@ TEST_P(EveryStrategyTest, ResumeContinuesWithTheSameLearnedState) {
   // from the store in a real crawl: here the same admitted URLs).
   auto b = MakeRun(name, Context(dir + "/b", topic));
   ASSERT_TRUE(b);
-  Status rs = b->strategy->RestoreState(saved);
+  Status rs = b->strategy.learner->RestoreState(saved);
   ASSERT_TRUE(rs.ok()) << rs.message();
-  EXPECT_EQ(Save(*b->strategy), saved) << "save -> restore -> save is the identity";
+  EXPECT_EQ(Save(b->strategy), saved) << "save -> restore -> save is the identity";
   for (int i = 0; i < kFirst; ++i) {
     ParsedPage page = PageOf(i);
     for (const Outlink& l : page.links) {
@@ -245,14 +245,14 @@ TEST_P(EveryStrategyTest, ResumeContinuesWithTheSameLearnedState) {
     EXPECT_EQ(resumed[k].link_explanations, uninterrupted[k].link_explanations) << name;
     EXPECT_EQ(resumed[k].picks, uninterrupted[k].picks) << name << " page " << k;
   }
-  EXPECT_EQ(Save(*b->strategy), Save(*a->strategy)) << name;
+  EXPECT_EQ(Save(b->strategy), Save(a->strategy)) << name;
 
   // Without the restore the learned state is not the same (so the checks
   // above can fail): the document frequencies alone differ.
   auto c = MakeRun(name, Context(dir + "/c", topic));
   ASSERT_TRUE(c);
   for (int i = kFirst; i < kFirst + kSecond; ++i) StorePage(c.get(), i);
-  EXPECT_NE(Save(*c->strategy), Save(*a->strategy)) << name;
+  EXPECT_NE(Save(*c->strategy), Save(a->strategy)) << name;
 }
 
 TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
@@ -274,7 +274,7 @@ TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
     bool found = false;
     Status s = RestoreStrategyState(b->strategy.get(), dir, &found);
     if (s.ok()) {
-      EXPECT_EQ(Save(*b->strategy), Save(*a->strategy));
+      EXPECT_EQ(Save(b->strategy), Save(a->strategy));
     }
     return std::make_pair(s, found);
   };
@@ -297,7 +297,7 @@ TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
   expect_error("", "not a topicrawl strategy state file");
   const std::string other = name == "bfs" ? "best-first" : "bfs";
   std::string payload;
-  ASSERT_TRUE(a->strategy->SaveState(&payload).ok());
+  ASSERT_TRUE(a->strategy.learner->SaveState(&payload).ok());
   expect_error(PackStrategyState(other, payload), "state of strategy '" + other + "'");
   std::string v2 = file;
   v2[8] = 2;  // format version, right after the magic
@@ -326,7 +326,7 @@ TEST_P(EveryStrategyTest, StateOfAnotherTopicIsRefused) {
   fs::create_directories(other_dir);
   auto b = MakeRun(name, Context(other_dir, WriteTopic(other_dir, "\"weather\" = 1.0")));
   ASSERT_TRUE(b);
-  Status s = b->strategy->RestoreState(Save(*a->strategy));
+  Status s = b->strategy.learner->RestoreState(Save(a->strategy));
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("another topic"), std::string::npos) << s.message();
 }
@@ -341,7 +341,7 @@ TEST_P(EveryStrategyTest, WritesDfTsvAtFinish) {
   auto a = MakeRun(name, Context(dir, WriteTopic(dir)));
   ASSERT_TRUE(a);
   for (int i = 0; i < 3; ++i) StorePage(a.get(), i);
-  Status s = a->strategy->Finish();
+  Status s = a->strategy.learner->Finish();
   ASSERT_TRUE(s.ok()) << s.message();
   const std::string df = ReadFile(dir + "/df.tsv");
   EXPECT_EQ(df.rfind("#documents\t3\n", 0), 0u) << name << ": " << df;
@@ -382,14 +382,7 @@ TEST(StrategyContractTest, UnknownSelectorIsAnErrorNotBfs) {
 }
 
 TEST(StrategyContractTest, DefaultStateIsEmptyAndRefusesBytes) {
-  class Plain : public CrawlStrategy {
-   public:
-    std::string_view Name() const override { return "plain"; }
-    StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override {
-      return MakeLinkSelector("bfs", LinkSelectorOptions{});
-    }
-    void Assess(const CrawlTask&, const ParsedPage&, PageAssessment*) override {}
-  } plain;
+  StrategyLearner plain;
   std::string blob = "junk";
   ASSERT_TRUE(plain.SaveState(&blob).ok());
   EXPECT_TRUE(blob.empty());
@@ -410,7 +403,7 @@ TEST(StrategyContractTest, IdsFollowTheCrawlsDedupSetting) {
   auto s = MakeCrawlStrategy("wang-landau", ctx);
   ASSERT_TRUE(s.ok());
   FakeClock clock;
-  auto f = Frontier::Create(FrontierOptions{}, &clock, std::move((*s)->MakeSelector()).value());
+  auto f = Frontier::Create(FrontierOptions{}, &clock, std::move(s->make_selector()).value());
   ASSERT_TRUE(f.ok());
   ParsedPage page;
   page.text = "network protocol";
@@ -426,9 +419,9 @@ TEST(StrategyContractTest, IdsFollowTheCrawlsDedupSetting) {
   task.url = "https://s.test/";
   task.url_id = DedupId(task.url, false);
   PageAssessment a;
-  (*s)->Assess(task, page, &a);
-  (*s)->OnPageStored(task, 1, page, a, f->get());
-  ASSERT_TRUE((*s)->Finish().ok());
+  s->judge->Assess(task, page, &a);
+  s->learner->OnPageStored(task, 1, page, a, f->get());
+  ASSERT_TRUE(s->learner->Finish().ok());
   EXPECT_NE(ReadFile(dir + "/wl_stats.tsv").find("graph_edges\t3\n"), std::string::npos)
       << ReadFile(dir + "/wl_stats.tsv");
 }

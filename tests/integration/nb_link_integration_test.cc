@@ -252,8 +252,8 @@ TEST_F(NbLinkIntegrationTest, StrategyFailsAtStartUpWithoutUsableModel) {
   WriteTopic("[strategy.nb-link]\nmodel = \"link.json\"\n");
   s = MakeCrawlStrategy("nb-link", ctx);
   ASSERT_TRUE(s.ok()) << s.status().message();
-  EXPECT_TRUE((*s)->KeepMaxOnDuplicate());  // the seed's update rule
-  EXPECT_FALSE(MakeCrawlStrategy("bfs", ctx).value()->KeepMaxOnDuplicate());
+  EXPECT_TRUE(s->traits.keep_max_on_duplicate);  // the seed's update rule
+  EXPECT_FALSE(MakeCrawlStrategy("bfs", ctx)->traits.keep_max_on_duplicate);
 }
 
 }  // namespace

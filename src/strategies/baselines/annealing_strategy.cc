@@ -201,14 +201,13 @@ class AnnealingStrategy : public TopicStrategy {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewAnnealingStrategy(
+StatusOr<Strategy> NewAnnealingStrategy(
     const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   auto params = ReadParams((*rel)->topic().Strategy("annealing"));
   if (!params.ok()) return params.status();
-  return std::unique_ptr<CrawlStrategy>(
-      std::make_unique<AnnealingStrategy>(*rel, *params, context));
+  return ComposeTopicStrategy(std::make_shared<AnnealingStrategy>(*rel, *params, context));
 }
 
 }  // namespace topicrawl

@@ -10,10 +10,10 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewBfsStrategy(const StrategyContext& context);
-StatusOr<std::unique_ptr<CrawlStrategy>> NewBestFirstStrategy(const StrategyContext& context);
-StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(const StrategyContext& context);
-StatusOr<std::unique_ptr<CrawlStrategy>> NewAnnealingStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewBfsStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewBestFirstStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewSharkSearchStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewAnnealingStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 

@@ -7,12 +7,12 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewBestFirstStrategy(
+StatusOr<Strategy> NewBestFirstStrategy(
     const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   auto scorer = std::make_unique<RelevanceLinkScorer>(*rel);
-  return std::unique_ptr<CrawlStrategy>(std::make_unique<TopicStrategy>(
+  return ComposeTopicStrategy(std::make_shared<TopicStrategy>(
       "best-first", "best-first", *rel, std::move(scorer), context));
 }
 

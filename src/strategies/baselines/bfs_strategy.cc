@@ -6,11 +6,10 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewBfsStrategy(const StrategyContext& context) {
+StatusOr<Strategy> NewBfsStrategy(const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/false);
   if (!rel.ok()) return rel.status();
-  return std::unique_ptr<CrawlStrategy>(
-      std::make_unique<TopicStrategy>("bfs", "bfs", *rel, nullptr, context));
+  return ComposeTopicStrategy(std::make_shared<TopicStrategy>("bfs", "bfs", *rel, nullptr, context));
 }
 
 }  // namespace topicrawl

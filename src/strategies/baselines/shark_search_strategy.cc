@@ -25,14 +25,13 @@ class SharkSearchStrategy : public TopicStrategy {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewSharkSearchStrategy(
+StatusOr<Strategy> NewSharkSearchStrategy(
     const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   auto scorer = SharkSearchLinkScorer::Create(*rel);
   if (!scorer.ok()) return scorer.status();
-  return std::unique_ptr<CrawlStrategy>(
-      std::make_unique<SharkSearchStrategy>(*rel, std::move(scorer).value(), context));
+  return ComposeTopicStrategy(std::make_shared<SharkSearchStrategy>(*rel, std::move(scorer).value(), context));
 }
 
 }  // namespace topicrawl

@@ -53,8 +53,18 @@ UrlId TopicStrategy::Dedup(std::string_view canonical_url) const {
   return DedupId(canonical_url, dedup_ignore_scheme_);
 }
 
-double TopicStrategy::Beta() const {
-  return relevance_ ? relevance_->topic().beta : -1.0;
+StrategyTraits TopicStrategy::Traits() const {
+  StrategyTraits t;
+  if (relevance_) t.beta = relevance_->topic().beta;
+  t.focus_gated = selector_ == "best-first";
+  t.link_contexts = link_scorer_ ? link_scorer_->NeededContexts() : LinkContextNeeds{false, false};
+  return t;
+}
+
+Strategy ComposeTopicStrategy(std::shared_ptr<TopicStrategy> strategy) {
+  const std::string name = strategy->Name();
+  const StrategyTraits traits = strategy->Traits();
+  return ComposeStrategy(name, traits, std::move(strategy));
 }
 
 Status TopicStrategy::Finish() {

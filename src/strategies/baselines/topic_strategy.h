@@ -18,7 +18,8 @@
 
 namespace topicrawl {
 
-class TopicStrategy : public CrawlStrategy {
+// Plays the judge and learner roles of its Strategy (ComposeTopicStrategy).
+class TopicStrategy : public PageJudge, public StrategyLearner {
  public:
   // Loads the topic file named in `context`; an error when it is missing or
   // invalid (`require_topic`), else strategies run topic-less (R(P) = 0).
@@ -31,16 +32,16 @@ class TopicStrategy : public CrawlStrategy {
                 std::shared_ptr<TopicRelevance> relevance,
                 std::unique_ptr<LinkScorer> link_scorer, const StrategyContext& context);
 
-  std::string_view Name() const override { return name_; }
-  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override;
+  const std::string& Name() const { return name_; }
+  // The selector role (SelectorFactory).
+  virtual StatusOr<std::unique_ptr<LinkSelector>> MakeSelector();
   void Assess(const CrawlTask& task, const ParsedPage& page,
               PageAssessment* out) override;
-  double Beta() const override;
-  bool FocusGated() const override { return selector_ == "best-first"; }
-  // What the link scorer reads; nothing without one (bfs).
-  LinkContextNeeds NeededLinkContexts() const override {
-    return link_scorer_ ? link_scorer_->NeededContexts() : LinkContextNeeds{false, false};
-  }
+  // beta: the topic's, none without a topic; focus-gated with the
+  // best-first selector; link contexts: what the link scorer reads, none
+  // without one (bfs). Subclasses adjust them. Read once, after
+  // construction.
+  virtual StrategyTraits Traits() const;
   // Writes the crawl-time document frequencies to DIR/df.tsv (for
   // `topicrawl score --df-from DIR`). Subclasses that override Finish()
   // call it too.
@@ -90,6 +91,10 @@ class TopicStrategy : public CrawlStrategy {
   mutable std::mutex carry_mu_;
   absl::flat_hash_map<UrlId, LinkCarry> carry_;  // guarded by carry_mu_
 };
+
+// The Strategy of a fully built TopicStrategy: its name, its traits, and
+// the object in the judge, learner and selector roles.
+Strategy ComposeTopicStrategy(std::shared_ptr<TopicStrategy> strategy);
 
 }  // namespace topicrawl
 

@@ -6,7 +6,7 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewAtaStrategy(const StrategyContext& context) {
+StatusOr<Strategy> NewAtaStrategy(const StrategyContext& context) {
   return NewJlseFamilyStrategy(context, "ata", /*use_graph=*/false);
 }
 

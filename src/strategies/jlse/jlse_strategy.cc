@@ -39,7 +39,8 @@ namespace topicrawl {
 
 namespace {
 
-class JlseStrategy : public CrawlStrategy {
+// Plays the judge and learner roles around the JlseLearner.
+class JlseStrategy : public PageJudge, public StrategyLearner {
  public:
   JlseStrategy(std::string name, std::unique_ptr<JlseLearner> learner, uint64_t rng_seed,
                std::string out_dir)
@@ -48,10 +49,8 @@ class JlseStrategy : public CrawlStrategy {
         rng_seed_(rng_seed),
         out_dir_(std::move(out_dir)) {}
 
-  std::string_view Name() const override { return name_; }
-
   // A selector that cannot be made is an error, never a silent BFS (#17).
-  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override {
+  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() {
     LinkSelectorOptions options;
     options.seed = rng_seed_;
     return MakeLinkSelector("best-first", options);
@@ -61,10 +60,14 @@ class JlseStrategy : public CrawlStrategy {
     learner_->Assess(task, page, out);
   }
 
-  double Beta() const override { return learner_->params().page_threshold; }
-  bool FocusGated() const override { return true; }
-  LinkContextNeeds NeededLinkContexts() const override {
-    return {false, learner_->params().use_graph};
+  // Relevant: P(c|d) >= the page threshold; best-first, so focus-gated;
+  // the DOM context only with the graph (ata reads anchors alone).
+  StrategyTraits Traits() const {
+    StrategyTraits t;
+    t.beta = learner_->params().page_threshold;
+    t.focus_gated = true;
+    t.link_contexts = {false, learner_->params().use_graph};
+    return t;
   }
 
   void OnPageStored(const CrawlTask& task, PageId id, const ParsedPage& page,
@@ -167,9 +170,8 @@ StatusOr<std::shared_ptr<const NaiveBayes>> TrainFromExamples(const Topic& topic
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseFamilyStrategy(const StrategyContext& context,
-                                                               const std::string& name,
-                                                               bool use_graph) {
+StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
+                                         const std::string& name, bool use_graph) {
   if (context.topic_file.empty()) {
     return Status::Error(name + " needs a topic: pass --topic FILE (a TOML topic with "
                          "[topic.examples] or [strategy." + name + "] page_model)");
@@ -260,11 +262,13 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseFamilyStrategy(const StrategyCon
   }
   auto learner = JlseLearner::Create(p, model, FeatureDictionary(*topic), std::move(result_svm));
   if (!learner.ok()) return learner.status();
-  return std::unique_ptr<CrawlStrategy>(std::make_unique<JlseStrategy>(
-      name, std::move(learner).value(), context.rng_seed, context.out_dir));
+  auto strategy = std::make_shared<JlseStrategy>(name, std::move(learner).value(),
+                                                 context.rng_seed, context.out_dir);
+  const StrategyTraits traits = strategy->Traits();
+  return ComposeStrategy(name, traits, std::move(strategy));
 }
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseStrategy(const StrategyContext& context) {
+StatusOr<Strategy> NewJlseStrategy(const StrategyContext& context) {
   return NewJlseFamilyStrategy(context, "jlse", /*use_graph=*/true);
 }
 

@@ -10,12 +10,11 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseStrategy(const StrategyContext& context);
-StatusOr<std::unique_ptr<CrawlStrategy>> NewAtaStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewJlseStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewAtaStrategy(const StrategyContext& context);
 // `name` selects the [strategy.<name>] table.
-StatusOr<std::unique_ptr<CrawlStrategy>> NewJlseFamilyStrategy(const StrategyContext& context,
-                                                               const std::string& name,
-                                                               bool use_graph);
+StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
+                                         const std::string& name, bool use_graph);
 
 }  // namespace topicrawl
 

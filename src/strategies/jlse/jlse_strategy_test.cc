@@ -122,10 +122,10 @@ TEST(JlseStrategyTest, TrainsFromExampleFilesAndUsesParameters) {
                              "[strategy.jlse]\ncf = 2\ngamma = 0.8\npriority = \"product\"\n");
   auto s = MakeCrawlStrategy("jlse", ctx);
   ASSERT_TRUE(s.ok()) << s.status().message();
-  EXPECT_EQ((*s)->Name(), "jlse");
+  EXPECT_EQ(s->name, "jlse");
   PageAssessment a;
   ParsedPage page = Page("network tcp protocol", 10, {{"tcp socket", "http://a.test/x"}});
-  (*s)->Assess(Task("http://a.test/", 0, 0), page, &a);
+  s->judge->Assess(Task("http://a.test/", 0, 0), page, &a);
   EXPECT_GT(a.relevance, 0.5);
   ASSERT_EQ(a.links.size(), 1u);
   EXPECT_TRUE(a.links[0].admit);

@@ -9,8 +9,8 @@
 //     selector: a global heap, so no Sort(Frontier) of the whole queue).
 //   * A link found again while still queued keeps the HIGHER of its old and
 //     new score and moves in the queue accordingly (algorithm 1: "if
-//     (OldScore < Score) UpdateScore; Sort"): KeepMaxOnDuplicate() makes the
-//     frontier re-key it in place, O(log n).
+//     (OldScore < Score) UpdateScore; Sort"): the trait
+//     keep_max_on_duplicate makes the frontier re-key it in place, O(log n).
 //   * R(P) of a page stays the topic relevance (seed 000 eq. 3-4), so every
 //     strategy is evaluated alike; when a page model is configured its
 //     verdict P(+ | page) — the seed's automatic judge (§4.3.2) — is added to
@@ -78,7 +78,11 @@ class NbLinkStrategy : public TopicStrategy {
         page_model_(std::move(page_model)),
         page_words_(std::move(page_words)) {}
 
-  bool KeepMaxOnDuplicate() const override { return true; }
+  StrategyTraits Traits() const override {
+    StrategyTraits t = TopicStrategy::Traits();
+    t.keep_max_on_duplicate = true;
+    return t;
+  }
 
   void Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out) override {
     TopicStrategy::Assess(task, page, out);
@@ -124,7 +128,7 @@ StatusOr<std::shared_ptr<const NaiveBayes>> LoadModel(const std::string& path,
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext& context) {
+StatusOr<Strategy> NewNbLinkStrategy(const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   const Topic& topic = (*rel)->topic();
@@ -165,7 +169,7 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext
     if (!pw.ok()) return pw.status();
     page_words = std::move(pw).value();
   }
-  return std::unique_ptr<CrawlStrategy>(std::make_unique<NbLinkStrategy>(
+  return ComposeTopicStrategy(std::make_shared<NbLinkStrategy>(
       *rel, std::move(scorer), context, std::move(page_model),
       std::move(page_words)));
 }

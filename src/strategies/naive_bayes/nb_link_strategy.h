@@ -10,7 +10,7 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewNbLinkStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewNbLinkStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 

@@ -58,8 +58,10 @@ class TdaStrategy : public TopicStrategy {
         corpus_(std::move(corpus)),
         next_retrain_(std::max(1, sdtp_->options().retrain_pages)) {}
 
-  LinkContextNeeds NeededLinkContexts() const override {
-    return {sdtp_->options().link_context > 0, false};
+  StrategyTraits Traits() const override {
+    StrategyTraits t = TopicStrategy::Traits();
+    t.link_contexts = {sdtp_->options().link_context > 0, false};
+    return t;
   }
 
   void Assess(const CrawlTask& task, const ParsedPage& page,
@@ -230,7 +232,7 @@ class TdaStrategy : public TopicStrategy {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& context) {
+StatusOr<Strategy> NewTdaStrategy(const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   const Topic& topic = (*rel)->topic();
@@ -256,8 +258,7 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& c
     if (!c.ok()) return c.status();
     corpus = std::move(*c);
   }
-  return std::unique_ptr<CrawlStrategy>(
-      std::make_unique<TdaStrategy>(*rel, *sdtp, std::move(corpus), context));
+  return ComposeTopicStrategy(std::make_shared<TdaStrategy>(*rel, *sdtp, std::move(corpus), context));
 }
 
 }  // namespace topicrawl

@@ -10,7 +10,7 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewTdaStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewTdaStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 

@@ -56,35 +56,35 @@ ParsedPage PageWith(const std::string& text, std::vector<std::string> anchors) {
   return p;
 }
 
-std::unique_ptr<CrawlStrategy> Make(const std::string& dir) {
+std::unique_ptr<Strategy> Make(const std::string& dir) {
   std::ofstream(dir + "/topic.toml") << kTopic;
   StrategyContext ctx;
   ctx.topic_file = dir + "/topic.toml";
   ctx.out_dir = dir;
   auto s = MakeCrawlStrategy("tda", ctx);
   EXPECT_TRUE(s.ok()) << s.status().message();
-  return s.ok() ? std::move(s).value() : nullptr;
+  return s.ok() ? std::make_unique<Strategy>(std::move(s).value()) : nullptr;
 }
 
 TEST(TdaStrategyTest, ScoresPagesAndLinksWithSdtp) {
   std::string dir = TempDir("score");
   auto s = Make(dir);
   ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->Name(), "tda");
-  EXPECT_DOUBLE_EQ(s->Beta(), 0.3);
+  EXPECT_EQ(s->name, "tda");
+  EXPECT_DOUBLE_EQ(s->traits.beta.value_or(-1.0), 0.3);
   CrawlTask task;
   PageAssessment a;
-  s->Assess(task, PageWith("tcp and udp network stacks", {"tcp tuning", "cooking"}), &a);
+  s->judge->Assess(task, PageWith("tcp and udp network stacks", {"tcp tuning", "cooking"}), &a);
   EXPECT_GT(a.relevance, 0.5);
   ASSERT_EQ(a.links.size(), 2u);
   // (0.5 * Sim(anchor) + 0.5 * Sim(parent)) / 1: the anchor decides.
   EXPECT_GT(a.links[0].score, a.links[1].score);
   EXPECT_NEAR(a.links[1].score, 0.5 * a.relevance, 1e-9);
   PageAssessment c;
-  s->Assess(task, PageWith("tcp network casino bonus", {}), &c);
+  s->judge->Assess(task, PageWith("tcp network casino bonus", {}), &c);
   EXPECT_EQ(c.relevance, 0.0);
   EXPECT_NE(c.explanation.find("\"contradiction\":\"casino\""), std::string::npos);
-  EXPECT_FALSE(s->NeededLinkContexts().text);  // link_context = 0
+  EXPECT_FALSE(s->traits.link_contexts.text);  // link_context = 0
 }
 
 TEST(TdaStrategyTest, TrainsVectorsFromTheCrawlAndWritesThemForTheNextRound) {
@@ -103,10 +103,10 @@ TEST(TdaStrategyTest, TrainsVectorsFromTheCrawlAndWritesThemForTheNextRound) {
     ParsedPage page = PageWith(text, {});
     // Two sites (a new DSV term must be used on min_term_sites = 2).
     task.url = std::string("http://") + (i % 4 < 2 ? "a" : "b") + ".test/" + std::to_string(i);
-    s->Assess(task, page, &a);
-    s->OnPageStored(task, i + 1, page, a, nullptr);
+    s->judge->Assess(task, page, &a);
+    s->learner->OnPageStored(task, i + 1, page, a, nullptr);
   }
-  ASSERT_TRUE(s->Finish().ok());
+  ASSERT_TRUE(s->learner->Finish().ok());
   ASSERT_TRUE(fs::exists(dir + "/tda-corpus.txt"));
   auto vectors = WordVectors::Load(dir + "/tda-vectors.bin");
   ASSERT_TRUE(vectors.ok()) << vectors.status().message();
@@ -127,7 +127,7 @@ TEST(TdaStrategyTest, TrainsVectorsFromTheCrawlAndWritesThemForTheNextRound) {
   auto next = MakeCrawlStrategy("tda", ctx);
   ASSERT_TRUE(next.ok()) << next.status().message();
   PageAssessment a;
-  (*next)->Assess(task, PageWith("quic packet router", {"quic packet", "flour oven"}), &a);
+  next->judge->Assess(task, PageWith("quic packet router", {"quic packet", "flour oven"}), &a);
   EXPECT_NE(a.explanation.find("\"vectors\":true"), std::string::npos);
   // No static term at all: the page's Sim is 0 (combine = "gated", the
   // default: DynamicSim needs StaticSim's support) although its DynamicSim
@@ -155,22 +155,22 @@ TEST(TdaStrategyTest, ANextRoundResumesWithThePreviousVectors) {
     ParsedPage page = PageWith(text, {});
     // Two sites (a new DSV term must be used on min_term_sites = 2).
     task.url = std::string("http://") + (i % 4 < 2 ? "a" : "b") + ".test/" + std::to_string(i);
-    s->Assess(task, page, &a);
-    s->OnPageStored(task, i + 1, page, a, nullptr);
+    s->judge->Assess(task, page, &a);
+    s->learner->OnPageStored(task, i + 1, page, a, nullptr);
   }
-  ASSERT_TRUE(s->Finish().ok());
+  ASSERT_TRUE(s->learner->Finish().ok());
   std::string blob;
-  ASSERT_TRUE(s->SaveState(&blob).ok());
+  ASSERT_TRUE(s->learner->SaveState(&blob).ok());
   fs::copy_file(dir + "/tda-vectors.bin", dir + "/before.bin");
   // The next round: a new strategy on the same directory, restored.
   auto next = Make(dir);
   ASSERT_NE(next, nullptr);
   PageAssessment cold;
-  next->Assess(task, PageWith("quic packet router", {}), &cold);
+  next->judge->Assess(task, PageWith("quic packet router", {}), &cold);
   EXPECT_NE(cold.explanation.find("\"vectors\":false"), std::string::npos);
-  ASSERT_TRUE(next->RestoreState(blob).ok());
+  ASSERT_TRUE(next->learner->RestoreState(blob).ok());
   PageAssessment warm;
-  next->Assess(task, PageWith("quic packet router", {"quic packet router"}), &warm);
+  next->judge->Assess(task, PageWith("quic packet router", {"quic packet router"}), &warm);
   EXPECT_NE(warm.explanation.find("\"vectors\":true"), std::string::npos) << warm.explanation;
   // DynamicSim is on: the new-term anchor scores on it (the page itself has
   // no static term, so its gated Sim is 0).
@@ -180,10 +180,10 @@ TEST(TdaStrategyTest, ANextRoundResumesWithThePreviousVectors) {
   for (int i = 0; i < 10; ++i) {
     PageAssessment a;
     ParsedPage page = PageWith("flour oven sugar tcp", {});
-    next->Assess(task, page, &a);
-    next->OnPageStored(task, 200 + i, page, a, nullptr);
+    next->judge->Assess(task, page, &a);
+    next->learner->OnPageStored(task, 200 + i, page, a, nullptr);
   }
-  ASSERT_TRUE(next->Finish().ok());
+  ASSERT_TRUE(next->learner->Finish().ok());
   auto before = WordVectors::Load(dir + "/before.bin");
   auto after = WordVectors::Load(dir + "/tda-vectors.bin");
   ASSERT_TRUE(before.ok() && after.ok());

@@ -645,14 +645,13 @@ class WangLandauStrategy : public TopicStrategy {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewWangLandauStrategy(
+StatusOr<Strategy> NewWangLandauStrategy(
     const StrategyContext& context) {
   auto rel = TopicStrategy::LoadRelevance(context, /*require_topic=*/true);
   if (!rel.ok()) return rel.status();
   auto params = ReadParams((*rel)->topic().Strategy("wang-landau"));
   if (!params.ok()) return params.status();
-  return std::unique_ptr<CrawlStrategy>(
-      std::make_unique<WangLandauStrategy>(*rel, *params, context));
+  return ComposeTopicStrategy(std::make_shared<WangLandauStrategy>(*rel, *params, context));
 }
 
 }  // namespace topicrawl

@@ -10,7 +10,7 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewWangLandauStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewWangLandauStrategy(const StrategyContext& context);
 
 }  // namespace topicrawl
 

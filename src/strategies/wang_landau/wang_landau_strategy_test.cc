@@ -80,9 +80,9 @@ TEST(WangLandauStrategyTest, AdmitsRelevantLinksAndTunnelsFromHighPageRankPages)
   ctx.out_dir = dir;
   auto strategy = MakeCrawlStrategy("wang-landau", ctx);
   ASSERT_TRUE(strategy.ok()) << strategy.status().message();
-  CrawlStrategy& s = **strategy;
+  Strategy& s = *strategy;
   FakeClock clock;
-  auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(s.MakeSelector()).value());
+  auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(s.make_selector()).value());
   ASSERT_TRUE(frontier.ok());
 
   // 20 pages link to a hub: PR(hub) = .15 + .85 * 20 * .15 = 2.7 >= 2.
@@ -98,14 +98,14 @@ TEST(WangLandauStrategyTest, AdmitsRelevantLinksAndTunnelsFromHighPageRankPages)
   for (int i = 0; i < 20; ++i) {
     CrawlTask leaf = TaskFor("http://leaf.test/" + std::to_string(i));
     PageAssessment a;
-    s.OnPageStored(leaf, i + 1, to_hub, a, frontier->get());
+    s.learner->OnPageStored(leaf, i + 1, to_hub, a, frontier->get());
   }
 
   // An off-topic page with off-topic anchors: R(l) = 0 < 0.2.
   ParsedPage offtopic = PageWith("cooking recipes and gardening", {"recipes", "garden"});
   PageAssessment on_leaf, on_hub;
-  s.Assess(TaskFor("http://leaf.test/3"), offtopic, &on_leaf);
-  s.Assess(TaskFor(hub), offtopic, &on_hub);
+  s.judge->Assess(TaskFor("http://leaf.test/3"), offtopic, &on_leaf);
+  s.judge->Assess(TaskFor(hub), offtopic, &on_hub);
   ASSERT_EQ(on_leaf.links.size(), 2u);
   for (int i = 0; i < 2; ++i) {
     EXPECT_LT(on_leaf.links[i].score, 0.2);
@@ -118,11 +118,11 @@ TEST(WangLandauStrategyTest, AdmitsRelevantLinksAndTunnelsFromHighPageRankPages)
   // An on-topic page: its links reach R(l) >= 0.2 and are admitted anywhere.
   ParsedPage ontopic = PageWith("network protocol router network", {"network protocol"});
   PageAssessment rel;
-  s.Assess(TaskFor("http://leaf.test/4"), ontopic, &rel);
+  s.judge->Assess(TaskFor("http://leaf.test/4"), ontopic, &rel);
   EXPECT_GE(rel.links[0].score, 0.2);
   EXPECT_TRUE(rel.links[0].admit);
 
-  ASSERT_TRUE(s.Finish().ok());
+  ASSERT_TRUE(s.learner->Finish().ok());
   EXPECT_NE(ReadFile(dir + "/wl_stats.tsv").find("tunnelled_links\t2\n"), std::string::npos);
   EXPECT_EQ(ReadFile(dir + "/wl_steps.tsv"), "L\tE1\tE2\taccepted\tln_f\tflat\n");
 }
@@ -138,17 +138,17 @@ TEST(WangLandauStrategyTest, RefillHandsOverTheCutChildrenOnceWhenEnabled) {
     ctx.out_dir = dir;
     auto strategy = MakeCrawlStrategy("wang-landau", ctx);
     ASSERT_TRUE(strategy.ok()) << strategy.status().message();
-    CrawlStrategy& s = **strategy;
+    Strategy& s = *strategy;
     FakeClock clock;
-    auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(s.MakeSelector()).value());
+    auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(s.make_selector()).value());
     ASSERT_TRUE(frontier.ok());
     ParsedPage offtopic = PageWith("cooking recipes and gardening", {"recipes", "garden"});
     CrawlTask task = TaskFor("http://leaf.test/1");
     PageAssessment a;
-    s.Assess(task, offtopic, &a);
+    s.judge->Assess(task, offtopic, &a);
     ASSERT_FALSE(a.links[0].admit);  // R(l) < 0.2: cut by step 8
-    s.OnPageStored(task, 7, offtopic, a, frontier->get());
-    std::vector<LinkCandidate> refill = s.Refill();
+    s.learner->OnPageStored(task, 7, offtopic, a, frontier->get());
+    std::vector<LinkCandidate> refill = s.learner->Refill();
     if (!enabled) {
       EXPECT_TRUE(refill.empty());
       continue;
@@ -157,7 +157,7 @@ TEST(WangLandauStrategyTest, RefillHandsOverTheCutChildrenOnceWhenEnabled) {
     EXPECT_EQ(refill[0].url, offtopic.links[0].url);
     EXPECT_EQ(refill[0].parent_page_id, 7);
     EXPECT_EQ(refill[0].depth, task.depth + 1);
-    EXPECT_TRUE(s.Refill().empty()) << "handed over once";
+    EXPECT_TRUE(s.learner->Refill().empty()) << "handed over once";
   }
 }
 
@@ -179,7 +179,7 @@ TEST(WangLandauStrategyTest, PackedStateRoundTripsTheReserveAndTheGraph) {
   };
   auto a = make();
   FakeClock clock;
-  auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(a->MakeSelector()).value());
+  auto frontier = Frontier::Create(FrontierOptions{}, &clock, std::move(a.make_selector()).value());
   ASSERT_TRUE(frontier.ok());
   const PageId ids[] = {3, 9, 4, 40, 41, 2};
   for (int i = 0; i < 6; ++i) {
@@ -196,18 +196,18 @@ TEST(WangLandauStrategyTest, PackedStateRoundTripsTheReserveAndTheGraph) {
     task.url_id = DedupId(task.url, false);
     task.depth = static_cast<uint32_t>(i % 3);
     PageAssessment pa;
-    a->Assess(task, page, &pa);
-    a->OnPageStored(task, ids[i], page, pa, frontier->get());
+    a.judge->Assess(task, page, &pa);
+    a.learner->OnPageStored(task, ids[i], page, pa, frontier->get());
   }
   std::string saved;
-  ASSERT_TRUE(a->SaveState(&saved).ok());
+  ASSERT_TRUE(a.learner->SaveState(&saved).ok());
   auto b = make();
-  Status restored = b->RestoreState(saved);
+  Status restored = b.learner->RestoreState(saved);
   ASSERT_TRUE(restored.ok()) << restored.message();
   std::string again;
-  ASSERT_TRUE(b->SaveState(&again).ok());
+  ASSERT_TRUE(b.learner->SaveState(&again).ok());
   EXPECT_EQ(again, saved);
-  std::vector<LinkCandidate> ra = a->Refill(), rb = b->Refill();
+  std::vector<LinkCandidate> ra = a.learner->Refill(), rb = b.learner->Refill();
   ASSERT_GT(ra.size(), 60u);
   ASSERT_EQ(ra.size(), rb.size());
   for (size_t i = 0; i < ra.size(); ++i) {
@@ -227,9 +227,9 @@ TEST(WangLandauStrategyTest, PackedStateRoundTripsTheReserveAndTheGraph) {
   for (size_t cut = saved.size() - 200; cut < saved.size(); ++cut) {
     std::string bad = saved;
     bad[cut] = static_cast<char>(bad[cut] ^ 0x5a);
-    Status s = make()->RestoreState(bad);
+    Status s = make().learner->RestoreState(bad);
     rejected += !s.ok();
-    Status t = make()->RestoreState(std::string_view(saved).substr(0, cut));
+    Status t = make().learner->RestoreState(std::string_view(saved).substr(0, cut));
     EXPECT_FALSE(t.ok());
     EXPECT_FALSE(t.message().empty());
   }
