@@ -395,8 +395,9 @@ TEST(StrategyContractTest, DefaultStateIsEmptyAndRefusesBytes) {
 TEST(StrategyContractTest, IdsFollowTheCrawlsDedupSetting) {
   // wang-landau's graph edges go to the outlinks the frontier has seen; the
   // frontier's ids come from the crawl's dedup_ignore_scheme. With https
-  // links and dedup_ignore_scheme = false, ids computed with `true` (the
-  // old hard-coded value) would never match and the graph had no edge.
+  // links and dedup_ignore_scheme = false, ids computed with `true` instead
+  // of the crawl's setting would never match and the graph would have no
+  // edge.
   const std::string dir = TempDir("dedup");
   StrategyContext ctx = Context(dir, WriteTopic(dir));
   ctx.dedup_ignore_scheme = false;

@@ -22,7 +22,7 @@ enum class HubMethod {
   kHeuristic,  // multi-feature heuristic
   kContent,    // content-based SVM
   kSvmUrlSite,  // URL SVM before download on site-relative features (hub_site_relative.h)
-  // Session 2026-11-26 (fifth), hub_site_detectors.h:
+  // The URL-only detectors of hub_site_detectors.h:
   kSvmUrlBoth,       // raw + site-relative features
   kSvmUrlSiteRules,  // site-relative features + the rules' output
   kSiteOrRules,      // site-relative SVM OR rules

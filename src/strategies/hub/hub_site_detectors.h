@@ -1,5 +1,5 @@
 // URL-only hub detectors built on the site-relative reading
-// (hub_site_relative.h), tried in session 2026-11-26 (fifth) for the zh web,
+// (hub_site_relative.h), tried for the zh web,
 // where neither the seed's raw features nor the site-relative ones beat the
 // simple rules across sites (docs/hub-svm.md). None of them is in the seed.
 // "URL-only" = what is known before a page is downloaded: its URL string,

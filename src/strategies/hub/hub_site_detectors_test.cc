@@ -1,4 +1,4 @@
-// The session-2026-11-26 (fifth) URL detectors (hub_site_detectors.h).
+// The URL-only detectors on the site-relative reading (hub_site_detectors.h).
 #include "strategies/hub/hub_site_detectors.h"
 
 #include <gtest/gtest.h>

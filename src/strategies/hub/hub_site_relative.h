@@ -1,4 +1,4 @@
-// Site-relative reading of seed 003's URL features (session 6; not in the
+// Site-relative reading of seed 003's URL features (not in the
 // seed). The seed trained and tested on news portals that share URL
 // conventions; on documentation sites the numeric features mean different
 // things on different sites (a 40-byte URL is short on one site and long on

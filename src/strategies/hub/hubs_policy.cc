@@ -27,7 +27,7 @@
 // ("keep the old model when cross-validation says the new one is worse").
 // Both classes must be present; otherwise the old model stays.
 //
-// Feature reading (session 2026-11-26 fifth): the model's kind decides it
+// Feature reading: the model's kind decides it
 // (strategies/hub/hub_site_relative.h). The default -- the structural bootstrap, or a
 // `train hub-svm --features url` file -- reads the seed's raw values; a
 // `--features url-site` file makes the policy read site-relative features:
@@ -149,8 +149,8 @@ class HubsRoundPolicy : public RoundPolicy {
     // The original seeds (home pages, the seed's first hubs) are revisited
     // every round. The runner revisits a known seed beyond the budget unless
     // it is among the revisits, so they are put there, first: revisits plus
-    // seeds stay within --budget (session 6: 788 revisits for a budget of
-    // 786 on the dev web).
+    // seeds stay within --budget (otherwise 788 revisits for a budget of
+    // 786 on the dev web, docs/hub-svm.md).
     const std::vector<std::string> seed_urls = SeedKeys(history.OriginalSeeds());
     const std::unordered_set<std::string_view> seed_keys(seed_urls.begin(), seed_urls.end());
     std::vector<UrlId> seed_ids;

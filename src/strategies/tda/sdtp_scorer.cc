@@ -412,7 +412,7 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
   // join_fields: one Tokenize call for the whole page (each call pays its
   // own case folding); measured slower than one call a field (the joined
   // copy and a mark token a field cost more than the calls), so off by
-  // default (docs/tda.md, session 3).
+  // default (docs/tda.md, the join_fields measurement).
   thread_local std::string joined;
   thread_local std::vector<std::string> tokens;
   joined.clear();

@@ -31,9 +31,9 @@
 //           weights of the ontology terms (a synonym counts as its term).
 //   eq. 15  Sim(p) = 0 when the page contains a contradiction word, else
 //           alpha * DynamicSim * g + (1 - alpha) * StaticSim, g = min(1,
-//           StaticSim / gate) (combine = "gated", the default since session
-//           5: DynamicSim adds evidence only where the expert terms support
-//           the page; "linear", g = 1, is the paper's form). Without word
+//           StaticSim / gate) (combine = "gated", the default: DynamicSim
+//           adds evidence only where the expert terms support the page;
+//           "linear", g = 1, is the paper's form). Without word
 //           vectors (the first pages of a first crawl) Sim = StaticSim.
 //
 // Parameters: the topic's [strategy.tda] table (SdtpOptions lists the keys
@@ -91,13 +91,13 @@ struct SdtpOptions {
   // Eq. 14 as measured: "cosine" (the paper: cos(C_p, DSV)) or "length":
   // the projection of C_p on the DSV's direction divided by the page's
   // summed eq.-8 weight of the words with vectors, i.e. the weighted mean
-  // cos(v_t, DSV) of the page's words (docs/tda.md, session 5).
+  // cos(v_t, DSV) of the page's words (docs/tda.md "SDTP vs VSM").
   enum class DynamicNorm { kCosine, kLength };
   DynamicNorm dynamic_norm = DynamicNorm::kCosine;
   // Eq. 15 as combined: "linear" (the paper: alpha D + (1 - alpha) S) or
   // "gated": alpha D g(S) + (1 - alpha) S with g(S) = min(1, S / gate):
   // DynamicSim adds evidence only in proportion to the static support, up
-  // to full weight at StaticSim >= gate (docs/tda.md, session 5). gate 0
+  // to full weight at StaticSim >= gate (docs/tda.md "SDTP vs VSM"). gate 0
   // (default): the StaticSim of a page holding the ontology's heaviest
   // term alone, w_max / |w| (0.44 for zh-security, 0.43 for
   // dev-networking), so it follows the topic, not the labels.

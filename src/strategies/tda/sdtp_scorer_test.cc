@@ -345,7 +345,7 @@ TEST_F(SdtpDsvTest, MinTermCharsAndNewTermsMass) {
               plain.terms[4].weight / plain.terms[3].weight, 1e-9);
 }
 
-// Session 5 (docs/tda.md "SDTP vs VSM"): DynamicSim normalised by the
+// dynamic_norm = "length" (docs/tda.md "SDTP vs VSM"): DynamicSim normalised by the
 // page's word weight. The length form is the weighted mean cos(v_t, DSV) of
 // the page's words, so generic words dilute it; the paper's cosine of the
 // summed vector is the same for a page and for that page repeated.
@@ -390,7 +390,7 @@ TEST_F(SdtpDsvTest, LengthNormalisedDynamicSimIsTheMeanWordSimilarity) {
   EXPECT_GT(len->ScoreParts(pure).dynamic_sim, len->ScoreParts(cook).dynamic_sim + 0.3);
 }
 
-// Session 5: combine = "gated". DynamicSim counts in proportion to the
+// combine = "gated": DynamicSim counts in proportion to the
 // static support min(1, StaticSim / gate): a page of new DSV words alone
 // (StaticSim 0, high DynamicSim) is not relevant; a page with the expert
 // terms gets the paper's linear eq. 15.
@@ -449,7 +449,7 @@ TEST_F(SdtpDsvTest, GatedCombinationNeedsStaticSupport) {
   EXPECT_EQ(x.sim, 0.0);
 }
 
-// Session 5: max_term_df. quic, packet and router are in about half of the
+// max_term_df: quic, packet and router are in about half of the
 // 600 training lines (every topical one), foreword in a quarter.
 TEST_F(SdtpDsvTest, DocumentFrequencyCeilingOnNewTerms) {
   const Topic topic = MakeTopic("net", {{"tcp", 1.0}, {"udp", 0.8}, {"network", 0.6}});
@@ -547,7 +547,7 @@ TEST(SdtpOptionsTest, ReadsTheStrategyTableAndRejectsTypos) {
   EXPECT_EQ(o->training.dim, 32);
   EXPECT_EQ(o->mu, SdtpOptions{}.mu);
   EXPECT_FALSE(o->training.center);
-  EXPECT_EQ(o->combine, SdtpOptions::Combine::kGated);  // session 5's default
+  EXPECT_EQ(o->combine, SdtpOptions::Combine::kGated);  // the default
   EXPECT_EQ(o->dynamic_norm, SdtpOptions::DynamicNorm::kCosine);
   EXPECT_EQ(o->gate, 0.0);                              // auto: w_max / |w|
   t.strategies["tda"].Set("center", true);
