@@ -8,7 +8,8 @@
 #
 # Usage: bench/behaviour_check/run.sh OUT       (prints the digest to stdout)
 #   TOPICRAWL=build/topicrawl   the binary under test
-#   WEB=/work/webs/dev          a built benchmark web (root/, site-index.tsv)
+#   WEB=/work/webs/dev          a built benchmark web (root/, site-index.tsv),
+#                               or "synth": the synthetic web (SYNTH_FLAGS)
 #   PAGES=300                   pages per run (round 0 and each round)
 #   RNG_SEED=1
 #   MODELS=OUT/models           seed-001 Naive Bayes models (link + page); made
@@ -32,40 +33,82 @@ OUT=$(realpath "$OUT")
 MODELS=${MODELS:-$OUT/models}
 log() { echo "== $*" >&2; }
 
-# Serve the web from a private directory (nginx.conf, certificates and logs
-# go there; the page tree is the shared one, read only).
-serve_dir=$OUT/web
-mkdir -p "$serve_dir"
-[ -e "$serve_dir/root" ] || ln -s "$WEB/root" "$serve_dir/root"
-for f in site-index.tsv manifest.tsv; do
-  [ -e "$WEB/$f" ] && cp "$WEB/$f" "$serve_dir/$f"
-done
-"$BIN" web stop --dir "$serve_dir" >/dev/null 2>&1 || true
-args=$("$BIN" web serve --dir "$serve_dir" --port 0 --tls-port 0 | sed -n 's/^crawl-args: //p')
-trap '"$BIN" web stop --dir "$serve_dir" >/dev/null 2>&1 || true' EXIT
-[ -n "$args" ] || { echo "web serve printed no crawl-args" >&2; exit 1; }
+# The web: a built benchmark web (WEB=DIR) served by nginx from a private
+# directory (nginx.conf, certificates and logs go there; the page tree is
+# the shared one, read only), or WEB=synth: the deterministic synthetic web
+# (`web synth`, SYNTH_FLAGS) with its own homes and labels.
 SEEDS=$CORPUS/homes/dev-homes.tsv
+PREFIXES=
+if [ "$WEB" = synth ]; then
+  SYNTH_FLAGS=${SYNTH_FLAGS:---hosts 40 --pages 20000 --seed 3}
+  # shellcheck disable=SC2086  # a flag list
+  "$BIN" web synth-labels $SYNTH_FLAGS --topic networking --out "$OUT/synth-labels.tsv" \
+    --homes "$OUT/synth-homes.tsv" > /dev/null 2>&1
+  SEEDS=$OUT/synth-homes.tsv
+  # shellcheck disable=SC2086
+  "$BIN" web synth $SYNTH_FLAGS --port 0 > "$OUT/synth.out" 2> "$OUT/synth.err" &
+  synth_pid=$!
+  trap 'kill "$synth_pid" 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do grep -q crawl-args "$OUT/synth.out" && break; sleep 0.1; done
+  args=$(sed -n 's/^crawl-args: //p' "$OUT/synth.out")
+  # Seed-001 labels by host: a host is on topic when most of its labelled
+  # pages are (the synthetic hosts have a main topic).
+  PREFIXES=$(python3 - "$OUT/synth-labels.tsv" <<'PY'
+import collections, sys, urllib.parse
+n, r = collections.Counter(), collections.Counter()
+for line in open(sys.argv[1], encoding="utf-8"):
+    cols = line.rstrip("\n").split("\t")
+    if len(cols) < 2 or not cols[0].startswith("http"):
+        continue
+    host = urllib.parse.urlsplit(cols[0]).netloc
+    n[host] += 1
+    r[host] += cols[1] == "1"
+on = [h for h in sorted(n) if 2 * r[h] > n[h]]
+off = [h for h in sorted(n) if 2 * r[h] <= n[h]]
+print("on_topic_prefixes = [%s]" % ", ".join('"%s/"' % h for h in on))
+print("off_topic_prefixes = [%s]" % ", ".join('"%s/"' % h for h in off))
+PY
+)
+else
+  serve_dir=$OUT/web
+  mkdir -p "$serve_dir"
+  [ -e "$serve_dir/root" ] || ln -s "$WEB/root" "$serve_dir/root"
+  for f in site-index.tsv manifest.tsv; do
+    if [ -e "$WEB/$f" ]; then cp "$WEB/$f" "$serve_dir/$f"; fi
+  done
+  "$BIN" web stop --dir "$serve_dir" >/dev/null 2>&1 || true
+  args=$("$BIN" web serve --dir "$serve_dir" --port 0 --tls-port 0 | sed -n 's/^crawl-args: //p')
+  trap '"$BIN" web stop --dir "$serve_dir" >/dev/null 2>&1 || true' EXIT
+fi
+[ -n "$args" ] || { echo "the web printed no crawl-args" >&2; exit 1; }
 # One page at a time, no politeness wait: the order depends only on the code.
 # shellcheck disable=SC2206  # the crawl-args line is a flag list
 COMMON=(--seeds "$SEEDS" --max-pages "$PAGES" --deterministic --rng-seed "$RNG_SEED"
         --delay 0 $args)
 
+# The topic: the corpus networking topic of data/topics/dev-networking-nb.toml
+# (on the synthetic web with its hosts as the seed-001 prefixes), with every
+# model-based strategy pointed at MODELS; tda trains its word vectors on one
+# thread (more are not reproducible).
+topic=$OUT/topic.toml
+if [ -n "$PREFIXES" ]; then
+  sed '/^on_topic_prefixes/,$d' data/topics/dev-networking-nb.toml > "$topic"
+  printf '%s\n' "$PREFIXES" >> "$topic"
+else
+  sed '/^\[strategy\./,$d' data/topics/dev-networking-nb.toml > "$topic"
+fi
+cp "$topic" "$OUT/topic-collect.toml"
 # Seed-001 models for nb-link (and the page model for jlse / ata).
 if [ ! -s "$MODELS/link-g2.nb.json" ]; then
   log "models -> $MODELS"
   mkdir -p "$MODELS"
-  "$BIN" collect-links --topic data/topics/dev-networking-nb.toml --out "$MODELS/data" \
+  "$BIN" collect-links --topic "$OUT/topic-collect.toml" --out "$MODELS/data" \
     "${COMMON[@]}" > "$MODELS/collect.log" 2>&1
   "$BIN" train link-nb --data "$MODELS/data" --features 2 --all \
     --out "$MODELS/link-g2.nb.json" > "$MODELS/train.log" 2>&1
   "$BIN" train page-nb --data "$MODELS/data" --all \
     --out "$MODELS/page.nb.json" >> "$MODELS/train.log" 2>&1
 fi
-# The topic: the corpus networking topic of data/topics/dev-networking-nb.toml
-# with every model-based strategy pointed at MODELS; tda trains its word
-# vectors on one thread (more are not reproducible).
-topic=$OUT/topic.toml
-sed '/^\[strategy\./,$d' data/topics/dev-networking-nb.toml > "$topic"
 cat >> "$topic" <<TOML
 [strategy.nb-link]
 model = "$MODELS/link-g2.nb.json"
