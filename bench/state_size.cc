@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   std::printf("restore of the new encoding %.1f ms CPU; save -> restore -> save %s\n",
               Ms(r1 - r0), again == blob ? "equal" : "DIFFERS");
   if (argc > 3) {
-    if (Status w = SaveStrategyState(**b, argv[3]); !w.ok()) {
+    if (Status w = SaveStrategyState(*b, argv[3]); !w.ok()) {
       std::fprintf(stderr, "write: %s\n", w.message().c_str());
       return 1;
     }

@@ -252,7 +252,7 @@ TEST_P(EveryStrategyTest, ResumeContinuesWithTheSameLearnedState) {
   auto c = MakeRun(name, Context(dir + "/c", topic));
   ASSERT_TRUE(c);
   for (int i = kFirst; i < kFirst + kSecond; ++i) StorePage(c.get(), i);
-  EXPECT_NE(Save(*c->strategy), Save(a->strategy)) << name;
+  EXPECT_NE(Save(c->strategy), Save(a->strategy)) << name;
 }
 
 TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
@@ -262,7 +262,7 @@ TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
   auto a = MakeRun(name, Context(dir, topic));
   ASSERT_TRUE(a);
   for (int i = 0; i < 6; ++i) StorePage(a.get(), i);
-  ASSERT_TRUE(SaveStrategyState(*a->strategy, dir).ok());
+  ASSERT_TRUE(SaveStrategyState(a->strategy, dir).ok());
   const std::string path = StrategyStatePath(dir);
   EXPECT_EQ(path, dir + "/state/strategy.bin");
   EXPECT_FALSE(fs::exists(path + ".tmp"));
@@ -272,7 +272,7 @@ TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
     WriteFile(path, bytes);
     auto b = MakeRun(name, Context(dir, topic));
     bool found = false;
-    Status s = RestoreStrategyState(b->strategy.get(), dir, &found);
+    Status s = RestoreStrategyState(b->strategy, dir, &found);
     if (s.ok()) {
       EXPECT_EQ(Save(b->strategy), Save(a->strategy));
     }
@@ -312,7 +312,7 @@ TEST_P(EveryStrategyTest, StateFileRoundTripsAndRejectsDamage) {
   fs::remove(path);
   auto b = MakeRun(name, Context(dir, topic));
   bool f = true;
-  EXPECT_TRUE(RestoreStrategyState(b->strategy.get(), dir, &f).ok());
+  EXPECT_TRUE(RestoreStrategyState(b->strategy, dir, &f).ok());
   EXPECT_FALSE(f);
 }
 
@@ -573,7 +573,7 @@ TEST_P(ResumeCrawlTest, ResumeRestoresTheSavedStateAndRefusesADamagedOne) {
   fs::create_directories(base + "/fresh.topicdir");
   const std::string dir = base + "/run";
   {
-    Crawler first(Config(dir, 8), nullptr);
+    Crawler first(Config(dir, 8), nullptr, MakeCrawlStrategy);
     Status s = first.Run();
     ASSERT_TRUE(s.ok()) << s.message();
   }

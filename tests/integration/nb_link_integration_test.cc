@@ -127,7 +127,7 @@ class NbLinkIntegrationTest : public ::testing::Test {
 TEST_F(NbLinkIntegrationTest, CollectTrainThenCrawlFetchesOnTopicLinksFirst) {
   WriteTopic("");
   // 1. The generic crawl of §3.2.2.
-  Crawler bfs(Config(dir_ + "/bfs", "bfs"), nullptr);
+  Crawler bfs(Config(dir_ + "/bfs", "bfs"), nullptr, MakeCrawlStrategy);
   ASSERT_TRUE(bfs.Run().ok());
   auto bfs_order = OkUrlsInOrder(dir_ + "/bfs");
   ASSERT_EQ(bfs_order.size(), 9u);
