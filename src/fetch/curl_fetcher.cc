@@ -7,7 +7,7 @@
 //   tasks and hops. Why not curl_multi_perform + curl_multi_poll: perform
 //   visits every transfer on every call, and each visit polls that
 //   transfer's socket (curl 7.88 Curl_readwrite): with 64 transfers that was
-//   ~88 poll() calls per fetched page (strace, bench/crawl_bench.sh). With
+//   ~88 poll() calls per fetched page (strace, bench/crawl_throughput/pages_per_second.sh). With
 //   socket_action curl runs only the transfers whose socket epoll reported,
 //   and takes the readiness from us. (If epoll cannot be set up, the
 //   perform/poll loop is the fallback.)

@@ -41,7 +41,7 @@
 // links as rows), 65 us with 100 links and no body; p50 latency ~0.14 ms,
 // p99 ~0.2 ms (commit + WAL checkpoint). The
 // crawler runs it on its own writer thread so commits never stall the fetch
-// loop (bench/crawl_bench.sh). Close() is a commit and a WAL checkpoint
+// loop (bench/crawl_throughput/pages_per_second.sh). Close() is a commit and a WAL checkpoint
 // (schemas 1-3 also merge the frontier log there and on resume).
 //
 // Paths: the store only creates or modifies files inside DIR (crawl.db and
