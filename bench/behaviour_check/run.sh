@@ -83,8 +83,8 @@ fi
 [ -n "$args" ] || { echo "the web printed no crawl-args" >&2; exit 1; }
 # One page at a time, no politeness wait: the order depends only on the code.
 # shellcheck disable=SC2206  # the crawl-args line is a flag list
-COMMON=(--seeds "$SEEDS" --max-pages "$PAGES" --deterministic --rng-seed "$RNG_SEED"
-        --delay 0 $args)
+WEB_ARGS=(--seeds "$SEEDS" --max-pages "$PAGES" --delay 0 $args)
+COMMON=("${WEB_ARGS[@]}" --deterministic --rng-seed "$RNG_SEED")
 
 # The topic: the corpus networking topic of data/topics/dev-networking-nb.toml
 # (on the synthetic web with its hosts as the seed-001 prefixes), with every
@@ -103,7 +103,7 @@ if [ ! -s "$MODELS/link-g2.nb.json" ]; then
   log "models -> $MODELS"
   mkdir -p "$MODELS"
   "$BIN" collect-links --topic "$OUT/topic-collect.toml" --out "$MODELS/data" \
-    "${COMMON[@]}" > "$MODELS/collect.log" 2>&1
+    "${WEB_ARGS[@]}" > "$MODELS/collect.log" 2>&1
   "$BIN" train link-nb --data "$MODELS/data" --features 2 --all \
     --out "$MODELS/link-g2.nb.json" > "$MODELS/train.log" 2>&1
   "$BIN" train page-nb --data "$MODELS/data" --all \
@@ -132,8 +132,8 @@ digest() {
 PAGES_SQL="SELECT id, url, status, round, printf('%.9g', relevance), printf('%.9g', link_score)
            FROM pages ORDER BY id"
 
-names() {  # names CMD: the list after "Strategy:" / "Round policy:" in CMD --help
-  "$BIN" "$1" --help | tr '\n' ' ' | sed -n "s/.*$2: \([a-z0-9, -]*[a-z0-9]\).*/\1/p" | tr -d ' '
+names() {  # names CMD LABEL: the list after "LABEL:" on its line of CMD --help
+  "$BIN" "$1" --help | sed -n "s/.*$2: \([a-z0-9, -]*[a-z0-9]\).*/\1/p" | head -1 | tr -d ' '
 }
 STRATEGIES=${STRATEGIES:-$(names crawl Strategy)}
 POLICIES=${POLICIES:-$(names recrawl 'Round policy')}
@@ -161,7 +161,8 @@ for p in ${POLICIES//,/ }; do
   rm -rf "$dir"
   cp -r "$base" "$dir"
   log "recrawl $p"
-  if ! "$BIN" recrawl "$dir" --policy "$p" "${COMMON[@]}" > "$OUT/round-$p.log" 2>&1; then
+  # recrawl reads --deterministic and --rng-seed from the crawl's config.toml.
+  if ! "$BIN" recrawl "$dir" --policy "$p" "${WEB_ARGS[@]}" > "$OUT/round-$p.log" 2>&1; then
     printf 'policy\t%s\tFAILED (see %s)\n' "$p" "$OUT/round-$p.log"
     continue
   fi
