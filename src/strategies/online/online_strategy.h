@@ -42,7 +42,7 @@
 
 namespace topicrawl {
 
-// The registry's constructor (crawl/strategy_registry.cc).
+// The registry's constructor (strategies/strategy_registry.cc).
 StatusOr<std::unique_ptr<CrawlStrategy>> NewOnlineStrategy(const StrategyContext& context);
 
 class OnlineStrategy : public CrawlStrategy {

@@ -18,6 +18,7 @@
 #include "frontier/frontier.h"
 #include "parse/html_parser.h"
 #include "strategies/online/online_strategy.h"
+#include "strategies/strategy_registry.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {
@@ -220,7 +221,7 @@ int CrawlHubWeb(const std::string& strategy, const std::string& base, int port) 
   c.write_warc = false;
   c.total_timeout_s = 5;
   c.connect_to.push_back("w.test:80:127.0.0.1:" + std::to_string(port));
-  Crawler crawler(c, nullptr);
+  Crawler crawler(c, nullptr, MakeCrawlStrategy);
   Status s = crawler.Run();
   EXPECT_TRUE(s.ok()) << strategy << ": " << s.message();
   return SectionPagesFetched(dir);
