@@ -23,10 +23,10 @@ struct OnlineParams {
   int rescore_every = 250;  // pages between re-scorings of the queue
   size_t max_side_links = 600000;  // queued links with side features
   size_t max_words = 12;    // words per field (URL, anchor)
-  // "topic": the reward is the topic cosine R(P); "self-trained": PageJudge's
+  // "topic": the reward is the topic cosine R(P); "self-trained": SelfTrainedJudge's
   // J(P) (page_judge.h), which is then also the page's stored relevance.
   std::string judge = "self-trained";
-  PageJudgeParams judge_params;  // judge_alpha, judge_bits, judge_threshold,
+  SelfTrainedJudgeParams judge_params;  // judge_alpha, judge_bits, judge_threshold,
                                  // judge_negative
 };
 

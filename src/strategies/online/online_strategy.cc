@@ -14,7 +14,7 @@
 
 namespace topicrawl {
 
-StatusOr<std::unique_ptr<CrawlStrategy>> NewOnlineStrategy(const StrategyContext& context) {
+StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context) {
   if (context.topic_file.empty()) {
     return Status::Error("strategy 'online' needs a topic: pass --topic FILE");
   }
@@ -25,8 +25,12 @@ StatusOr<std::unique_ptr<CrawlStrategy>> NewOnlineStrategy(const StrategyContext
   auto rel = TopicRelevance::Create(*topic);
   if (!rel.ok()) return rel.status();
   std::shared_ptr<TopicRelevance> relevance(std::move(rel).value());
-  return std::unique_ptr<CrawlStrategy>(
-      std::make_unique<OnlineStrategy>(*params, std::move(relevance), context));
+  StrategyTraits traits;
+  traits.beta = relevance->topic().beta;
+  traits.focus_gated = true;
+  traits.link_contexts = {true, false};
+  return ComposeStrategy("online", traits,
+                         std::make_shared<OnlineStrategy>(*params, std::move(relevance), context));
 }
 
 OnlineStrategy::OnlineStrategy(const OnlineParams& params,
@@ -36,7 +40,7 @@ OnlineStrategy::OnlineStrategy(const OnlineParams& params,
       relevance_(std::move(relevance)),
       page_scorer_(std::make_unique<RelevancePageScorer>(relevance_)),
       judge_(params.judge == "self-trained"
-                 ? std::make_unique<PageJudge>(params.judge_params, relevance_->topic().beta)
+                 ? std::make_unique<SelfTrainedJudge>(params.judge_params, relevance_->topic().beta)
                  : nullptr),
       rng_seed_(context.rng_seed),
       out_dir_(context.out_dir),

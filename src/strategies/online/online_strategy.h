@@ -3,7 +3,7 @@
 //
 //   reward   r(P) = min(1, J(P) / beta)^k, J(P) the crawl's own judgement
 //            of the fetched page: the topic cosine R(P) (seed 000 eq. 3-4),
-//            or with judge = "self-trained" PageJudge's (page_judge.h);
+//            or with judge = "self-trained" SelfTrainedJudge's (page_judge.h);
 //   value    Q(l) = sigmoid(logit(prior(l)) + w . x(l)), x the hashed link
 //            features of link_features.h, prior the cold start from the
 //            topic: alpha R(anchor) + (1 - alpha) R(parent) (seed 000 eq. 5)
@@ -43,19 +43,18 @@
 namespace topicrawl {
 
 // The registry's constructor (strategies/strategy_registry.cc).
-StatusOr<std::unique_ptr<CrawlStrategy>> NewOnlineStrategy(const StrategyContext& context);
+StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context);
 
-class OnlineStrategy : public CrawlStrategy {
+// Plays both roles (PageJudge, StrategyLearner): the learner re-scores what
+// the judge scored, with one model.
+class OnlineStrategy : public PageJudge, public StrategyLearner {
  public:
   OnlineStrategy(const OnlineParams& params, std::shared_ptr<TopicRelevance> relevance,
                  const StrategyContext& context);
 
-  std::string_view Name() const override { return "online"; }
-  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() override;
+  StatusOr<std::unique_ptr<LinkSelector>> MakeSelector();
+  double Beta() const { return relevance_->topic().beta; }
   void Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out) override;
-  double Beta() const override { return relevance_->topic().beta; }
-  bool FocusGated() const override { return true; }
-  LinkContextNeeds NeededLinkContexts() const override { return {true, false}; }
   void OnPageStored(const CrawlTask& task, PageId id, const ParsedPage& page,
                     const PageAssessment& assessment, Frontier* frontier) override;
   Status Finish() override;
@@ -91,7 +90,7 @@ class OnlineStrategy : public CrawlStrategy {
   OnlineParams params_;
   std::shared_ptr<TopicRelevance> relevance_;
   std::unique_ptr<PageScorer> page_scorer_;
-  std::unique_ptr<PageJudge> judge_;  // null: judge = "topic"
+  std::unique_ptr<SelfTrainedJudge> judge_;  // null: judge = "topic"
   uint64_t rng_seed_;
   std::string out_dir_;
   bool dedup_ignore_scheme_;

@@ -68,7 +68,8 @@ TEST(OnlineStrategyTest, TopicTableErrorsAreClear) {
   auto ok = NewOnlineStrategy(
       Context(dir, Topic(dir, "[strategy.online]\ngamma = 0.7\nhash_bits = 12\n")));
   ASSERT_TRUE(ok.ok()) << ok.status().message();
-  EXPECT_EQ((*ok)->Name(), "online");
+  EXPECT_EQ(ok->name, "online");
+  EXPECT_TRUE(ok->traits.focus_gated);
 }
 
 TEST(OnlineStrategyTest, LearnsFromPagesAndRescoresTheQueue) {
@@ -76,7 +77,8 @@ TEST(OnlineStrategyTest, LearnsFromPagesAndRescoresTheQueue) {
   auto made = NewOnlineStrategy(
       Context(dir, Topic(dir, "[strategy.online]\nhash_bits = 14\nrescore_every = 1000\n")));
   ASSERT_TRUE(made.ok()) << made.status().message();
-  auto* s = static_cast<OnlineStrategy*>(made->get());
+  auto* s = dynamic_cast<OnlineStrategy*>(made->judge.get());
+  ASSERT_NE(s, nullptr);
   FakeClock clock;
   auto f = Frontier::Create(FrontierOptions{}, &clock, std::move(s->MakeSelector()).value());
   ASSERT_TRUE(f.ok());

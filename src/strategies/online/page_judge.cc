@@ -9,14 +9,14 @@
 
 namespace topicrawl {
 
-PageJudge::PageJudge(const PageJudgeParams& params, double beta)
+SelfTrainedJudge::SelfTrainedJudge(const SelfTrainedJudgeParams& params, double beta)
     : params_(params), beta_(beta > 0 ? beta : 1.0), model_(params.ftrl) {}
 
-double PageJudge::Margin(double cosine) const {
+double SelfTrainedJudge::Margin(double cosine) const {
   return Logit(std::clamp(cosine / (2 * beta_), 0.01, 0.99));
 }
 
-Judgement PageJudge::Judge(const ParsedPage& page, std::string_view url, double cosine) const {
+Judgement SelfTrainedJudge::Judge(const ParsedPage& page, std::string_view url, double cosine) const {
   Judgement j;
   absl::flat_hash_set<uint64_t> seen;
   auto add = [&](std::string_view ns, std::string_view value) {
@@ -42,7 +42,7 @@ Judgement PageJudge::Judge(const ParsedPage& page, std::string_view url, double 
   return j;
 }
 
-void PageJudge::Train(const Judgement& j, double cosine) {
+void SelfTrainedJudge::Train(const Judgement& j, double cosine) {
   double y;
   if (cosine >= beta_) {
     y = 1;
@@ -56,7 +56,7 @@ void PageJudge::Train(const Judgement& j, double cosine) {
   (y > 0 ? positives_ : negatives_) += 1;
 }
 
-void PageJudge::Save(StateWriter* out) const {
+void SelfTrainedJudge::Save(StateWriter* out) const {
   std::lock_guard<std::mutex> lock(mu_);
   out->Section("judge", 1);
   out->U64(positives_);
@@ -64,7 +64,7 @@ void PageJudge::Save(StateWriter* out) const {
   model_.Save(out);
 }
 
-Status PageJudge::Restore(StateReader* in) {
+Status SelfTrainedJudge::Restore(StateReader* in) {
   uint32_t version = 0;
   if (Status s = in->Section("judge", 1, &version); !s.ok()) return s;
   uint64_t pos = 0, neg = 0;

@@ -1,4 +1,4 @@
-// PageJudge: the relevance judge of strategy `online` when `judge =
+// SelfTrainedJudge: the relevance judge of strategy `online` when `judge =
 // "self-trained"`: a page classifier that starts from the topic and retrains
 // on the crawl's own confident pages (self-training, Yarowsky 1995; as ACHE
 // retrains its page classifier online).
@@ -27,7 +27,7 @@
 
 namespace topicrawl {
 
-struct PageJudgeParams {
+struct SelfTrainedJudgeParams {
   FtrlParams ftrl;                 // judge_alpha, judge_bits (lambda as the link model)
   double threshold = 0.5;          // P(c|P) >= it: relevant
   double negative_fraction = 0.25; // R(P) <= it * beta: a confident negative
@@ -40,9 +40,9 @@ struct Judgement {
   std::vector<HashedFeature> features;  // for Train
 };
 
-class PageJudge {
+class SelfTrainedJudge {
  public:
-  PageJudge(const PageJudgeParams& params, double beta);
+  SelfTrainedJudge(const SelfTrainedJudgeParams& params, double beta);
 
   Judgement Judge(const ParsedPage& page, std::string_view url, double cosine) const;
   // The self-training step for a judged page of topic cosine R(P).
@@ -57,7 +57,7 @@ class PageJudge {
  private:
   double Margin(double cosine) const;
 
-  PageJudgeParams params_;
+  SelfTrainedJudgeParams params_;
   double beta_;
   mutable std::mutex mu_;
   FtrlProximal model_;  // guarded by mu_
