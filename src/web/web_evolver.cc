@@ -263,6 +263,16 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
         std::to_string(c[TruthState::kChanged]) + ", unchanged " + std::to_string(c[TruthState::kUnchanged]) +
         ", gone " + std::to_string(c[TruthState::kGone]));
   }
+  if (o.announce.enabled) {
+    AnnounceWebOptions ao = o.announce;
+    ao.seed = o.evolve.seed;
+    auto announced = WriteAnnouncements(web, base, o.hosts, ao);
+    if (!announced.ok()) return announced.status();
+    report.announce = *announced;
+    log("announcements: " + std::to_string(announced->announcing) + " of " +
+        std::to_string(announced->hosts) + " hosts with sitemaps and feeds, " +
+        std::to_string(announced->files) + " files");
+  }
   // The true change probability of every page that evolves (bench-only:
   // the oracle round policy, eval/round_oracle.h). Sorted by url.
   {
@@ -301,6 +311,11 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
       {"volatile_change_share", FormatRate(o.evolve.volatile_change_share)},
       {"homes", o.homes_file.empty() ? "-" : fs::absolute(o.homes_file, ec).string()},
       {"pages", std::to_string(n)},
+      {"announce", o.announce.enabled ? "1" : "0"},
+      {"sitemap_hosts", FormatRate(o.announce.sitemap_hosts)},
+      {"lastmod_accuracy", FormatRate(o.announce.lastmod_accuracy)},
+      {"lastmod_wrong", FormatRate(o.announce.lastmod_wrong)},
+      {"feed_size", std::to_string(o.announce.feed_size)},
       {"reachable", std::to_string(report.reachable)},
   };
   if (Status s = FinishEvolvedDir(out, meta); !s.ok()) return s;

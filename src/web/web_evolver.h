@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "web/announce_writer.h"
 #include "web/evolve_plan.h"
 #include "web/evolved_web.h"
 
@@ -43,6 +44,9 @@ struct WebEvolveOptions {
   // (a quick, small evolution for a crawl limited to these hosts).
   std::vector<std::string> hosts;
   bool force = false;      // replace an existing or interrupted evolution in E
+  // Sitemaps, sitemap indexes and feeds per round and host
+  // (web/announce_writer.h); its seed is evolve.seed.
+  AnnounceWebOptions announce;
   std::ostream* log = nullptr;
 };
 
@@ -51,6 +55,7 @@ struct WebEvolveReport {
   std::vector<size_t> published, edited, gone;  // per round (plan)
   std::vector<size_t> overlay_entries, overlay_files;  // per round
   size_t overlay_bytes = 0;
+  AnnounceReport announce;
   double seconds = 0;
 };
 

@@ -15,6 +15,7 @@ StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyC
 StatusOr<std::unique_ptr<RoundPolicy>> NewAdaptiveRoundPolicy(const RoundPolicyContext& context);
 StatusOr<std::unique_ptr<RoundPolicy>> NewNutchRoundPolicy(const RoundPolicyContext& context);
 StatusOr<std::unique_ptr<RoundPolicy>> NewHubsRoundPolicy(const RoundPolicyContext& context);
+StatusOr<std::unique_ptr<RoundPolicy>> NewSignalsRoundPolicy(const RoundPolicyContext& context);
 
 // adaptive_policy.cc, exposed for tests: Cho & Garcia-Molina's estimator of
 // the change rate per access, r = -log((n - X + 0.5) / (n + 0.5)), and the

@@ -23,6 +23,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"static", NewStaticRoundPolicy},
       {"topichub", NewTopicHubRoundPolicy},
       {"hubs", NewHubsRoundPolicy},
+      {"signals", NewSignalsRoundPolicy},
   };
   return *registry;
 }
