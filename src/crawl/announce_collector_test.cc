@@ -77,14 +77,14 @@ std::string Urlset(const std::vector<std::pair<std::string, std::string>>& urls)
   return x + "</urlset>";
 }
 
-struct Run {
+struct Collected {
   AnnounceCollection c;
   std::map<std::string, std::string> problems;  // fetch url -> status + problems
 };
 
-Run Collect(MapFetcher* f, FakeClock* clock, const std::vector<std::string>& origins,
+Collected Collect(MapFetcher* f, FakeClock* clock, const std::vector<std::string>& origins,
             AnnounceCollectOptions o = {}) {
-  Run r;
+  Collected r;
   r.c = CollectAnnouncements(origins, o, f, clock);
   for (const auto& row : r.c.fetches) r.problems[row.url] += row.status + " " + row.problems + ";";
   return r;
@@ -102,7 +102,7 @@ TEST(AnnounceCollector, RobotsIndexGzipSitemapAndFeed) {
   f.pages["http://h.test/feed.atom"] = {200,
       "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><link href=\"/1\"/>"
       "<updated>2026-01-03T00:00:00Z</updated></entry><entry><link href=\"/3\"/></entry></feed>"};
-  Run r = Collect(&f, &clock, {"http://h.test"});
+  Collected r = Collect(&f, &clock, {"http://h.test"});
   ASSERT_EQ(r.c.rows.size(), 3u);
   EXPECT_EQ(r.c.rows[0].url, "http://h.test/1");
   EXPECT_EQ(r.c.rows[0].source, 1);  // sitemap before feed
@@ -126,7 +126,7 @@ TEST(AnnounceCollector, OneRequestAtATimePerHostWithTheDelayBetween) {
   f.pages["http://h.test/b.xml"] = {200, Urlset({{"http://h.test/2", "2026-01-02"}})};
   AnnounceCollectOptions o;
   o.delay_s = 2.0;
-  Run r = Collect(&f, &clock, {"http://h.test"}, o);
+  Collected r = Collect(&f, &clock, {"http://h.test"}, o);
   ASSERT_EQ(f.submitted.size(), 3u);
   for (size_t i = 1; i < f.submitted.size(); ++i) {
     EXPECT_GE(f.submitted[i].second - f.submitted[i - 1].second, Seconds(2.0));
@@ -141,7 +141,7 @@ TEST(AnnounceCollector, SelfReferencingIndexIsReadOnce) {
   f.pages["http://h.test/a.xml"] = {200, Urlset({{"http://h.test/1", "2026-01-02"}})};
   AnnounceCollectOptions o;
   o.delay_s = 0;
-  Run r = Collect(&f, &clock, {"http://h.test"}, o);
+  Collected r = Collect(&f, &clock, {"http://h.test"}, o);
   EXPECT_EQ(f.submitted.size(), 3u);
   EXPECT_EQ(r.c.rows.size(), 1u);
   EXPECT_NE(r.problems["http://h.test/sitemap.xml"].find("already_read"), std::string::npos);
@@ -157,7 +157,7 @@ TEST(AnnounceCollector, ThousandDeepIndexNestingStopsAtTheDepthLimit) {
   }
   AnnounceCollectOptions o;
   o.delay_s = 0;
-  Run r = Collect(&f, &clock, {"http://h.test"}, o);
+  Collected r = Collect(&f, &clock, {"http://h.test"}, o);
   // robots.txt + i0 (depth 0) + i1 (1) + i2 (2, whose child would be 3).
   EXPECT_EQ(f.submitted.size(), 4u);
   EXPECT_NE(r.problems["http://h.test/i2.xml"].find("index_too_deep=1"), std::string::npos);
@@ -177,7 +177,7 @@ TEST(AnnounceCollector, UnreachableRobotsSkipsTheHostMissingRobotsProbesAndReads
   AnnounceCollectOptions o;
   o.delay_s = 0;
   o.probe_sitemap_xml = true;
-  Run r = Collect(&f, &clock, {"http://down.test", "http://plain.test"}, o);
+  Collected r = Collect(&f, &clock, {"http://down.test", "http://plain.test"}, o);
   EXPECT_NE(r.problems["http://down.test/robots.txt"].find("host_skipped"), std::string::npos);
   ASSERT_EQ(r.c.rows.size(), 2u);
   EXPECT_EQ(r.c.rows[0].url, "http://plain.test/x");
@@ -196,7 +196,7 @@ TEST(AnnounceCollector, BadDocumentsAreRecordedWithTheirReasons) {
       "<!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;\">]><urlset>&b;</urlset>"};
   AnnounceCollectOptions o;
   o.delay_s = 0;
-  Run r = Collect(&f, &clock, {"http://h.test"}, o);
+  Collected r = Collect(&f, &clock, {"http://h.test"}, o);
   EXPECT_NE(r.problems["http://h.test/broken.xml"].find("malformed_xml=1"), std::string::npos);
   EXPECT_NE(r.problems["http://h.test/bomb.xml"].find("dtd_entity=1"), std::string::npos);
   EXPECT_NE(r.problems["http://h.test/gone.xml"].find("http_error"), std::string::npos);

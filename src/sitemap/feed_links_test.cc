@@ -19,7 +19,7 @@ TEST(FeedLinksTest, RssAutodiscoveryExample) {
 TEST(FeedLinksTest, AtomRelativeUnquotedAndOtherRelsIgnored) {
   std::string html =
       "<!-- <link rel=alternate type=application/atom+xml href=/commented.atom> -->"
-      "<LINK REL='Alternate home' TYPE='application/atom+xml; charset=utf-8' HREF=feed.atom/>"
+      "<LINK REL='Alternate home' TYPE='application/atom+xml; charset=utf-8' HREF=feed.atom />"
       "<link rel=stylesheet type=text/css href=a.css>"
       "<link rel=alternate type=text/html href=/fr/>"
       "<link rel=alternate type=application/rss+xml href=feed.atom>"

@@ -17,7 +17,6 @@ namespace topicrawl::web {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr int64_t kEpoch = 1767225600;  // 2026-01-01, as web_evolver.cc's overlays
 constexpr size_t kUrlsPerFile = 50000;  // sitemaps protocol limit
 
 uint64_t Mix(uint64_t x) {  // splitmix64 finaliser
@@ -119,7 +118,7 @@ std::string Feed(const std::string& host, std::vector<Page> pages, int size, int
 // The files of one host in one round.
 Status WriteHost(const std::string& dir, const std::string& host, std::vector<Page> pages,
                  const AnnounceWebOptions& o, int round, AnnounceReport* report) {
-  const int64_t date = RoundDate(round);
+  const int64_t date = RoundDate(o.epoch, round);
   std::sort(pages.begin(), pages.end(), [](const Page& a, const Page& b) { return *a.url < *b.url; });
   std::map<std::string, std::vector<Page>> sections;
   for (const Page& p : pages) sections[SectionOf(*p.url)].push_back(p);
@@ -156,12 +155,12 @@ Status WriteHost(const std::string& dir, const std::string& host, std::vector<Pa
 
 int64_t FileMtime(const std::string& path) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_mtime) : kEpoch;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_mtime) : 0;
 }
 
 }  // namespace
 
-int64_t RoundDate(int round) { return kEpoch + 86400LL * round; }
+int64_t RoundDate(int64_t epoch, int round) { return epoch + 86400LL * round; }
 
 const char* LastmodHabitName(LastmodHabit h) {
   switch (h) {
@@ -227,12 +226,12 @@ StatusOr<AnnounceReport> WriteAnnouncements(const EvolvedWeb& web, const BaseWeb
       auto st = state->find(base.urls[i]);
       if (st != state->end() && !IsPresent(st->second.action)) continue;
       if (st == state->end() && base_mtime[i] == 0) base_mtime[i] = FileMtime(base.files[i]);
-      const int64_t truth = st != state->end() ? RoundDate(st->second.round) : base_mtime[i];
+      const int64_t truth = st != state->end() ? RoundDate(o.epoch, st->second.round) : base_mtime[i];
       if (first[i] == 0) first[i] = truth;
       int64_t lastmod = 0;
       switch (plan->second.habit) {
         case LastmodHabit::kAccurate: lastmod = truth; break;
-        case LastmodHabit::kBuildDate: lastmod = RoundDate(k); break;
+        case LastmodHabit::kBuildDate: lastmod = RoundDate(o.epoch, k); break;
         case LastmodHabit::kStale: lastmod = first[i]; break;
         case LastmodHabit::kNone: break;
       }
@@ -255,6 +254,7 @@ StatusOr<AnnounceReport> RewriteAnnouncements(const std::string& evolved_dir,
   if (!base.ok()) return base.status();
   AnnounceWebOptions o = options;
   o.seed = std::strtoull(web->meta["seed"].c_str(), nullptr, 10);
+  if (web->meta.count("date_epoch")) o.epoch = std::strtoll(web->meta["date_epoch"].c_str(), nullptr, 10);
   std::vector<std::string> hosts;
   const std::string& list = web->meta["hosts"];
   for (size_t i = 0; list != "-" && i < list.size();) {

@@ -23,7 +23,9 @@
 //         build     lastmod = the round's own date on every URL (half of lastmod_wrong)
 //         stale     lastmod = the page's first date, never updated (the other half)
 //         none      no <lastmod> (the rest)
-// A round's date is 2026-01-01 + K days, the mtime of its overlay files;
+// A round's date is round 0's date (2026-01-01, or the day after the
+// newest base page; evolve.tsv `date_epoch`) + K days, the mtime of its
+// overlay files;
 // a page never changed has its base file's mtime. E/truth/announce-hosts.tsv
 // lists every host with its draw (host, sitemap 0/1, habit).
 #ifndef TOPICRAWL_WEB_ANNOUNCE_WRITER_H_
@@ -47,6 +49,7 @@ struct AnnounceWebOptions {
   int feed_size = 20;
   size_t gzip_over_urls = 1000;
   uint64_t seed = 1;
+  int64_t epoch = 1767225600;  // round 0's date (unix s): evolve.tsv `date_epoch`
 };
 
 enum class LastmodHabit { kAccurate, kBuildDate, kStale, kNone };
@@ -81,8 +84,8 @@ StatusOr<AnnounceReport> WriteAnnouncements(const EvolvedWeb& web, const BaseWeb
 StatusOr<AnnounceReport> RewriteAnnouncements(const std::string& evolved_dir,
                                               const AnnounceWebOptions& options);
 
-// A round's date (unix seconds): 2026-01-01 + round days.
-int64_t RoundDate(int round);
+// A round's date (unix seconds): epoch + round days.
+int64_t RoundDate(int64_t epoch, int round);
 
 }  // namespace topicrawl::web
 

@@ -16,7 +16,8 @@
 // of another page of the same host, chosen by the seed, are inserted as one
 // new <p> after a seeded paragraph of the page; half of the edits also
 // delete one of the page's paragraphs that carries no link. Overlay files get
-// the mtime 2026-01-01 + K days, so nginx's ETag and Last-Modified differ
+// the mtime D + K days (D = 2026-01-01, or the day after the newest base
+// page's mtime: evolve.tsv `date_epoch`), so nginx's ETag and Last-Modified differ
 // between the versions of a page.
 #ifndef TOPICRAWL_WEB_WEB_EVOLVER_H_
 #define TOPICRAWL_WEB_WEB_EVOLVER_H_
