@@ -16,6 +16,7 @@
 #include "crawl/crawl_config.h"
 #include "crawl/crawler.h"
 #include "crawl/rounds/round_runner.h"
+#include "strategies/round_registry.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -111,7 +112,7 @@ int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
     }
     std::fprintf(stderr, "round %d: resuming\n", *round);
   } else {
-    StatusOr<PlannedRound> planned = PlanNextRound(options);
+    StatusOr<PlannedRound> planned = PlanNextRound(options, MakeRoundPolicy);
     if (!planned.ok()) {
       std::cerr << "error: " << planned.status().message() << "\n";
       return kExitUsage;
