@@ -264,7 +264,7 @@ Status Crawler::Impl::AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds
   std::vector<FrontierRecord> rows;
   for (const AnnouncementRow& a : c.rows) {
     LinkCandidate cand{a.url, DedupId(a.url, config_.dedup_ignore_scheme), 0, 0, "",
-                       strategy_->SeedScore()};
+                       strategy_.traits.seed_score};
     if (!filters_.Accepts(a.url)) continue;  // the crawl's scope applies
     if (frontier_->Add(cand) == AddResult::kAdded) {
       rows.push_back({cand.url_id, cand.url, 0, 0, "", cand.score, "{\"announced\":true}", 0});
