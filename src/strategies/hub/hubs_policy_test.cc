@@ -398,7 +398,7 @@ TEST(HubsPolicyTest, ASiteRelativeModelFileScoresWithTheCrawlsSitePercentiles) {
   std::string line;
   std::getline(in, line);
   ASSERT_EQ(line, "examples 12");
-  int homes = 0, sections = 0, positives = 0;
+  int homes = 0, learned_sections = 0, positives = 0;
   for (int i = 0; i < 12; ++i) {
     std::getline(in, line);
     std::istringstream row(line);
@@ -409,12 +409,12 @@ TEST(HubsPolicyTest, ASiteRelativeModelFileScoresWithTheCrawlsSitePercentiles) {
       EXPECT_LE(label, 0.0) << line;
     } else {
       EXPECT_NEAR(url_length, 2.0 / 15, 1e-6) << line;
-      ++sections;
+      ++learned_sections;
       positives += label > 0;
     }
   }
   EXPECT_EQ(homes, 4);
-  EXPECT_EQ(sections, 8);
+  EXPECT_EQ(learned_sections, 8);
   EXPECT_EQ(positives, 4);
 }
 
