@@ -185,8 +185,12 @@ class HostileCrawlTest : public ::testing::Test {
     c.connect_to = {"site.test:80:127.0.0.1:" + std::to_string(server_.port()),
                     "dead.test:80:127.0.0.1:" + std::to_string(dead_port_)};
     c.resolve = {"public.example:" + std::to_string(server_.port()) + ":127.0.0.1"};
-    c.total_timeout_s = 1;
-    c.connect_timeout_s = 1;
+    // Request timeouts stay at 2 s: a request's wait for one of the host's
+    // connections counts toward its total timeout, and at 1 s a URL queued
+    // behind /stall and /trickle (each holding a connection for the whole
+    // timeout) timed out before it was sent ("Failed to resolve host").
+    c.total_timeout_s = 2;
+    c.connect_timeout_s = 2;
     c.low_speed_time_s = 1;
     c.max_body_bytes = 1 << 20;
     c.progress_interval_ms = 1000;  // the waiting reason shows in the log
