@@ -124,6 +124,10 @@ struct CrawlConfig {
   bool near_duplicate_follow_links = true;
   bool write_warc = true;
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
+  // Seconds between saves of the strategy's learned state (DIR/state/
+  // strategy.bin, also saved at the end): a kill -9 loses at most this much
+  // learning. A save slower than 2 % of it stretches the interval.
+  double state_interval_s = 10;
 };
 
 // Reads a seeds file: one URL per line ('#' comments, blank lines skipped), or
