@@ -153,7 +153,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
       "combine", "gate", "tag_title", "tag_meta",
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
-      "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
+      "retrain_pages", "train_sample_pages", "vectors", "dim", "epoch", "min_count", "window",
       "threads", "seed", "center",
       // read by the topichub round policy (strategies/tda/topichub_policy.cc)
       "seeds_per_round", "hub_alpha", "hub_a", "hub_beta", "hub_budget", "hub_fresh"};
@@ -202,7 +202,8 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
               I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
               I{"min_term_chars", &o.min_term_chars, 1},
-              I{"retrain_pages", &o.retrain_pages, 0}, I{"dim", &o.training.dim, 2},
+              I{"retrain_pages", &o.retrain_pages, 0},
+              I{"train_sample_pages", &o.train_sample_pages, 0}, I{"dim", &o.training.dim, 2},
               I{"epoch", &o.training.epoch, 1}, I{"min_count", &o.training.min_count, 1},
               I{"window", &o.training.window, 1}, I{"threads", &o.training.threads, 1},
               I{"seed", &o.training.seed, 0}}) {
@@ -781,6 +782,8 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
 Status WriteDsvTsv(const Dsv& dsv, const std::string& path) {
   std::ofstream out(path, std::ios::trunc);
   if (!out) return Status::Error("cannot write " + path);
+  // Every digit of a double: a resumed crawl rebuilds the same DSV vector.
+  out.precision(17);
   out << "# term\tweight\trd\tkind\n";
   for (const DsvTerm& t : dsv.terms) {
     out << t.term << '\t' << t.weight << '\t' << t.rd << '\t'

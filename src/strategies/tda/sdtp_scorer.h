@@ -117,6 +117,11 @@ struct SdtpOptions {
   double link_parent = 0.4;
   // Training between rounds / during a crawl (strategy tda).
   int retrain_pages = 500;      // first training after this many pages, then doubling
+  // A training reads at most this many corpus pages (a uniform sample of
+  // the lines when the corpus holds more; 0 = all): fastText's time grows
+  // with the tokens read, so each training stays within a bound however
+  // large the crawl instead of growing with every round (docs/tda.md).
+  int train_sample_pages = 10000;
   std::string vectors;          // a TDAWV1 file to start from (previous round)
   WordVectorOptions training;   // keys dim, epoch, min_count, window, threads, seed
   // Not a topic key: Weigh tokenises one call a field (false, default) or
