@@ -613,7 +613,9 @@ TEST_P(ResumeCrawlTest, ResumeRestoresTheSavedStateAndRefusesADamagedOne) {
   ASSERT_TRUE(fs::exists(dir + "/state/strategy.bin"));
   // jlse and ata keep no document frequencies (their NB classifier scores).
   const bool df = GetParam() != "jlse" && GetParam() != "ata";
-  if (df) EXPECT_EQ(DfDocuments(dir), 8);
+  if (df) {
+    EXPECT_EQ(DfDocuments(dir), 8);
+  }
   const std::string state8 = ReadFile(dir + "/state/strategy.bin");
 
   // A damaged state file stops the resume before any fetch, naming it.
@@ -639,7 +641,9 @@ TEST_P(ResumeCrawlTest, ResumeRestoresTheSavedStateAndRefusesADamagedOne) {
   }
   // D counts the first run's pages too: the statistics were restored, not
   // restarted (a fresh start would give 8 again).
-  if (df) EXPECT_EQ(DfDocuments(dir), 16);
+  if (df) {
+    EXPECT_EQ(DfDocuments(dir), 16);
+  }
   EXPECT_NE(ReadFile(dir + "/state/strategy.bin"), state8);
 }
 

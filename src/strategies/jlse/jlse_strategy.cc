@@ -101,7 +101,7 @@ class JlseStrategy : public PageJudge, public StrategyLearner {
     w.Str(learner_->SaveState());
     w.Var(not_expanded_);
     w.Var(held_dropped_);
-    w.Var(held_.size());
+    w.U64(held_.size());  // StateReader::Count
     for (const LinkCandidate& c : held_) {
       w.Str(c.url);
       w.Var(c.depth);

@@ -31,6 +31,7 @@
 //     back to that length and continued) and the model (reloaded from the
 //     files above). A later round retrains only once retrain_pages pages
 //     joined the corpus since the last training.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -64,10 +65,18 @@ void WriteCorpus(const SdtpCorpusSnapshot& c, StateWriter* w) {
   w->Var(c.bytes);
   w->Var(c.pages);
   w->Var(c.topical);
-  w->Var(c.sites.size());
+  w->U64(c.sites.size());  // counts: StateReader::Count
   for (const std::string& site : c.sites) w->Str(site);
-  w->Var(c.stats.size());
-  for (const auto& [word, t] : c.stats) {
+  w->U64(c.stats.size());
+  // In word order: the same statistics give the same bytes, however the
+  // map was filled.
+  std::vector<const std::pair<const std::string, TermStats>*> words;
+  words.reserve(c.stats.size());
+  for (const auto& entry : c.stats) words.push_back(&entry);
+  std::sort(words.begin(), words.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : words) {
+    const std::string& word = entry->first;
+    const TermStats& t = entry->second;
     w->Str(word);
     w->F64(t.topical_weight);
     w->F64(t.total_weight);
@@ -257,8 +266,8 @@ class TdaStrategy : public TopicStrategy {
   // The model the crawl (or its previous round) last installed, from
   // OUT/tda-vectors.bin + OUT/tda-dsv.tsv: a resumed crawl scores with it
   // instead of StaticSim alone until the next retraining.
-  Status LoadSavedModel() {
-    if (out_dir().empty() || sdtp_->vectors()) return Status::Ok();
+  Status LoadSavedModel(bool replace = false) {
+    if (out_dir().empty() || (sdtp_->vectors() && !replace)) return Status::Ok();
     const std::string dir = out_dir();
     if (!std::filesystem::exists(dir + "/tda-vectors.bin") ||
         !std::filesystem::exists(dir + "/tda-dsv.tsv")) {
@@ -355,22 +364,27 @@ class TdaStrategy : public TopicStrategy {
     trained_pages_ = m->pages;
     std::fprintf(stderr, "tda: word vectors from %zu pages in %.1f s: %zu words, DSV +%zu new terms\n",
                  m->pages, m->seconds, m->vectors->size(), m->dsv.NewTerms());
-    sdtp_->InstallModel(m->vectors, std::move(m->dsv));
-    resumed_model_ = false;
-    if (Status s = SaveModel(); !s.ok()) {
+    // The model installed is the one read back from its files, so a crawl
+    // resumed from them scores with the very same bits (loading renormalises
+    // the rows).
+    if (Status s = SaveModel(*m->vectors, m->dsv); !s.ok()) {
       std::fprintf(stderr, "warning: tda: %s\n", s.message().c_str());
+      sdtp_->InstallModel(m->vectors, std::move(m->dsv));
+    } else if (Status l = LoadSavedModel(/*replace=*/true); !l.ok()) {
+      std::fprintf(stderr, "warning: tda: %s\n", l.message().c_str());
+      sdtp_->InstallModel(m->vectors, std::move(m->dsv));
     }
+    resumed_model_ = false;
   }
 
   // OUT/tda-vectors.bin + OUT/tda-dsv.tsv of the installed model, each
   // written beside and renamed into place (a kill -9 leaves the old pair or
   // the new one, and the state file names the pages it was trained on).
-  Status SaveModel() const {
-    auto vectors = sdtp_->vectors();
-    if (!vectors || out_dir().empty()) return Status::Ok();
+  Status SaveModel(const WordVectors& vectors, const Dsv& dsv) const {
+    if (out_dir().empty()) return Status::Error("no crawl directory for the model");
     const std::string v = out_dir() + "/tda-vectors.bin", d = out_dir() + "/tda-dsv.tsv";
-    Status s = vectors->Save(v + ".tmp");
-    if (s.ok()) s = WriteDsvTsv(*sdtp_->dsv(), d + ".tmp");
+    Status s = vectors.Save(v + ".tmp");
+    if (s.ok()) s = WriteDsvTsv(dsv, d + ".tmp");
     if (!s.ok()) return s;
     std::error_code ec;
     std::filesystem::rename(v + ".tmp", v, ec);
