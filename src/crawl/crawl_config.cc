@@ -55,6 +55,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"follow_nofollow", &CrawlConfig::follow_nofollow},
       {"dedup_ignore_scheme", &CrawlConfig::dedup_ignore_scheme},
       {"respect_robots", &CrawlConfig::respect_robots},
+      {"fetch_tdmrep", &CrawlConfig::fetch_tdmrep},
       {"delay_s", &CrawlConfig::delay_s},
       {"per_host_connections", &CrawlConfig::per_host_connections},
       {"concurrency", &CrawlConfig::concurrency},
