@@ -284,7 +284,7 @@ Status Crawler::Impl::AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds
 
 // Why remembered: RobotsHostKey parses the whole URL, and every dispatched
 // URL (refusals included) needs its key: 7 % of the crawl thread at 1.5 x
-// 10^5 pages of the synthetic web (perf, docs/performance.md "speed
+// 10^5 pages of the synthetic web (perf, docs/notebook/performance.md "speed
 // decay"). The key depends only on the scheme, host and port, which the
 // prefix up to the first '/', '?' or '#' after "://" determines: equal
 // prefixes, equal keys. (A prefix that would parse differently, e.g. with a

@@ -413,7 +413,7 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
   // join_fields: one Tokenize call for the whole page (each call pays its
   // own case folding); measured slower than one call a field (the joined
   // copy and a mark token a field cost more than the calls), so off by
-  // default (docs/tda.md, the join_fields measurement).
+  // default (docs/strategies/tda.md, the join_fields measurement).
   thread_local std::string joined;
   thread_local std::vector<std::string> tokens;
   joined.clear();
@@ -586,7 +586,7 @@ SdtpParts SdtpScorer::ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const
       // DynamicSim adds evidence only as far as StaticSim supports the
       // page: a page without the expert terms cannot be relevant on
       // semantic closeness alone (zh: security-minded pages outside the
-      // labelled chapters have the highest DynamicSim; docs/tda.md).
+      // labelled chapters have the highest DynamicSim; docs/strategies/tda.md).
       support = std::min(1.0, parts.static_sim / gate_);
     }
     parts.sim = options_.alpha * parts.dynamic_sim * support +

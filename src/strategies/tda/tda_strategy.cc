@@ -5,7 +5,7 @@
 //   * R(P) of a page is SDTP's Sim(p) (strategies/tda/sdtp_scorer.h, eq. 8-15),
 //     with the anchor of the link that led to the page as eq. 11's field A.
 //   * A link's priority (the paper gives no link formula; documented in
-//     docs/tda.md):
+//     docs/strategies/tda.md):
 //       score(l) = (la * Sim(anchor_l) + lc * Sim(context_l) + lp * Sim(P))
 //                  / (la + lc + lp)
 //     Sim(anchor) and Sim(context) are SDTP on the plain text (all factors
