@@ -51,9 +51,6 @@ void AddTdaCommand(CLI::App& app, int* exit_code);
 // Scale-out (docs/scale-out.md): cluster status|stop|seeds, merge.
 void AddClusterCommand(CLI::App& app, int* exit_code);
 void AddMergeCommand(CLI::App& app, int* exit_code);
-// `reference commands|config` (docs/reference/, scripts/gen-reference).
-// REQUIRES: last, so that it lists every other command.
-void AddReferenceCommand(CLI::App& app, int* exit_code);
 
 }  // namespace topicrawl::cli
 

@@ -1,5 +1,7 @@
 // `topicrawl reference commands|config`: the reference pages' raw material,
 // read from the binary itself (scripts/gen-reference writes docs/reference/).
+#include "cli/reference_command.h"
+
 #include <iostream>
 #include <memory>
 #include <string>
