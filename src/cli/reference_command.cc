@@ -23,12 +23,19 @@ std::string FullName(const CLI::App* cmd) {
   return name;
 }
 
+// A command's `--help` text as the user sees it. The formatter is called
+// directly: App::help() would show the help of the subcommand being run
+// (`reference commands`) instead.
+std::string HelpText(const CLI::App* cmd) {
+  return cmd->get_formatter()->make_help(cmd, FullName(cmd), CLI::AppFormatMode::Normal);
+}
+
 // One Markdown section per command, depth first in registration order: its
 // description and its `--help` text verbatim.
 void PrintCommandHelp(const CLI::App* cmd, std::ostream& out) {
   out << "## " << FullName(cmd) << "\n\n";
   if (!cmd->get_description().empty()) out << cmd->get_description() << "\n\n";
-  out << "```text\n" << cmd->help() << "```\n\n";
+  out << "```text\n" << HelpText(cmd) << "```\n\n";
   for (const CLI::App* sub : cmd->get_subcommands({})) PrintCommandHelp(sub, out);
 }
 
@@ -47,7 +54,7 @@ void PrintCommandsReference(CLI::App* root, std::ostream& out) {
       << "| " << kExitInterrupted
       << " | interrupted (SIGINT/SIGTERM, or stopped from the dashboard); the crawl "
          "directory is resumable |\n\n";
-  out << "## topicrawl\n\n```text\n" << root->help() << "```\n\n";
+  out << "## topicrawl\n\n```text\n" << HelpText(root) << "```\n\n";
   for (const CLI::App* sub : root->get_subcommands({})) PrintCommandHelp(sub, out);
 }
 

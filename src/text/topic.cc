@@ -1,5 +1,6 @@
 #include "text/topic.h"
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -324,10 +325,14 @@ void RecordRead(std::string_view key, std::string type, std::string fallback) {
   }
 }
 
+// The shortest text that reads back as `v` (0.8, not 0.80000000000000004),
+// as a TOML float.
 std::string TomlNumber(double v) {
-  std::ostringstream out;
-  out << toml::value<double>(v);
-  return out.str();
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  std::string text(buf, ec == std::errc() ? end : buf);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
 }
 
 }  // namespace
