@@ -248,7 +248,7 @@ void BenchQ(size_t n) {
 }
 
 // Real link fields: a crawl's saved jlse state (jlse_state.bin, format
-// topicrawl-jlse-state-3: crawl/strategies/jlse_learner_state.cc). The
+// topicrawl-jlse-state-3: strategies/jlse/jlse_learner_state.cc). The
 // documents are the LinkTable's link fields (what Gw's vertices are), the
 // queries the queued links' fields (what Assess and the rescoring look up).
 class StateReader {

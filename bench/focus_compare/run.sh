@@ -19,8 +19,8 @@
 #                       default OUT/NAME-graph, made here once by a BFS crawl
 #                       with no page budget (shared by the topics of a web:
 #                       pass the same GRAPH)
-#   EXTRA="--delay 0"   crawl flags for every run (default: no politeness delay,
-#                       the served web is local)
+#   EXTRA="..."         more crawl flags for every run (compare already passes
+#                       --delay 0: the served web is local)
 # Crawls run one at a time (`topicrawl compare`), under nice -n 10; finished
 # runs are reused, so a second call with a new strategy only runs that one.
 # The table goes to stdout and OUT/NAME/focus.md; per-run figures to
@@ -33,7 +33,7 @@ BIN=${BIN:-build/topicrawl}
 OUT=${OUT:-/work/runs/evalweb/focus-compare}
 RUNS=${RUNS:-5}
 FIRST_SEED=${FIRST_SEED:-1}
-EXTRA=${EXTRA---delay 0}
+EXTRA=${EXTRA:-}
 GRAPH=${GRAPH:-$OUT/$NAME-graph}
 STRATEGIES=${STRATEGIES:-$("$BIN" crawl --help | sed -n 's/.*Strategy: \([^[]*\).*/\1/p' |
   head -1 | tr -d ' ' | sed 's/,$//')}
@@ -63,7 +63,7 @@ if [ ! -f "$GRAPH/crawl.db" ] || ! sqlite3 "$GRAPH/crawl.db" \
   SCOPE=$(tail -n +2 "$WEB/manifest.tsv" | cut -f1 | sort -u | sed 's/^/--include-host /' | tr '\n' ' ')
   # shellcheck disable=SC2086  # ARGS, SCOPE and EXTRA are flag lists
   $NICE "$BIN" crawl --strategy bfs --seeds "$HOMES" --topic "$TOPIC" --max-pages 0 \
-    --out "$GRAPH" $SCOPE $EXTRA $ARGS > "$OUT/$NAME-graph.log" 2>&1
+    --delay 0 --out "$GRAPH" $SCOPE $EXTRA $ARGS > "$OUT/$NAME-graph.log" 2>&1
 fi
 
 log "compare into $OUT/$NAME"

@@ -3,14 +3,15 @@
 #include <cstdio>
 #include <iostream>
 
-#include "cli/commands.h"
 #include "cli/cluster_crawl.h"
+#include "cli/commands.h"
 #include "cli/crawl_runner.h"
 #include "cli/serve_flags.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
 #include "eval/failure_breakdown.h"
+#include "strategies/strategy_registry.h"
 
 namespace topicrawl::cli {
 namespace {

@@ -12,6 +12,7 @@
 #include "crawl/crawl_monitor.h"
 #include "server/api_server.h"
 #include "server/live_indexer.h"
+#include "strategies/strategy_registry.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -124,7 +125,7 @@ int PrepareCrawlConfig(CrawlConfig* config) {
 CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config, ClusterRole* cluster) {
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  Crawler crawler(config, &g_stop);
+  Crawler crawler(config, &g_stop, MakeCrawlStrategy);
   if (cluster) crawler.SetClusterRole(cluster);
   CrawlOutcome out;
   // --serve / --index (cli/serve_flags.h): the server and the indexer run

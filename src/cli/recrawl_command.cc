@@ -15,6 +15,7 @@
 #include "cluster/crawl_view.h"
 #include "crawl/crawl_config.h"
 #include "crawl/rounds/round_runner.h"
+#include "strategies/round_registry.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -105,7 +106,7 @@ int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
     }
     std::fprintf(stderr, "round %d: resuming\n", *round);
   } else {
-    StatusOr<PlannedRound> planned = PlanNextRound(options);
+    StatusOr<PlannedRound> planned = PlanNextRound(options, MakeRoundPolicy);
     if (!planned.ok()) {
       std::cerr << "error: " << planned.status().message() << "\n";
       return kExitUsage;

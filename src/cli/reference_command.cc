@@ -8,8 +8,8 @@
 
 #include "cli/commands.h"
 #include "crawl/config_reference.h"
-#include "crawl/crawl_strategy.h"
-#include "crawl/rounds/round_policy.h"
+#include "strategies/round_registry.h"
+#include "strategies/strategy_registry.h"
 
 namespace topicrawl::cli {
 namespace {

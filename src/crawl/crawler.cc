@@ -58,10 +58,10 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   return o;
 }
 
-FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& strategy) {
+FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const StrategyTraits& traits) {
   FrontierOptions o;
-  o.keep_max_on_duplicate = strategy.KeepMaxOnDuplicate();
-  if (strategy.FocusGated()) o.focus_tolerance = c.focus_tolerance;
+  o.keep_max_on_duplicate = traits.keep_max_on_duplicate;
+  if (traits.focus_gated) o.focus_tolerance = c.focus_tolerance;
   o.max_connections_per_host = c.per_host_connections;
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);
@@ -90,12 +90,12 @@ Status Crawler::Impl::Setup() {
   ctx.out_dir = config_.out_dir;
   ctx.rng_seed = config_.rng_seed;
   ctx.dedup_ignore_scheme = config_.dedup_ignore_scheme;
-  auto strategy = MakeCrawlStrategy(config_.strategy, ctx);
+  auto strategy = make_strategy_(config_.strategy, ctx);
   if (!strategy.ok()) return strategy.status();
   strategy_ = std::move(strategy).value();
   // Parse only the link contexts somebody reads: the strategy's, plus the
   // text context that the links table stores.
-  const LinkContextNeeds needs = strategy_->NeededLinkContexts();
+  const LinkContextNeeds needs = strategy_.traits.link_contexts;
   if (!needs.text && !(config_.store_links && config_.store_link_details)) {
     parse_options_.context_window_words = 0;
   }
@@ -107,9 +107,9 @@ Status Crawler::Impl::Setup() {
   std::error_code ec;
   std::filesystem::create_directories(config_.out_dir + "/spill", ec);
   if (ec) return Status::Error("cannot create " + config_.out_dir + "/spill: " + ec.message());
-  auto selector = strategy_->MakeSelector();
+  auto selector = strategy_.make_selector();
   if (!selector.ok()) return selector.status();
-  auto frontier = Frontier::Create(MakeFrontierOptions(config_, *strategy_), clock_,
+  auto frontier = Frontier::Create(MakeFrontierOptions(config_, strategy_.traits), clock_,
                                    std::move(selector).value());
   if (!frontier.ok()) return frontier.status();
   frontier_ = std::move(frontier).value();
@@ -130,7 +130,7 @@ Status Crawler::Impl::Setup() {
   if (!s.ok()) return s;
   store_->SetMeta("strategy", config_.strategy);
   store_->SetMeta("rng_seed", std::to_string(config_.rng_seed));
-  if (strategy_->Beta() >= 0) store_->SetMeta("beta", std::to_string(strategy_->Beta()));
+  if (strategy_.traits.beta) store_->SetMeta("beta", std::to_string(*strategy_.traits.beta));
   return SeedOrResume();
 }
 
@@ -163,7 +163,7 @@ Status Crawler::Impl::SeedOrResume() {
     // What the strategy had learned (DIR/state/strategy.bin) first: the
     // queue below is rebuilt with the stored scores either way.
     bool restored = false;
-    Status rs = RestoreStrategyState(strategy_.get(), config_.out_dir, &restored);
+    Status rs = RestoreStrategyState(strategy_, config_.out_dir, &restored);
     if (!rs.ok()) return rs;
     store_->AddEvent("state", restored ? "strategy state restored" : "no saved strategy state");
     // Rebuild the seen-set (every admitted URL) and the queue (state 0).
@@ -173,8 +173,8 @@ Status Crawler::Impl::SeedOrResume() {
     stats_.pages_ok = stats->ok_pages;
     stats_.pages_failed = stats->pages - stats->ok_pages;
     // The summary's relevant count covers the directory, like pages_ok.
-    if (strategy_->Beta() >= 0) {
-      auto relevant = store_->CountRelevantPages(strategy_->Beta());
+    if (strategy_.traits.beta) {
+      auto relevant = store_->CountRelevantPages(*strategy_.traits.beta);
       if (!relevant.ok()) return relevant.status();
       stats_.relevant = *relevant;
     }
@@ -227,7 +227,7 @@ Status Crawler::Impl::SeedOrResume() {
       continue;
     }
     LinkCandidate c{*url, DedupId(*url, config_.dedup_ignore_scheme), 0, 0, "",
-                    strategy_->SeedScore()};
+                    strategy_.traits.seed_score};
     if (frontier_->Add(c) == AddResult::kAdded) {
       rows.push_back({c.url_id, c.url, 0, 0, "", c.score, "{\"seed\":true}", 0});
     }
@@ -407,7 +407,7 @@ void Crawler::Impl::Process(FetchResult result) {
     p.decoded = DecodeToUtf8(result.body, result.content_type);
     const std::string& base = result.final_url.empty() ? result.task.url : result.final_url;
     p.page = ParseHtml(p.decoded.utf8, base, parse_options_);
-    strategy_->Assess(result.task, p.page, &p.assessment);
+    strategy_.judge->Assess(result.task, p.page, &p.assessment);
     p.digest = Hash64(result.body);
     p.simhash = SimHash64(p.page.text);
   } catch (const std::exception& e) {
@@ -481,7 +481,7 @@ void Crawler::Impl::CheckpointState() {
   constexpr auto kStateInterval = std::chrono::seconds(10);
   const TimePoint now = clock_->Now();
   if (now < next_state_save_) return;
-  Status s = SaveStrategyState(*strategy_, config_.out_dir);
+  Status s = SaveStrategyState(strategy_, config_.out_dir);
   const TimePoint done = clock_->Now();
   next_state_save_ = done + std::max<Duration>(kStateInterval, 50 * (done - now));
   if (!s.ok()) {
@@ -492,7 +492,7 @@ void Crawler::Impl::CheckpointState() {
 
 bool Crawler::Impl::RefillFromStrategy() {
   std::vector<FrontierRecord> rows;
-  for (LinkCandidate& c : strategy_->Refill()) {
+  for (LinkCandidate& c : strategy_.learner->Refill()) {
     if (config_.max_depth >= 0 && c.depth > static_cast<uint32_t>(config_.max_depth)) continue;
     if (filters_.Decide(c.url) == FilterDecision::kReject) continue;
     FrontierRecord row{c.url_id, c.url, c.depth, c.parent_page_id, c.anchor, c.score,
@@ -569,7 +569,7 @@ Status Crawler::Impl::Run() {
   started_ = last_progress_ = clock_->Now();
   next_state_save_ = started_ + std::chrono::seconds(10);
   if (monitor_) {
-    monitor_->SetStrategy(config_.strategy, strategy_->Beta());
+    monitor_->SetStrategy(config_.strategy, strategy_.traits.beta.value_or(-1.0));
     monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
   }
   // Room for ~1 s of store operations at 10^6 pages of the synthetic web
@@ -626,7 +626,7 @@ Status Crawler::Impl::Run() {
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
   closing("writing strategy state");
-  Status saved = SaveStrategyState(*strategy_, config_.out_dir);
+  Status saved = SaveStrategyState(strategy_, config_.out_dir);
   if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
     // The round is complete: `recrawl` may plan the next one
     // (crawl/rounds/round_runner.h, RoundFinishedKey).
@@ -647,7 +647,7 @@ Status Crawler::Impl::Run() {
     }
   }
   closing("finishing the strategy");
-  Status fin = strategy_->Finish();
+  Status fin = strategy_.learner->Finish();
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
   closing("releasing the fetcher and parse threads");
   fetcher_.reset();
@@ -679,8 +679,9 @@ Status Crawler::Impl::Run() {
   return closed;
 }
 
-Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)
-    : impl_(std::make_unique<Impl>(std::move(config), stop)) {}
+Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop,
+                 StrategyFactory make_strategy)
+    : impl_(std::make_unique<Impl>(std::move(config), stop, std::move(make_strategy))) {}
 Crawler::~Crawler() = default;
 void Crawler::SetMonitor(CrawlMonitor* monitor) { impl_->monitor_ = monitor; }
 void Crawler::SetClusterRole(ClusterRole* role) { impl_->cluster_ = role; }

@@ -50,9 +50,10 @@ class Crawler::Impl {
     uint64_t simhash = 0;     // SimHash64 of the text (near-duplicates)
   };
 
-  Impl(CrawlConfig config, const std::atomic<bool>* stop)
+  Impl(CrawlConfig config, const std::atomic<bool>* stop, StrategyFactory make_strategy)
       : config_(std::move(config)),
         stop_(stop),
+        make_strategy_(std::move(make_strategy)),
         clock_(SystemClock()),
         traps_(MakeTrapOptions(config_)) {}
 
@@ -109,9 +110,10 @@ class Crawler::Impl {
 
   CrawlConfig config_;
   const std::atomic<bool>* stop_;
+  StrategyFactory make_strategy_;
   Clock* clock_;
   std::unique_ptr<CrawlStore> store_;
-  std::unique_ptr<CrawlStrategy> strategy_;
+  Strategy strategy_;
   std::unique_ptr<Frontier> frontier_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<RobotsCache> robots_;

@@ -7,7 +7,7 @@
 //   tasks and hops. Why not curl_multi_perform + curl_multi_poll: perform
 //   visits every transfer on every call, and each visit polls that
 //   transfer's socket (curl 7.88 Curl_readwrite): with 64 transfers that was
-//   ~88 poll() calls per fetched page (strace, bench/crawl_bench.sh). With
+//   ~88 poll() calls per fetched page (strace, bench/crawl_throughput/pages_per_second.sh). With
 //   socket_action curl runs only the transfers whose socket epoll reported,
 //   and takes the readiness from us. (If epoll cannot be set up, the
 //   perform/poll loop is the fallback.)
@@ -310,7 +310,7 @@ void CurlFetcher::StartHop(Transfer* t) {
     // (Curl_hostcache_prune returns at once) and changes nothing else the
     // hop resolves. At 8.5 x 10^5 pages of the synthetic web (1,000 hosts)
     // that walk was the largest single spot of libcurl on the crawl thread
-    // (docs/performance.md, "ninth session"). Other hops keep curl's
+    // (docs/performance.md, the 8.5 x 10^5-page profile). Other hops keep curl's
     // default 60 s, and their transfers prune as before.
     curl_easy_setopt(t->easy, CURLOPT_DNS_CACHE_TIMEOUT, own ? -1L : 60L);
   }

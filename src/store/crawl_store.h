@@ -41,7 +41,7 @@
 // links as rows), 65 us with 100 links and no body; p50 latency ~0.14 ms,
 // p99 ~0.2 ms (commit + WAL checkpoint). The
 // crawler runs it on its own writer thread so commits never stall the fetch
-// loop (bench/crawl_bench.sh). Close() is a commit and a WAL checkpoint
+// loop (bench/crawl_throughput/pages_per_second.sh). Close() is a commit and a WAL checkpoint
 // (schemas 1-3 also merge the frontier log there and on resume).
 //
 // Paths: the store only creates or modifies files inside DIR (crawl.db and
@@ -169,7 +169,7 @@ struct CrawlStoreOptions {
   // which a checkpoint copies again. At 10^6 pages (~1,100 leaves a tree) a
   // 200 ms batch touched ~400 leaves a tree for ~500 rows: ~100 KB of WAL
   // per page, growing with the store; a 1 s batch shares each leaf among
-  // ~5x more rows (docs/performance.md, "ninth session"). Small stores
+  // ~5x more rows (docs/performance.md, the 10^6-page runs). Small stores
   // keep short batches, so readers (serve, explain) see pages sooner. A
   // kill -9 loses at most one batch (its pages are fetched again on resume).
   std::chrono::milliseconds long_commit_interval{1000};

@@ -19,6 +19,7 @@
 #include "crawl/crawl_config.h"
 #include "crawl/crawler.h"
 #include "gtest/gtest.h"
+#include "strategies/strategy_registry.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {
@@ -149,7 +150,7 @@ class CrawlIntegrationTest : public ::testing::Test {
 
 TEST_F(CrawlIntegrationTest, BfsRecordsEveryFateExactlyOnce) {
   ServeMarkedSite();
-  Crawler crawler(BaseConfig(), nullptr);
+  Crawler crawler(BaseConfig(), nullptr, MakeCrawlStrategy);
   Status s = crawler.Run();
   ASSERT_TRUE(s.ok()) << s.message();
 
@@ -204,7 +205,7 @@ TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
   ServeHomeLinkingTo(50, "x");
   CrawlConfig c = BaseConfig();
   c.max_pages = 20;
-  Crawler crawler(c, nullptr);
+  Crawler crawler(c, nullptr, MakeCrawlStrategy);
   ASSERT_TRUE(crawler.Run().ok());
   EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 20);
 }
@@ -224,7 +225,7 @@ TEST_F(CrawlIntegrationTest, QueueInRamSpillsTheRestAndStillFetchesEveryPageOnce
     CrawlConfig c = BaseConfig();
     c.queue_in_ram = in_ram;
     c.queue_in_ram_per_host = std::min<int64_t>(in_ram, 10'000);
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     EXPECT_EQ(crawler.stats().pages_ok, 121);
     EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 121);
@@ -257,7 +258,7 @@ TEST_F(CrawlIntegrationTest, SpentTrapPatternsAreNotQueued) {
   CrawlConfig c = BaseConfig();
   c.max_urls_per_pattern = 5;
   c.concurrency = 1;  // one page at a time: the counts below are exact
-  Crawler crawler(c, nullptr);
+  Crawler crawler(c, nullptr, MakeCrawlStrategy);
   ASSERT_TRUE(crawler.Run().ok());
   int fetched = 0;
   for (const auto& req : server_.Requests()) fetched += req.target.rfind("/s?", 0) == 0;
@@ -296,13 +297,13 @@ TEST_F(CrawlIntegrationTest, ResumeContinuesWithoutRefetching) {
   CrawlConfig c = BaseConfig();
   c.max_pages = 10;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
   }
   c.resume = true;
   c.max_pages = 0;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     Status s = crawler.Run();
     ASSERT_TRUE(s.ok()) << s.message();
   }
@@ -333,7 +334,7 @@ TEST_F(CrawlIntegrationTest, ResumedSummaryCountsRelevantPagesAndItsOwnRate) {
   c.max_pages = 12;
   int64_t first_relevant = 0;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     first_relevant = crawler.stats().relevant;
     EXPECT_EQ(crawler.stats().pages_ok_before, 0);
@@ -344,7 +345,7 @@ TEST_F(CrawlIntegrationTest, ResumedSummaryCountsRelevantPagesAndItsOwnRate) {
   // the rate is 0 (no page of its own).
   c.resume = true;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     EXPECT_EQ(crawler.stats().pages_ok, 12);
     EXPECT_EQ(crawler.stats().pages_ok_before, 12);
@@ -355,7 +356,7 @@ TEST_F(CrawlIntegrationTest, ResumedSummaryCountsRelevantPagesAndItsOwnRate) {
   // the rate covers the 19 new pages only.
   c.max_pages = 0;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     const CrawlStats& st = crawler.stats();
     EXPECT_EQ(st.pages_ok, 31);
@@ -462,7 +463,7 @@ TEST_F(CrawlIntegrationTest, DeterministicModeReplaysTheSameCrawl) {
     fs::remove_all(c.out_dir);
     c.deterministic = true;
     c.max_pages = 15;
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     runs.push_back(UrlsInOrder(c.out_dir));
   }

@@ -23,6 +23,7 @@
 #include "crawl/crawl_config.h"
 #include "crawl/crawler.h"
 #include "gtest/gtest.h"
+#include "strategies/strategy_registry.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {
@@ -195,7 +196,7 @@ class HostileCrawlTest : public ::testing::Test {
   // machine reaches (it takes tens of seconds): stopping it is the failure.
   void Crawl(const CrawlConfig& config, const char* label) {
     std::atomic<bool> stop{false};
-    Crawler crawler(config, &stop);
+    Crawler crawler(config, &stop, MakeCrawlStrategy);
     auto start = std::chrono::steady_clock::now();
     auto done = std::async(std::launch::async, [&] { return crawler.Run(); });
     if (done.wait_for(std::chrono::minutes(10)) != std::future_status::ready) {

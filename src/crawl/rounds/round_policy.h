@@ -15,7 +15,7 @@
 // `recrawl` -- in another process -- starts where the last one ended.
 //
 // Lifecycle, driven by `recrawl` (crawl/rounds/round_runner.h):
-//   policy = MakeRoundPolicy(name, context)
+//   policy = make_policy(name, context)  (strategies/round_registry.h)
 //   policy->RestoreState(saved state of this policy, "" the first time)
 //   if the last round was not yet fed to this policy:
 //       policy->OnRoundFinished(history of the finished round)
@@ -24,12 +24,13 @@
 // A round interrupted by kill -9 is continued by `recrawl --resume` with the
 // stored plan; the policy is not asked again.
 //
-// Policies: one .cc each in crawl/rounds/, listed in round_registry.cc:
+// Policies: one .cc each, listed in strategies/round_registry.cc; the
+// generic ones in crawl/rounds/, the others in their strategy family:
 //   full      revisit every known URL (baseline)
 //   adaptive  Cho & Garcia-Molina change-rate estimator weighted by relevance
 //   nutch     Nutch AdaptiveFetchSchedule intervals
-//   hubs      seed 003: revisit the pages a URL-feature SVM predicts to be hubs
-//   topichub  seed 002: re-seed from TopicHub pages (static: original seeds)
+//   hubs      (strategies/hub/) seed 003: revisit the pages a URL-feature SVM predicts to be hubs
+//   topichub  (strategies/tda/) seed 002: re-seed from TopicHub pages (static: original seeds)
 #ifndef TOPICRAWL_CRAWL_ROUNDS_ROUND_POLICY_H_
 #define TOPICRAWL_CRAWL_ROUNDS_ROUND_POLICY_H_
 
@@ -207,11 +208,12 @@ class RoundPolicy {
   virtual Status RestoreState(std::string_view /*state*/) { return Status::Ok(); }
 };
 
-// The explicit registry (round_registry.cc). Unknown names fail with a
-// message that lists the known ones.
-StatusOr<std::unique_ptr<RoundPolicy>> MakeRoundPolicy(const std::string& name,
-                                                       const RoundPolicyContext& context);
-std::vector<std::string> RoundPolicyNames();
+// Makes the round policy called `name`. The round runner is handed one (the
+// explicit list, strategies/round_registry.h, sits above the strategy
+// families that own most policies). An unknown name is an error that lists
+// the known ones.
+using RoundPolicyFactory = std::function<StatusOr<std::unique_ptr<RoundPolicy>>(
+    const std::string& name, const RoundPolicyContext& context)>;
 
 // Helpers shared by policies.
 // Keeps the `budget` revisits of highest priority (ties: lower url_id

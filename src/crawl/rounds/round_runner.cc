@@ -242,13 +242,14 @@ StatusOr<int> UnfinishedRound(const std::string& dir) {
   return *current;
 }
 
-StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
+StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options,
+                                     const RoundPolicyFactory& make_policy) {
   RoundPolicyContext ctx;
   ctx.out_dir = options.dir;
   ctx.topic_file = options.topic_file;
   ctx.rng_seed = options.rng_seed;
   ctx.model_file = options.model_file;
-  auto policy = MakeRoundPolicy(options.policy, ctx);  // before touching the crawl
+  auto policy = make_policy(options.policy, ctx);  // before touching the crawl
   if (!policy.ok()) return policy.status();
   return PlanNextRoundWith(options, **policy);
 }

@@ -50,10 +50,12 @@ struct PlannedRound {
 
 // Plans and stores the next round (see above). Errors leave the directory
 // as it was: not a crawl, an older schema, an unfinished round ("resume
-// it"), an unknown policy, a policy error.
-StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options);
+// it"), an unknown policy, a policy error. `make_policy` makes
+// options.policy (strategies/round_registry.h's MakeRoundPolicy).
+StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options,
+                                     const RoundPolicyFactory& make_policy);
 
-// The same with a policy made by the caller (not from the registry): for
+// The same with a policy made by the caller (not from a factory): for
 // bench tools whose policy is no crawl option, e.g. the oracle that reads an
 // evolved web's true change rates (eval/round_oracle.h). Its state is kept
 // under options.policy, which names it in the round's meta.
