@@ -68,7 +68,7 @@ StatusOr<std::vector<ConfigKeyRow>> ListConfigKeys(const std::string& scratch_di
     context.topic_file = topic_file;
     context.out_dir = scratch_dir;
     auto strategy = sources.make_strategy(name, context);
-    if (strategy.ok()) (void)(*strategy)->MakeSelector();
+    if (strategy.ok() && strategy->make_selector) (void)strategy->make_selector();
     AddReads(recorder, "strategy " + name, &rows);
   }
   for (const std::string& name : sources.policy_names) {

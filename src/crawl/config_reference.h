@@ -15,6 +15,7 @@
 #include "core/status.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/rounds/round_policy.h"
+#include "crawl/strategy_factory.h"
 
 namespace topicrawl {
 
@@ -30,9 +31,7 @@ struct ConfigKeyRow {
 // their factories).
 struct ConfigKeySources {
   std::vector<std::string> strategy_names;
-  std::function<StatusOr<std::unique_ptr<CrawlStrategy>>(const std::string&,
-                                                         const StrategyContext&)>
-      make_strategy;
+  StrategyFactory make_strategy;
   std::vector<std::string> policy_names;
   std::function<StatusOr<std::unique_ptr<RoundPolicy>>(const std::string&,
                                                        const RoundPolicyContext&)>
