@@ -129,8 +129,13 @@ digest() {
   printf '%s\t%s\t%s rows\t%s\n' "$kind" "$name" "$(wc -l < "$file")" \
     "$(sha256sum < "$file" | cut -c1-16)"
 }
-PAGES_SQL="SELECT id, url, status, round, printf('%.9g', relevance), printf('%.9g', link_score)
-           FROM pages ORDER BY id"
+# The pages stored ok, in fetch order, with their scores; then the other
+# rows (failures, robots denials) as a sorted set: they come from outside
+# hosts and robots fetches whose timing, not the code, decides where they
+# fall between the ok pages.
+PAGES_SQL="SELECT url, round, printf('%.9g', relevance), printf('%.9g', link_score)
+             FROM pages WHERE status = 'ok' ORDER BY id;
+           SELECT '~', url, status, round FROM pages WHERE status != 'ok' ORDER BY url, round"
 
 names() {  # names CMD LABEL: the list after "LABEL:" on its line of CMD --help
   "$BIN" "$1" --help | sed -n "s/.*$2: \([a-z0-9, -]*[a-z0-9]\).*/\1/p" | head -1 | tr -d ' '

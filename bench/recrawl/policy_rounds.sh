@@ -27,6 +27,8 @@
 #        HUB_MODEL  a model file for the hubs policy (`recrawl --model`:
 #                   train hub-svm --features url or url-site); default none
 #                   (the policy trains one on the crawl's own graph)
+#        EVOLVE_FLAGS  more `web evolve` flags when EVO is created (e.g. the
+#                   announcement knobs: --sitemap-hosts 0.7 --lastmod-accuracy 0.79)
 #        HOSTS      space-separated hosts to limit the crawl to (--include-host;
 #                   eval --scope-hosts; when EVO is created, only they evolve:
 #                   `web evolve --hosts`): the whole dev web takes ~50k fetches
@@ -55,7 +57,7 @@ if [ ! -s "$EVO/evolve.tsv" ]; then
   EVOLVE_HOSTS=""
   [ -z "${HOSTS:-}" ] || EVOLVE_HOSTS="--hosts $(echo $HOSTS | tr ' ' ',')"
   "$BIN" web evolve --dir "$BASE" --out "$EVO" --rounds "$ROUNDS" --seed "$SEED" --homes "$HOMES" \
-    --model "${MODEL:-news}" $EVOLVE_HOSTS --force
+    --model "${MODEL:-news}" $EVOLVE_HOSTS ${EVOLVE_FLAGS:-} --force
 fi
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PORT=$(free_port); TLS=$(free_port)

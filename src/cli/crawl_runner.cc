@@ -58,6 +58,12 @@ const EngineFlag kEngineFlags[] = {
                  cmd->add_flag(std::string(n))->description("Allow private/loopback targets");
                },
                [](const CrawlConfig&, CrawlConfig* to) { to->allow_private = true; }},
+    EngineFlag{"--seeds-from-sitemaps",
+               [](CLI::App* cmd, const char* n, CrawlConfig*) {
+                 cmd->add_flag(std::string(n))->description(
+                     "Round 0 also queues the URLs the seed hosts' sitemaps and feeds announce");
+               },
+               [](const CrawlConfig&, CrawlConfig* to) { to->seeds_from_sitemaps = true; }},
     EngineFlag{"--no-robots",
                [](CLI::App* cmd, const char* n, CrawlConfig*) {
                  cmd->add_flag(std::string(n))->description("Ignore robots.txt (only for your own sites)");

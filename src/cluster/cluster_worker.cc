@@ -121,6 +121,7 @@ void ClusterWorker::LeaseLoop() {
     lock.unlock();
     Status s = LeaseRound();
     if (!s.ok()) std::fprintf(stderr, "warning: cluster leases: %s\n", s.message().c_str());
+    ++lease_rounds_;
     lock.lock();
   }
 }
@@ -540,6 +541,7 @@ ClusterWorkerStats ClusterWorker::stats() const {
   ClusterWorkerStats st = stats_;
   st.redis_commands = crawl_conn_->commands() + lease_conn_->commands();
   st.redis_bytes = crawl_conn_->bytes_sent() + lease_conn_->bytes_sent();
+  st.lease_rounds = lease_rounds_.load();
   st.shards = OwnedShards();
   return st;
 }

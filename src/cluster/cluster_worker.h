@@ -60,6 +60,7 @@ struct ClusterWorkerStats {
   uint64_t released = 0;
   uint64_t redis_commands = 0;
   uint64_t redis_bytes = 0;
+  uint64_t lease_rounds = 0;  // lease-thread rounds finished (heartbeats)
   size_t shards = 0;
 };
 
@@ -155,6 +156,7 @@ class ClusterWorker : public ClusterRole {
   std::condition_variable wake_;
   bool leaving_ = false;
   bool verify_due_ = false;  // lease thread: a lapse seen, leases not verified yet
+  std::atomic<uint64_t> lease_rounds_{0};
   std::thread lease_thread_;
 };
 

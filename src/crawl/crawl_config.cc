@@ -41,6 +41,7 @@ using Field = std::variant<std::string CrawlConfig::*, bool CrawlConfig::*,
 const std::vector<std::pair<std::string, Field>>& Fields() {
   static const auto* fields = new std::vector<std::pair<std::string, Field>>{
       {"seeds_file", &CrawlConfig::seeds_file},
+      {"seeds_from_sitemaps", &CrawlConfig::seeds_from_sitemaps},
       {"strategy", &CrawlConfig::strategy},
       {"topic_file", &CrawlConfig::topic_file},
       {"max_pages", &CrawlConfig::max_pages},

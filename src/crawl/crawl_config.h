@@ -18,6 +18,10 @@ struct CrawlConfig {
   // --- what to crawl ---
   std::string seeds_file;           // one URL per line, or TSV with url/home_url
   std::vector<std::string> seeds;   // filled from seeds_file (or directly)
+  // Round 0 also starts from the URLs the seed hosts' sitemaps and feeds
+  // announce (robots.txt Sitemap: lines; crawl/announce_collector.h); they
+  // are queued after the seeds and kept as the round-0 announcements.
+  bool seeds_from_sitemaps = false;
   std::string out_dir;              // the crawl directory
   bool resume = false;              // continue the crawl in out_dir
   std::string strategy = "bfs";     // a name from the strategy registry

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "core/hash.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
+#include "crawl/announce_collector.h"
 #include "crawl/cluster_role.h"
 #include "crawl/crawler_impl.h"
 #include "crawl/crawl_monitor.h"
@@ -28,6 +30,7 @@
 #include "crawl/strategy_state.h"
 #include "crawl/url_trap.h"
 #include "fetch/charset.h"
+#include "store/announce_store.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
 #include "frontier/link_selector.h"
@@ -39,7 +42,6 @@
 #include "url/url_filter.h"
 
 namespace topicrawl {
-namespace {
 
 FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   FetcherOptions o;
@@ -57,6 +59,8 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   o.connection_cache_size = static_cast<long>(c.connection_cache);
   return o;
 }
+
+namespace {
 
 FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const StrategyTraits& traits) {
   FrontierOptions o;
@@ -236,8 +240,44 @@ Status Crawler::Impl::SeedOrResume() {
   store_->SetMeta("started_at", std::to_string(clock_->UnixMillis()));
   Status s = store_->AddSeeds(rows);
   if (!s.ok()) return s;
+  if (config_.seeds_from_sitemaps) return AddAnnouncedSeeds(rows);
   // Commit the seeds now: from here on the directory is resumable.
   return store_->Flush();
+}
+
+// Round 0 with seeds_from_sitemaps: the seed hosts' announced URLs are
+// queued after the seeds (the seeds' score, depth 0), and the collection is
+// kept as round 0's announcements, the reference the `signals` round
+// policy compares later lastmods with.
+Status Crawler::Impl::AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds) {
+  std::set<std::string> origins;
+  for (const FrontierRecord& r : seeds) {
+    size_t e = r.url.find('/', r.url.find("://") + 3);
+    origins.insert(r.url.substr(0, e));
+  }
+  AnnounceCollectOptions o;
+  o.fetch = MakeFetcherOptions(config_);
+  o.robots_agent = config_.robots_agent;
+  o.delay_s = config_.delay_s;
+  o.now_ms = clock_->UnixMillis();
+  AnnounceCollection c = CollectAnnouncements({origins.begin(), origins.end()}, o);
+  std::vector<FrontierRecord> rows;
+  for (const AnnouncementRow& a : c.rows) {
+    LinkCandidate cand{a.url, DedupId(a.url, config_.dedup_ignore_scheme), 0, 0, "",
+                       strategy_.traits.seed_score};
+    if (!filters_.Accepts(a.url)) continue;  // the crawl's scope applies
+    if (frontier_->Add(cand) == AddResult::kAdded) {
+      rows.push_back({cand.url_id, cand.url, 0, 0, "", cand.score, "{\"announced\":true}", 0});
+    }
+  }
+  if (Status s = store_->AddSeeds(rows); !s.ok()) return s;
+  store_->AddEvent("announced_seeds", std::to_string(rows.size()) + " URLs from the sitemaps of " +
+                                          std::to_string(c.hosts_announcing) + " of " +
+                                          std::to_string(c.hosts) + " seed hosts");
+  if (Status s = store_->Flush(); !s.ok()) return s;
+  auto announced = AnnounceStore::Open(config_.out_dir);
+  if (!announced.ok()) return announced.status();
+  return (*announced)->WriteRound(0, c.rows, c.fetches);
 }
 
 // Why remembered: RobotsHostKey parses the whole URL, and every dispatched

@@ -22,6 +22,7 @@
 #include "core/status.h"
 #include "crawl/crawl_config.h"
 #include "crawl/strategy_factory.h"
+#include "fetch/fetcher.h"
 
 namespace topicrawl {
 
@@ -54,6 +55,11 @@ struct CrawlStats {
     return elapsed_s > 0 ? static_cast<double>(pages_ok - pages_ok_before) / elapsed_s : 0.0;
   }
 };
+
+// The fetcher options a crawl with config `c` uses (user agent, routes,
+// timeouts, size limits, the private-address rule); also for the fetches a
+// round makes outside the crawl loop (crawl/announce_collector.h).
+FetcherOptions MakeFetcherOptions(const CrawlConfig& c);
 
 class Crawler {
  public:

@@ -69,6 +69,7 @@ class Crawler::Impl {
   Status Setup();
   Status BuildFilters();
   Status SeedOrResume();
+  Status AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds);
   void Dispatch();
   bool CheckRobots(const CrawlTask& task);
   // RobotsHostKey(url), remembered by the URL's "scheme://authority" prefix.

@@ -620,8 +620,12 @@ size_t CurlFetcher::OnBody(char* data, size_t size, size_t n, void* userdata) {
   size_t bytes = size * n;
   if (t->discard_body) return bytes;
   const FetcherOptions& o = *t->options;
-  bool page_ok = t->kind == FetchKind::kPage && t->status < 300;
-  size_t limit = t->kind == FetchKind::kRobots ? o.max_robots_bytes : o.max_body_bytes;
+  // A page or sitemap over its limit fails (kTooLarge): half a document is
+  // no document. robots.txt and error pages are cut and kept.
+  bool page_ok = t->kind != FetchKind::kRobots && t->status < 300;
+  size_t limit = t->kind == FetchKind::kRobots    ? o.max_robots_bytes
+                 : t->kind == FetchKind::kSitemap ? o.max_sitemap_bytes
+                                                  : o.max_body_bytes;
   std::string& body = t->result.body;
   if (body.size() + bytes <= limit) {
     body.append(data, bytes);

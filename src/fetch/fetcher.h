@@ -50,6 +50,9 @@ enum class FetchKind {
   kPage,    // HTML page: Content-Type filter and max_body_bytes apply
   kRobots,  // robots.txt: any Content-Type; body truncated (not failed) at
             // max_robots_bytes, as RFC 9309 section 2.5 allows
+  kSitemap, // sitemap or feed: any Content-Type (servers send text/xml,
+            // application/gzip, application/octet-stream ...); bodies over
+            // max_sitemap_bytes fail with kTooLarge
 };
 
 // Every default is the production default.
@@ -84,6 +87,9 @@ struct FetcherOptions {
   size_t max_body_bytes = 10u << 20;
   // robots.txt bodies are cut (status stays kOk) at this size.
   size_t max_robots_bytes = 512u << 10;
+  // Sitemap and feed bodies (as sent: a .xml.gz file counts compressed;
+  // the sitemap parser caps the inflated XML at 50 MiB on its own).
+  size_t max_sitemap_bytes = 50u << 20;
 
   // Media types accepted for kPage (lower case, no parameters). Checked on the
   // response headers; anything else aborts early with kContentTypeRejected.

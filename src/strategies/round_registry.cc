@@ -7,6 +7,7 @@
 
 #include "crawl/rounds/policies.h"
 #include "strategies/hub/hubs_policy.h"
+#include "strategies/signals/signals_policy.h"
 #include "strategies/tda/tda_round_policies.h"
 
 namespace topicrawl {
@@ -23,6 +24,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"static", NewStaticRoundPolicy},
       {"topichub", NewTopicHubRoundPolicy},
       {"hubs", NewHubsRoundPolicy},
+      {"signals", NewSignalsRoundPolicy},
   };
   return *registry;
 }

@@ -10,6 +10,7 @@
 #include "strategies/naive_bayes/nb_link_strategy.h"
 #include "strategies/tda/tda_strategy.h"
 #include "strategies/wang_landau/wang_landau_strategy.h"
+#include "strategies/online/online_strategy.h"
 
 namespace topicrawl {
 namespace {
@@ -27,6 +28,7 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
       {"jlse", NewJlseStrategy},
       {"ata", NewAtaStrategy},
       {"tda", NewTdaStrategy},
+      {"online", NewOnlineStrategy},
   };
   return *registry;
 }

@@ -609,7 +609,7 @@ TEST_P(ResumeCrawlTest, ResumeRestoresTheSavedStateAndRefusesADamagedOne) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Strategies, ResumeCrawlTest,
-                         ::testing::Values("best-first", "wang-landau", "shark-search"),
+                         ::testing::Values("best-first", "wang-landau", "shark-search", "online"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& ch : n) {

@@ -12,7 +12,8 @@
 //
 // (the "+1" keeps idf positive for terms in more than half of the documents,
 // as Lucene does; the seed's eq. 6 is the classic Robertson form, which goes
-// negative there and would break the top-1 upper bounds). A query term that
+// negative there and would break the top-1 upper bounds:
+// Bm25Params::robertson_idf selects it, floored at 0). A query term that
 // occurs qtf times counts qtf times. The vertex score is the weighted sum
 // (eq. 8), s(q, d) = sum_f w_f sim_f(q, d), w = (0.5, 0.2, 0.3), k1 = 2,
 // b = 0.75.
@@ -92,6 +93,12 @@ struct Bm25Params {
   double k1 = 2.0;
   double b = 0.75;
   std::array<double, kBm25Fields> weights{0.5, 0.2, 0.3};
+  // idf form: false (default) Lucene's ln(1 + (N - n + 0.5) / (n + 0.5));
+  // true the seed's eq. 6, Robertson's ln((N - n + 0.5) / (n + 0.5)),
+  // floored at 0: a term in more than half of the documents adds nothing
+  // (unfloored it would subtract, and the top-1 bounds assume terms only
+  // add). [strategy.jlse] bm25_idf = "lucene" | "robertson".
+  bool robertson_idf = false;
 };
 
 // The terms of one document or query, per field, in order (repeats count).
@@ -218,6 +225,8 @@ class Bm25Index {
   // SelfScore(query), computed in the same pass.
   std::vector<QueryTerm> Prepare(const Bm25Query& query, double* self) const;
   double TfPart(uint32_t tf, uint32_t len, int field) const;
+  // idf of a term in n of N documents (Bm25Params::robertson_idf).
+  double Idf(double N, double n) const;
   // Top1 over impact tiers (finalized index): see bm25_index.cc.
   void Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
   // Top1 by Block-Max WAND (finalized index): see bm25_block_max.cc.

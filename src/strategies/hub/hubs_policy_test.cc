@@ -1,5 +1,6 @@
 // Seed 003's round policy `hubs` on a hand-built crawl history.
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -387,19 +388,34 @@ TEST(HubsPolicyTest, ASiteRelativeModelFileScoresWithTheCrawlsSitePercentiles) {
   const std::string learned = (*q)->SaveState();
   EXPECT_NE(learned.find("\nfeatures url-site\n"), std::string::npos);
   EXPECT_NE(learned.find("hub-url-site-relative"), std::string::npos);
-  // Every numeric example value is a percentile in [0, 1] (url length 2nd).
+  // The url length (2nd value) is the mid-rank percentile among the 15
+  // pages of its site: (pages shorter + half of those as long) / 15. The
+  // home is the shortest: (0 + 0.5) / 15; the two sections are as long as
+  // each other and longer only than the home: (1 + 1) / 15. The examples
+  // are the 4 homes and 8 sections; the positives are the 4 sections that
+  // yielded links.
   std::istringstream in(learned.substr(learned.find("examples ")));
   std::string line;
   std::getline(in, line);
   ASSERT_EQ(line, "examples 12");
+  int homes = 0, learned_sections = 0, positives = 0;
   for (int i = 0; i < 12; ++i) {
     std::getline(in, line);
     std::istringstream row(line);
     double label, anchor, url_length;
-    row >> label >> anchor >> url_length;
-    EXPECT_GE(url_length, 0.0) << line;
-    EXPECT_LE(url_length, 1.0) << line;
+    ASSERT_TRUE(row >> label >> anchor >> url_length) << line;
+    if (std::abs(url_length - 0.5 / 15) < 1e-6) {
+      ++homes;
+      EXPECT_LE(label, 0.0) << line;
+    } else {
+      EXPECT_NEAR(url_length, 2.0 / 15, 1e-6) << line;
+      ++learned_sections;
+      positives += label > 0;
+    }
   }
+  EXPECT_EQ(homes, 4);
+  EXPECT_EQ(learned_sections, 8);
+  EXPECT_EQ(positives, 4);
 }
 
 TEST(HubsPolicyTest, AModelOfAnotherFeatureReadingIsRefused) {

@@ -1,10 +1,9 @@
 // SDTP's one-pass page scoring (ScoreParts / Score: tokens looked up as the
 // tokeniser hands them over, an extra field equal to an earlier one
 // replayed) against the two-pass path the tda strategy and `tda judge` use
-// (Weigh, then ScoreWeighted) and against the scores of the code before the
-// one-pass path: the same bits on the fixture pages, so no F1 of
-// docs/tda.md moves.
-#include <cstdio>
+// (Weigh, then ScoreWeighted): the same bits on the fixture pages; and the
+// scores of a hand-sized page against an independent computation of the
+// equations (testdata/sdtp_reference.py).
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -178,51 +177,78 @@ TEST(SdtpScorePathTest, WeighEqualsTokenisingEachField) {
   }
 }
 
-// The scores of the code before the one-pass path (main b0a3a5d: Weigh,
-// then ScoreWeighted with a scalar multiply-add), printed by this test
-// there with %.17g: the one-pass path and the 4-lane multiply-add give the
-// same bits. Tokens depend on jieba's dictionary (third_party_data), so
-// the values hold only with it.
-struct Golden {
-  const char* topic;
-  const char* page;
+// A page and model small enough to follow by hand: the expected scores are
+// the output of testdata/sdtp_reference.py, which computes the header's
+// equations in float64 apart from the scorer (its docstring describes the
+// same page, topic and model). By hand, without a model (idf 1): the page
+// has 4 tokens in reading order; socket weighs (3 + 1.5) / 4, tcp 1.5 / 4,
+// so StaticSim = (2 * 0.375 + 1.125) / (sqrt(5) * sqrt(0.375^2 + 1.125^2))
+// = 1 / sqrt(2).
+struct Reference {
+  const char* name;
   double sim, static_sim, dynamic_sim;
 };
-constexpr Golden kGolden[] = {
-  {"zh-networking.txt", "sdtp_fixture", 0.58734600061794429, 0.5460093063746474, 0.62868269486124118},
-  {"zh-networking.txt", "handbook-en-network-config.html", 0.25899849877267428, 0.51799699754534856, 0},
-  {"zh-networking.txt", "handbook-zh-cn-network-config.html", 0.52075630988411714, 0.61964906856368784, 0.42186355120454649},
-  {"zh-networking.txt", "hand", 0, 0.52541265400014114, 0.50451172200462113},
-  {"dev-networking.txt", "sdtp_fixture", 0.42936542693519775, 0.46939585332400524, 0.38933500054639025},
-  {"dev-networking.txt", "handbook-en-network-config.html", 0.33743358974615645, 0.62424250892898614, 0.050624670563326792},
-  {"dev-networking.txt", "handbook-zh-cn-network-config.html", 0.27842323282111947, 0.36657199129034368, 0.22254702974727941},
-  {"dev-networking.txt", "hand", 0, 0.41087474675297603, 0.047841211535438612},
+constexpr Reference kReference[] = {
+  {"no model", 0.707106781187, 0.707106781187, 0.000000000000},
+  {"gated cosine", 0.909592908532, 0.868243142124, 0.979620735578},
+  {"linear cosine", 0.923931938851, 0.868243142124, 0.979620735578},
+  {"gated length", 0.832090543063, 0.868243142124, 0.819941448338},
+  {"contradiction", 0.000000000000, 0.868243142124, 0.979620735578},
 };
 
-TEST(SdtpScorePathTest, ScoresOfTheCodeBeforeTheOnePassPath) {
-  const std::vector<Fixture> pages = Pages();
-  size_t checked = 0;
-  for (const char* topic_file : {"zh-networking.txt", "dev-networking.txt"}) {
-    auto s = SdtpScorer::Create(SharedTopic(topic_file), SdtpOptions{});
-    ASSERT_TRUE(s.ok());
-    if ((*s)->tokenizer().segmenter_name() != "jieba") {
-      GTEST_SKIP() << "jieba dictionary absent: the golden tokens are jieba's";
+TEST(SdtpScorePathTest, ScoresOfAHandSizedPageMatchTheReferenceComputation) {
+  Topic topic;
+  topic.name = "hand";
+  topic.keywords = {{"tcp", 2.0, 1}, {"socket", 1.0, 2}};
+  topic.contradiction_words = {"football"};
+  auto page = [](const char* second_block) {
+    ParsedPage p;
+    p.title = "socket";
+    p.text_blocks = {"tcp socket", second_block};
+    p.headings = {"router"};
+    return p;
+  };
+  auto model = [](SdtpScorer& s) {
+    auto wv = WordVectors::FromRows({"tcp", "socket", "router"}, {3, 4, 1, 0, 0, 2}, 2,
+                                    {2.0f, 1.0f, 0.5f}, 10);
+    Dsv dsv;
+    dsv.terms = {{"tcp", 0, 2.0, 0, true}, {"socket", 1, 1.0, 0, true}, {"router", 2, 0.3, 0.3, false}};
+    dsv.vector.assign(2, 0);
+    for (const DsvTerm& t : dsv.terms) {
+      for (int k = 0; k < 2; ++k) dsv.vector[k] += static_cast<float>(t.weight) * wv->Vector(t.id)[k];
     }
-    InstallSeededModel(**s, pages);
-    for (const Fixture& f : pages) {
-      const SdtpParts p = (*s)->ScoreParts(f.page, "tcp 网络 anchor");
-      std::printf("  {\"%s\", \"%s\", %.17g, %.17g, %.17g},\n", topic_file, f.name.c_str(), p.sim,
-                  p.static_sim, p.dynamic_sim);  // the table's lines
-      for (const Golden& g : kGolden) {
-        if (topic_file != std::string_view(g.topic) || f.name != g.page) continue;
-        EXPECT_EQ(p.sim, g.sim) << g.topic << " " << g.page;
-        EXPECT_EQ(p.static_sim, g.static_sim) << g.topic << " " << g.page;
-        EXPECT_EQ(p.dynamic_sim, g.dynamic_sim) << g.topic << " " << g.page;
-        ++checked;
-      }
-    }
+    s.InstallModel(wv, std::move(dsv));
+  };
+  struct Case {
+    const char* name;
+    const char* second_block;
+    bool with_model;
+    SdtpOptions options;
+  };
+  SdtpOptions linear, length;
+  linear.combine = SdtpOptions::Combine::kLinear;
+  length.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+  const Case cases[] = {{"no model", "router", false, {}},
+                        {"gated cosine", "router", true, {}},
+                        {"linear cosine", "router", true, linear},
+                        {"gated length", "router", true, length},
+                        {"contradiction", "router football", true, {}}};
+  ASSERT_EQ(std::size(cases), std::size(kReference));
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    const Case& c = cases[i];
+    const Reference& want = kReference[i];
+    ASSERT_STREQ(c.name, want.name);
+    auto s = SdtpScorer::Create(topic, c.options);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    if (c.with_model) model(**s);
+    const SdtpParts got = (*s)->ScoreParts(page(c.second_block));
+    // Vectors and the document vector are floats: 1e-6 of float rounding.
+    EXPECT_NEAR(got.sim, want.sim, 1e-6) << c.name;
+    EXPECT_NEAR(got.static_sim, want.static_sim, 1e-6) << c.name;
+    EXPECT_NEAR(got.dynamic_sim, want.dynamic_sim, 1e-6) << c.name;
+    EXPECT_EQ(got.has_vectors, c.with_model) << c.name;
+    EXPECT_EQ(got.contradiction.empty(), i + 1 != std::size(cases)) << c.name;
   }
-  EXPECT_EQ(checked, std::size(kGolden));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "strategies/tda/sdtp_scorer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <set>
 #include <filesystem>
@@ -243,6 +244,39 @@ class SdtpDsvTest : public ::testing::Test {
 std::filesystem::path* SdtpDsvTest::dir_ = nullptr;
 StringMap<TermStats>* SdtpDsvTest::stats_ = nullptr;
 std::shared_ptr<const WordVectors>* SdtpDsvTest::vectors_ = nullptr;
+
+// Training reports progress, and a cancel (set from another thread while
+// fastText runs, as SIGTERM sets the crawl's stop flag) ends it with an
+// error that says so, long before the epochs would have run out.
+TEST_F(SdtpDsvTest, TrainingReportsProgressAndStopsWhenCancelled) {
+  const std::string corpus = (*dir_ / "corpus.txt").string();
+  WordVectorOptions o;
+  o.dim = 16;
+  o.epoch = 2;
+  o.threads = 1;
+  std::vector<double> shares;
+  o.progress = [&shares](double done, double) { shares.push_back(done); };
+  ASSERT_TRUE(WordVectors::Train(corpus, o).ok());
+  ASSERT_GE(shares.size(), 2u);
+  EXPECT_TRUE(std::is_sorted(shares.begin(), shares.end()));
+  EXPECT_LT(shares.back(), 1.0);
+
+  std::atomic<bool> cancel{false};
+  o.cancel = &cancel;
+  o.epoch = 1000000;  // hours of training unless cancelled
+  size_t calls = 0;
+  o.progress = [&](double, double) {
+    if (++calls == 3) cancel = true;  // mid-training, from fastText's thread
+  };
+  auto v = WordVectors::Train(corpus, o);
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.status().message().find("cancelled"), std::string::npos) << v.status().message();
+  EXPECT_EQ(calls, 3u);  // no callback after the cancel: training ended there
+  // Cancelled before it starts: no training at all.
+  auto early = WordVectors::Train(corpus, o);
+  ASSERT_FALSE(early.ok());
+  EXPECT_NE(early.status().message().find("cancelled"), std::string::npos);
+}
 
 TEST_F(SdtpDsvTest, NearestWordsFollowTheCorpus) {
   const WordVectors& v = **vectors_;

@@ -2,9 +2,9 @@
 # Sitemap parsing bench (issue 34 acceptance: 20 sitemaps of 50,000 URLs
 # each parsed in <= 3 s CPU and <= 100 MB RSS). Runs build/bench/sitemap_bench
 # on plain and gzip files in a scratch directory and checks both limits.
-# Usage: bench/sitemap_bench.sh [FILES URLS]      (default 20 50000)
+# Usage: bench/signals/sitemap_parse.sh [FILES URLS]      (default 20 50000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${SITEMAP_BENCH:-build/bench/sitemap_bench}
 [ -x "$BIN" ] || { echo "sitemap_bench.sh: build it first: JOBS=2 scripts/build sitemap_bench" >&2; exit 1; }
 DIR=$(mktemp -d); trap 'rm -rf "$DIR"' EXIT
