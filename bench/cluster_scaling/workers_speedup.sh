@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale-out bench (issue 16, docs/scale-out.md): 1, 2 and 4 `crawl --cluster`
+# Scale-out bench (issue 16, docs/guides/scale-out.md): 1, 2 and 4 `crawl --cluster`
 # workers on the synthetic web with a per-response latency (WAN-like), each
 # worker limited to --concurrency 16, so one worker is bound by latency and
 # connections, not by this machine's cores. Prints per run: aggregate pages/s,

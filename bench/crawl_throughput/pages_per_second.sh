@@ -12,7 +12,7 @@
 #        EXTRA        extra crawl flags (e.g. "--parse-threads 1 --no-links-table")
 #        KEEP=1       keep the crawl directory
 #
-# Figures (docs/performance.md has the breakdown): bfs, delay 0, 15 dev-web
+# Figures (docs/guides/performance.md has the breakdown): bfs, delay 0, 15 dev-web
 # seeds; each run also stores ~1.5 failure rows per ok page (robots-denied
 # external hosts, 404s). Idle machine, N=20000:
 #                          pages/s      CPU ms/page  peak RSS    cores used

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Spot check of an evolved web against its truth (docs/incremental.md):
+# Spot check of an evolved web against its truth (docs/guides/rounds.md):
 #   bench/evolved_web/truth_check.sh E K PORT [topicrawl binary]
 # serves rounds K-1 and K of E on 127.0.0.1:PORT (and PORT+1 for TLS),
 # fetches every 97th URL of each truth state of round K (at most 15) from

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Seed 003 hub scoring cost (issue 13: "scoring 10^6 URLs with the model
 # takes < 10 s on one core"), per model file, raw or site-relative reading
-# (the model's kind decides; docs/hub-svm.md "Scoring speed with the
+# (the model's kind decides; docs/notebook/hub-svm.md "Scoring speed with the
 # site-relative reading"). A bench, not a test: the CPU is shared, read the
 # CPU figures (user + sys) and the peak memory, not wall time.
 # Usage: bench/hub_svm/scoring_cost.sh DATA.tsv MODEL... 

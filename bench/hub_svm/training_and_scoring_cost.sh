@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 # sets (url = before download, full = with page size); NO_DEDUP=1 adds the
 # run with one libsvm training per (point, fold) (~400 s CPU: slow).
 # GRID_FLAGS adds training flags, e.g. GRID_FLAGS=--imbalanced (class weight,
-# F1 selection, CV threshold: docs/hub-svm.md).
+# F1 selection, CV threshold: docs/strategies/hub-svm.md).
 for f in ${GRID_FEATURES:-url full}; do
   echo "== grid search, 2,000 training URLs, $f features, 2 threads"
   /usr/bin/time -f "   time: %U s user, %S s sys, %e s wall" \

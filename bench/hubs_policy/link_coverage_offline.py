@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Offline check for the `hubs` round policy (docs/hub-svm.md, "Incremental
+"""Offline check for the `hubs` round policy (docs/notebook/hub-svm.md, "Incremental
 tables, session 5"): how much of round 1's new-page links would the top
 FRAC of a round-0 crawl's pages cover, ranked by several link-structure
 scores. Reads the crawl's crawl.db (pages, links) and the evolved web's

@@ -12,14 +12,14 @@
 #      WEBS (default "dev zh"), ROUNDS (default 3), BUDGET (default 14%, for
 #      hubs and adaptive), WEBROOT (evolved webs, default /work/webs),
 #      OUTROOT (default /work/runs/hubs/incr), SHARED (default /work/shared),
-#      DEV_HOSTS (default: the 8 hosts of docs/hub-svm.md), KEEP_WEBS (1).
+#      DEV_HOSTS (default: the 8 hosts of docs/strategies/hub-svm.md), KEEP_WEBS (1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${TOPICRAWL:-build/topicrawl}
 SEEDS=${SEEDS:-1 2 3 4 5}
 WEBS=${WEBS:-dev zh}
 ROUNDS=${ROUNDS:-3}
-BUDGET=${BUDGET:-14%}  # docs/hub-svm.md: 22 % leaves no room for seed 2's dead links
+BUDGET=${BUDGET:-14%}  # docs/strategies/hub-svm.md: 22 % leaves no room for seed 2's dead links
 WEBROOT=${WEBROOT:-/work/webs}
 OUTROOT=${OUTROOT:-/work/runs/hubs/incr}
 SHARED=${SHARED:-/work/shared}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarises finished `topicrawl compare` runs for docs/jlse.md: mean ± sd of
+"""Summarises finished `topicrawl compare` runs for docs/strategies/jlse.md: mean ± sd of
 harvest, recall, average harvest rate@N and average target recall@N (from
 `topicrawl eval --at`), pages/CPU-second, and two SVG curves.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Markdown tables of average harvest rate@N and average target recall@N
 (the seed's metrics, mean ± sd over runs) from a `topicrawl compare`
-table.json, for docs/jlse.md.
+table.json, for docs/strategies/jlse.md.
 
   bench/jlse/repro_tables.py TABLE.json [ORDER...]
 """

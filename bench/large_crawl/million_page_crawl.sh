@@ -187,7 +187,7 @@ fi
 # with thread figures) is printed as a yardstick, with the ratio as it
 # would be if all of that change were the machine's speed. It is only a
 # yardstick: the first step also pays the pool's warm-up, and the pages
-# of later steps differ (in the 10^6 runs of docs/performance.md the pool
+# of later steps differ (in the 10^6 runs of docs/guides/performance.md the pool
 # got 5-12 % cheaper per page late, so this figure reads lower).
 [ -s "$TMP/steps.txt" ] && awk '
   NR == 1 { r0 = $2; if ($3 != "-") q0 = $3 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Offline round simulator for revisit rankings (issue 11; analysis, not the
-measurement -- the figures of docs/incremental.md are real recrawls).
+measurement -- the figures of docs/guides/rounds.md are real recrawls).
 
 Replays the truth of a simulated evolution (`web evolve`: E/truth/round-K.tsv,
 hubs-K.tsv, rates.tsv) over the round-0 store of a real crawl of it, for a
@@ -11,7 +11,7 @@ home pages are revisited on top, as seeds), and the truth says which of them
 changed. New pages join the history in the round they appear. The shipped
 `adaptive` and the oracle are re-implemented here; against real recrawls of
 the same stores they agree within ~2 points per round
-(docs/incremental.md), which makes this a quick way to compare rankings.
+(docs/guides/rounds.md), which makes this a quick way to compare rankings.
 
 Usage:
   bench/recrawl/revisit_ranking_sim.py --runs 'R/dev-s{seed}/round0' --evo '/work/webs/incr2-dev-s{seed}' \

@@ -2,8 +2,8 @@
 # Re-measures the seed-000 table (Wang-Landau paper: DP 1k/5k/10k/15k,
 # Accuracy, LP, ARDP, SDDP, ARLP, SDLP, recall, time, Friedman ranks) and the
 # seed-001 table (Naive-Bayes link crawler) on the two benchmark webs, 5 RNG
-# seeds per strategy (issue #17). Results: docs/wang-landau.md,
-# docs/baselines.md, docs/naive-bayes.md.
+# seeds per strategy (issue #17). Results: docs/strategies/wang-landau.md,
+# docs/strategies/baselines.md, docs/strategies/naive-bayes.md.
 #
 # Usage: bench/seed_tables/harvest_tables.sh [OUT]        (default OUT=runs/seed-tables)
 #   PARTS="dev zh nb-dev nb-zh"  which parts to run (default: all, in order)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Overhead of `crawl --serve` (a bench, not a test; docs/api.md): crawls of
+# Overhead of `crawl --serve` (a bench, not a test; docs/guides/api.md): crawls of
 # the served dev web alternating plain and --serve (with a poller doing what
 # an open dashboard does: /api/status and /api/hosts once a second); prints
 # pages/s, CPU ms a page and the crawl thread's CPU for each run, then per

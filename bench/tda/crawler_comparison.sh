@@ -1,5 +1,5 @@
 #!/bin/bash
-# Seed 002's third experiment (issue 14, docs/tda.md "TDA vs static ontology
+# Seed 002's third experiment (issue 14, docs/notebook/tda.md "TDA vs static ontology
 # vs Shark-search"): for one evolve/crawl seed S, three crawlers on the
 # evolved dev web, each its own round 0 and then rounds 1..ROUNDS with the
 # same budget, `eval --truth-dir` after the last round:
@@ -21,7 +21,7 @@
 #        DIM / EPOCH / RETRAIN (fastText of the tda arm; default 16 / 2 /
 #        500: reduced from the strategy's dim 64, epoch 5 so that 5 seeds
 #        fit a shared 2-core machine -- these are not the seed's values;
-#        the paper gives none, docs/tda.md says what was run).
+#        the paper gives none, docs/strategies/tda.md says what was run).
 # Only the tda arm trains word vectors (onto has alpha 0, shark none); its
 # rounds keep the round-0 model unless a round parses RETRAIN pages.
 # Runs its commands under nice -n 10 itself (do not nice the script too).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Summary of bench/tda/crawler_comparison.sh (issue 14, docs/tda.md "TDA vs static
+# Summary of bench/tda/crawler_comparison.sh (issue 14, docs/notebook/tda.md "TDA vs static
 # ontology vs Shark-search"): per crawler, mean ± sd over the seeds of
 #   * new relevant pages found per round (eval --truth-dir --scope-hosts),
 #   * after the last round: pages stored (dp), relevant pages among them

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """F1 per method and seed from `topicrawl tda judge`'s OUT/scores-SEED.tsv (issue 14,
-docs/tda.md "Session 2026-11-26 (fifth)").
+docs/notebook/tda.md "Session 2026-11-26 (fifth)").
 
   bench/tda/judge_f1_summary.py OUT SEEDS METHODS [--labels L.tsv]
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Seed 002's round experiment (issue 14, docs/tda.md "Rounds"): for one
+# Seed 002's round experiment (issue 14, docs/strategies/tda.md "Rounds"): for one
 # evolve/crawl seed S, a round-0 crawl of the evolved dev web, copied, then
 # rounds 1..6 with the round policies `topichub` and `static` on the copies
 # (same budget), `eval --truth-dir` after every round. A bench, not a test.

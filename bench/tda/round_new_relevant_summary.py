@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Summary of bench/tda/round_new_relevant.sh (issue 14, docs/tda.md "Rounds"): per
+# Summary of bench/tda/round_new_relevant.sh (issue 14, docs/strategies/tda.md "Rounds"): per
 # policy and round, mean ± sd over the seeds of new relevant pages found,
 # new pages found and fetches (from each run's `eval --truth-dir --json`).
 # --why: per host, the new relevant pages of rounds 2-6 against each

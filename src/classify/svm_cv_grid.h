@@ -1,6 +1,6 @@
 // libsvm's (C, gamma) grid with k-fold cross-validation, made fast for data
 // whose scaled feature vectors repeat (URL features are discrete: on 2,000
-// URLs of the dev web, 1,266 distinct vectors: docs/hub-svm.md). Internal to
+// URLs of the dev web, 1,266 distinct vectors: docs/strategies/hub-svm.md). Internal to
 // classify/svm_model.cc (SvmGridOptions::deduplicate).
 //
 // Equivalence with training libsvm on the rows as they are (why merging is

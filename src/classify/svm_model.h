@@ -144,7 +144,7 @@ struct SvmGridOptions {
   // label noise, SMO at C >= 2^7 runs for millions of iterations: 20,000
   // ends the full grid on 2,000 URLs in ~36 s CPU (298 of 1,100 solves
   // capped, all at large C; the chosen point is the uncapped grid's:
-  // docs/hub-svm.md). A capped solve is an early-stopped SMO solution.
+  // docs/strategies/hub-svm.md). A capped solve is an early-stopped SMO solution.
   int64_t max_iterations = 20000;
   SvmClassWeight class_weight = SvmClassWeight::kNone;
   SvmSelection select = SvmSelection::kAccuracy;
@@ -164,7 +164,7 @@ struct SvmGridOptions {
   // point's final fit uses every row. The deduplicated engine's cost grows
   // with the square of the distinct vectors (kernel rows) times gammas x
   // folds: 2,000 rows keep the default grid to ~1 CPU-minute
-  // (docs/hub-svm.md), where 8,000 ran for more than 5 minutes.
+  // (docs/strategies/hub-svm.md), where 8,000 ran for more than 5 minutes.
   size_t grid_sample = 2000;
   // Called as (point, fold) fits finish, from the grid's threads (one at a
   // time); empty: silent.

@@ -121,7 +121,9 @@ TEST(SvmModelTest, GridCrossValidatesASampleAndReportsProgress) {
       EXPECT_FALSE(seen[i].final_fit);
       EXPECT_EQ(seen[i].total, 6u * 4u);
       EXPECT_EQ(seen[i].rows, 60u);
-      if (i > 0) EXPECT_GT(seen[i].done, seen[i - 1].done);
+      if (i > 0) {
+        EXPECT_GT(seen[i].done, seen[i - 1].done);
+      }
     }
     EXPECT_EQ(seen[seen.size() - 2].done, 24u);
     EXPECT_TRUE(seen.back().final_fit);

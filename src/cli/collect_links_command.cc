@@ -2,7 +2,7 @@
 // (§3.2.2): a generic BFS crawl, then every stored link labelled by whether
 // its target lies under an on-topic or off-topic URL prefix of the topic
 // file, split 7:3 (stratified). Output files: strategies/naive_bayes/link_dataset.h and
-// docs/naive-bayes.md.
+// docs/strategies/naive-bayes.md.
 #include <csignal>
 #include <cstdio>
 #include <filesystem>

@@ -87,6 +87,8 @@ const EngineFlag kEngineFlags[] = {
                      "URL-trap budget: new URLs admitted per host and path pattern (default 1000, 0 = off)"),
     TOPICRAWL_OPTION("--max-url-params", max_url_params,
                      "Refuse URLs with more query parameters (default 10, -1 = off)"),
+    TOPICRAWL_OPTION("--state-interval", state_interval_s,
+                     "Seconds between saves of the strategy's learned state (default 10)"),
     TOPICRAWL_OPTION("--queue-in-ram", queue_in_ram,
                      "Queued links kept in RAM; the rest wait on disk (default 1000000)"),
     TOPICRAWL_OPTION("--queue-in-ram-per-host", queue_in_ram_per_host,

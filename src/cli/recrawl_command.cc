@@ -29,10 +29,10 @@ struct RecrawlFlags {
   std::string model;
   bool resume = false;
   bool probe_sitemap_xml = false;
-  std::string cluster;  // refused (docs/scale-out.md "Rounds")
+  std::string cluster;  // refused (docs/guides/scale-out.md "Rounds")
 };
 
-// Rounds are not run in cluster mode (docs/scale-out.md "Rounds"): a round
+// Rounds are not run in cluster mode (docs/guides/scale-out.md "Rounds"): a round
 // plans its revisits from the whole crawl's pages and fetch history, which
 // are spread over the workers' directories, and it would need the cluster's
 // seen-set to admit URLs already crawled again.

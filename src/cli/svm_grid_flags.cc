@@ -44,7 +44,7 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
   cmd->add_flag("!--no-dedup", g->deduplicate,
                 "Cross-validate with one libsvm training per (point, fold) on the rows as they "
                 "are, instead of merging identical scaled vectors into weighted examples with "
-                "warm starts over C (same problem; docs/hub-svm.md)");
+                "warm starts over C (same problem; docs/strategies/hub-svm.md)");
   cmd->add_option_function<std::string>(
       "--class-weight",
       [g](const std::string& v) {

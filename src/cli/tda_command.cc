@@ -244,7 +244,7 @@ int RunJudge(const JudgeFlags& flags) {
   //               Chinese characters such as 官, 组, 化);
   //   sdtp-mass1  new terms' summed weight capped at the ontology's;
   //   sdtp-2c-m1  both.
-  // The DynamicSim rules (docs/tda.md "SDTP vs VSM"), each on the topic's options:
+  // The DynamicSim rules (docs/notebook/tda.md "SDTP vs VSM"), each on the topic's options:
   //   sdtp-len    DynamicSim normalised by the page's word weight
   //               (dynamic_norm = "length"), raw vectors;
   //   sdtp-len-c  the same on centred vectors;
@@ -528,7 +528,7 @@ int RunJudge(const JudgeFlags& flags) {
       score["doc-vec"].push_back(nd > 0 && nt > 0 ? std::max(0.0, dot / std::sqrt(nd * nt)) : 0);
     }
     // Per-page scores (for per-host precision / recall and the StaticSim /
-    // DynamicSim parts: docs/tda.md "Why SDTP was below VSM on zh").
+    // DynamicSim parts: docs/notebook/tda.md "Why SDTP stays below VSM on zh").
     {
       std::ofstream dump(out_dir + "/scores-" + std::to_string(seed) + ".tsv");
       std::vector<std::string> columns = methods;

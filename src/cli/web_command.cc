@@ -57,7 +57,7 @@ void AddBuild(CLI::App& web, int* exit_code) {
   auto force = std::make_shared<bool>(false);
   cmd->add_option("--rounds", *rounds,
                   "`versions`: one round per version the archive offers (apt-cache madison), oldest "
-                  "first; round 0 in DIR/root, later rounds as overlays (docs/incremental.md)");
+                  "first; round 0 in DIR/root, later rounds as overlays (docs/guides/rounds.md)");
   cmd->add_flag("--force", *force, "With --rounds: replace existing or interrupted rounds in DIR");
   cmd->callback([flags, dir, rounds, force, exit_code] {
     bool ok = false;
@@ -392,7 +392,7 @@ void AddEvolve(CLI::App& web, int* exit_code) {
   auto* cmd = web.add_subcommand(
       "evolve", "Derive rounds 0..N from a built web: pages published, edited and gone per "
                 "round, stored as per-round overlays plus the truth of every round "
-                "(docs/incremental.md)");
+                "(docs/guides/rounds.md)");
   struct Flags {
     std::string dir, out, homes, model = "news";
     std::vector<std::string> hosts;
@@ -420,7 +420,7 @@ void AddEvolve(CLI::App& web, int* exit_code) {
                   "Share of the pages hidden at round 0 (default new-rate x rounds)");
   cmd->add_option("--model", f->model, "news: per-page gamma change rates (index pages change more), new "
                                        "pages under stable sections; legacy: random volatile pages, new "
-                                       "pages anywhere (docs/incremental.md)")
+                                       "pages anywhere (docs/guides/rounds.md)")
       ->capture_default_str();
   cmd->add_option("--rate-shape", f->evolve.rate_shape,
                   "news: gamma shape of the per-page change rates (smaller = more skewed)")

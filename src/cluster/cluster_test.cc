@@ -353,7 +353,7 @@ TEST_F(ClusterRedisTest, AWorkerWhoseLivenessLapsedKeepsServingTheShardsItStillH
   EXPECT_EQ(taken.size(), 3u);  // without own:a restored: 0, forever
 }
 
-// The kill -9 stall (docs/scale-out.md): the first worker set the config
+// The kill -9 stall (docs/guides/scale-out.md): the first worker set the config
 // field and, in a second command, the seen-bucket count; a joiner reading in
 // between used 1 bucket where the others used 4096, so a URL was handed off
 // twice (two seen members, two queue entries with different payloads).

@@ -1,5 +1,5 @@
 // ClusterWorker: one worker process of a clustered crawl, the ClusterRole
-// the crawler calls (crawl/cluster_role.h) over Redis (docs/scale-out.md).
+// the crawler calls (crawl/cluster_role.h) over Redis (docs/guides/scale-out.md).
 //
 // Two Redis connections: the crawl thread's (hand-off, take, done: Tick)
 // and the lease thread's (heartbeat, rendezvous, acquire / yield / release

@@ -89,6 +89,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"near_duplicate_follow_links", &CrawlConfig::near_duplicate_follow_links},
       {"write_warc", &CrawlConfig::write_warc},
       {"progress_interval_ms", &CrawlConfig::progress_interval_ms},
+      {"state_interval_s", &CrawlConfig::state_interval_s},
   };
   return *fields;
 }
@@ -231,6 +232,7 @@ Status LoadCrawlConfigToml(const std::string& path, CrawlConfig* config) {
 
 Status ValidateCrawlConfig(const CrawlConfig& c) {
   if (c.max_pages < 0) return Status::Error("max_pages must be >= 0");
+  if (!(c.state_interval_s > 0)) return Status::Error("state_interval_s must be > 0");
   if (c.delay_s < 0) return Status::Error("delay_s must be >= 0");
   if (c.retry_delay_s < 0) return Status::Error("retry_delay_s must be >= 0");
   if (c.backoff_max_s < 0) return Status::Error("backoff_max_s must be >= 0");

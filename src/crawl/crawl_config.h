@@ -66,7 +66,7 @@ struct CrawlConfig {
   // Queued links kept in RAM, overall and per host (>= 2 each); the rest
   // wait in the crawl directory's spill file (frontier/spill_file.h) and
   // come back best first. A queued link in RAM costs ~200-320 bytes, a
-  // spilled one ~20-36 (docs/performance.md, memory model): the default's
+  // spilled one ~20-36 (docs/guides/performance.md, memory model): the default's
   // 10^6 take ~0.25 GB; more RAM saves the spill's CPU (sorting, writing,
   // reloading).
   int64_t queue_in_ram = 1'000'000;
@@ -89,7 +89,7 @@ struct CrawlConfig {
   // window makes the lag the same on any machine; 64 (= the default
   // concurrency, so fetching is never starved) measured best: recall 0.83,
   // against 0.31-0.33 at 8-16 where best-first sinks into one link-dense
-  // host (docs/baselines.md, "Reproducibility").
+  // host (docs/notebook/baselines.md, "Reproducibility").
   int focus_window = 64;
 
   // --- fetching ---
@@ -124,6 +124,10 @@ struct CrawlConfig {
   bool near_duplicate_follow_links = true;
   bool write_warc = true;
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
+  // Seconds between saves of the strategy's learned state (DIR/state/
+  // strategy.bin, also saved at the end): a kill -9 loses at most this much
+  // learning. A save slower than 2 % of it stretches the interval.
+  double state_interval_s = 10;
 };
 
 // Reads a seeds file: one URL per line ('#' comments, blank lines skipped), or

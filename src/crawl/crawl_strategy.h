@@ -13,6 +13,7 @@
 #ifndef TOPICRAWL_CRAWL_CRAWL_STRATEGY_H_
 #define TOPICRAWL_CRAWL_CRAWL_STRATEGY_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -53,6 +54,12 @@ struct StrategyContext {
   // CrawlConfig::dedup_ignore_scheme: how the crawl computes a URL's UrlId
   // (crawl/dedup.h). Strategies that key anything by UrlId use the same.
   bool dedup_ignore_scheme = true;
+  // CrawlConfig::deterministic: the crawl must not depend on timing, so
+  // work a strategy would do in the background (training) is waited for.
+  bool deterministic = false;
+  // The crawl's stop flag (SIGINT/SIGTERM), may be null: long work of the
+  // strategy (training) ends early when it is set.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // What the crawl loop needs to know about a strategy, read once when the
@@ -108,6 +115,12 @@ class StrategyLearner {
   // scope rules (depth, filters) and dedup, and stores the admitted ones as
   // frontier rows. Empty: the crawl ends.
   virtual std::vector<LinkCandidate> Refill() { return {}; }
+
+  // When the crawl ends because nothing is left to fetch (Refill() gave
+  // nothing): what the strategy chose not to follow, for the summary line
+  // that says why the crawl ended (e.g. "jlse: 80 pages not expanded (strict
+  // flow)"). Empty: nothing to say.
+  virtual std::string EndNote() const { return {}; }
 
   // Once, when the crawl stops, after the crawl store is closed (a strategy
   // may open out_dir/crawl.db itself): flush diagnostics to out_dir.

@@ -94,6 +94,8 @@ Status Crawler::Impl::Setup() {
   ctx.out_dir = config_.out_dir;
   ctx.rng_seed = config_.rng_seed;
   ctx.dedup_ignore_scheme = config_.dedup_ignore_scheme;
+  ctx.deterministic = config_.deterministic;
+  ctx.stop = stop_;
   auto strategy = make_strategy_(config_.strategy, ctx);
   if (!strategy.ok()) return strategy.status();
   strategy_ = std::move(strategy).value();
@@ -282,7 +284,7 @@ Status Crawler::Impl::AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds
 
 // Why remembered: RobotsHostKey parses the whole URL, and every dispatched
 // URL (refusals included) needs its key: 7 % of the crawl thread at 1.5 x
-// 10^5 pages of the synthetic web (perf, docs/performance.md "speed
+// 10^5 pages of the synthetic web (perf, docs/notebook/performance.md "speed
 // decay"). The key depends only on the scheme, host and port, which the
 // prefix up to the first '/', '?' or '#' after "://" determines: equal
 // prefixes, equal keys. (A prefix that would parse differently, e.g. with a
@@ -498,9 +500,13 @@ std::string Crawler::Impl::WaitingReason() {
 
 bool Crawler::Impl::Finished() {
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
-  if (!error_.ok()) return true;
+  if (!error_.ok()) {
+    end_reason_ = "storing failed: " + error_.message();
+    return true;
+  }
   if ((stop_ && stop_->load()) || (monitor_ && monitor_->stop_requested())) {
     interrupted_ = true;
+    end_reason_ = "interrupted (a signal or a stop request)";
     return true;
   }
   if (config_.max_pages > 0 && stats_.pages_ok >= config_.max_pages) return true;
@@ -508,17 +514,34 @@ bool Crawler::Impl::Finished() {
   if (cluster_) {
     if (!cluster_->Over()) return false;
     interrupted_ = cluster_->StopRequested();
+    end_reason_ = interrupted_ ? "the cluster was stopped" : "the cluster's crawl is over";
     return true;
   }
-  return !RefillFromStrategy();
+  if (RefillFromStrategy()) return false;
+  end_reason_ = "no link left to fetch: the frontier is empty (" +
+                std::to_string(stats_.links_seen) + " links seen, " +
+                std::to_string(stats_.links_queued) + " queued)";
+  if (std::string held = strategy_.learner->EndNote(); !held.empty()) end_reason_ += "; " + held;
+  return true;
+}
+
+void Crawler::Impl::ReportEnd() {
+  if (end_reason_.empty()) return;  // the page budget was spent
+  const std::string budget =
+      config_.max_pages > 0 ? "of --max-pages " + std::to_string(config_.max_pages) : "no page limit";
+  const std::string line = "crawl ended after " + std::to_string(stats_.pages_ok) + " pages (" +
+                           budget + "): " + end_reason_;
+  std::fprintf(stderr, "%s\n", line.c_str());
+  store_->AddEvent("ended", line);
 }
 
 // The strategy's learned state goes to DIR/state/strategy.bin every
-// kStateInterval, or less often when saving is slow (at most ~2 % of the
+// state_interval_s (10 s by default), or less often when saving is slow (at most ~2 % of the
 // crawl thread's time), and at the end of the crawl; a kill -9 loses at most
 // one interval of learning (crawl/strategy_state.h).
 void Crawler::Impl::CheckpointState() {
-  constexpr auto kStateInterval = std::chrono::seconds(10);
+  const auto kStateInterval = std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(config_.state_interval_s));
   const TimePoint now = clock_->Now();
   if (now < next_state_save_) return;
   Status s = SaveStrategyState(strategy_, config_.out_dir);
@@ -607,7 +630,8 @@ Status Crawler::Impl::Run() {
   Status s = Setup();
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
-  next_state_save_ = started_ + std::chrono::seconds(10);
+  next_state_save_ = started_ + std::chrono::duration_cast<Duration>(
+                                    std::chrono::duration<double>(config_.state_interval_s));
   if (monitor_) {
     monitor_->SetStrategy(config_.strategy, strategy_.traits.beta.value_or(-1.0));
     monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
@@ -665,6 +689,7 @@ Status Crawler::Impl::Run() {
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
+  ReportEnd();
   closing("writing strategy state");
   Status saved = SaveStrategyState(strategy_, config_.out_dir);
   if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
@@ -688,6 +713,12 @@ Status Crawler::Impl::Run() {
   }
   closing("finishing the strategy");
   Status fin = strategy_.learner->Finish();
+  // A stop during Finish() (a strategy's last training) ends it early: the
+  // run counts as interrupted.
+  if (stop_ && stop_->load() && !interrupted_) {
+    interrupted_ = true;
+    std::fprintf(stderr, "interrupted while finishing the strategy\n");
+  }
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
   closing("releasing the fetcher and parse threads");
   fetcher_.reset();

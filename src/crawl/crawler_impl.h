@@ -87,6 +87,9 @@ class Crawler::Impl {
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   AddResult AdmitLink(LinkCandidate c);  // Frontier::Add with the URL-trap budget
   bool Finished();
+  // Says why the crawl ended when it ended before --max-pages (stderr and
+  // an "ended" event).
+  void ReportEnd();
   bool RefillFromStrategy();  // true when the strategy queued something
   void CheckpointState();     // periodic save of the strategy's state
   void Progress(bool final);
@@ -144,6 +147,9 @@ class Crawler::Impl {
   Status error_;  // first storage error; stops the crawl
   CrawlStats stats_;
   bool interrupted_ = false;
+  // Why the loop ended (Finished()), for the summary line and the "ended"
+  // event of a crawl that stops before --max-pages.
+  std::string end_reason_;
   TimePoint started_{};
   TimePoint last_progress_{};
   int64_t last_progress_pages_ = 0;

@@ -68,7 +68,9 @@ TEST_F(StoreWriterTest, RunsEverythingInOrderUnderAnyBound) {
     // caller never waited. (The tighter bounds wait or not depending on
     // how fast the writer thread drains; CountsTheTimeSpentWaitingForRoom
     // forces a wait.)
-    if (b.ops > 600 && b.bytes > (size_t{1} << 20)) EXPECT_EQ(writer.blocked_seconds(), 0.0);
+    if (b.ops > 600 && b.bytes > (size_t{1} << 20)) {
+      EXPECT_EQ(writer.blocked_seconds(), 0.0);
+    }
   }
   ASSERT_TRUE(store_->Close().ok());
   store_test::Reader reader(dir_);

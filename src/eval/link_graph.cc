@@ -7,23 +7,10 @@
 #include <memory>
 
 #include "eval/labels.h"
+#include "eval/sqlite_handles.h"
 
 namespace topicrawl::eval {
 namespace {
-
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close(db); }
-};
-struct StmtFinalizer {
-  void operator()(sqlite3_stmt* st) const { sqlite3_finalize(st); }
-};
-using DbPtr = std::unique_ptr<sqlite3, DbCloser>;
-using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtFinalizer>;
-
-std::string Text(sqlite3_stmt* st, int col) {
-  const unsigned char* text = sqlite3_column_text(st, col);
-  return text ? reinterpret_cast<const char*>(text) : std::string();
-}
 
 StatusOr<DbPtr> OpenCrawlDb(const std::string& crawl_dir, std::string* path) {
   std::error_code ec;
@@ -122,7 +109,7 @@ StatusOr<LinkGraph> ReadLinkGraph(const std::string& crawl_dir) {
   Status s = ForEachRow(db->get(), path,
                         "SELECT id, url, coalesce(final_url, '') FROM pages WHERE status = 'ok'",
                         [&](sqlite3_stmt* st) {
-                          std::string url = Text(st, 1), final_url = Text(st, 2);
+                          std::string url = ColumnText(st, 1), final_url = ColumnText(st, 2);
                           if (!final_url.empty() && final_url != url) aliases.emplace_back(url, final_url);
                           nodes.push_back(final_url.empty() ? url : final_url);
                           page_url[sqlite3_column_int64(st, 0)] = nodes.back();
@@ -132,7 +119,7 @@ StatusOr<LinkGraph> ReadLinkGraph(const std::string& crawl_dir) {
   std::vector<std::pair<std::string, std::string>> edges;
   s = ForEachRow(db->get(), path, "SELECT from_id, to_url FROM links", [&](sqlite3_stmt* st) {
     auto it = page_url.find(sqlite3_column_int64(st, 0));
-    if (it != page_url.end()) edges.emplace_back(it->second, Text(st, 1));
+    if (it != page_url.end()) edges.emplace_back(it->second, ColumnText(st, 1));
   });
   if (!s.ok()) return s;
   if (edges.empty()) {
@@ -146,7 +133,7 @@ StatusOr<std::vector<std::string>> ReadCrawlSeeds(const std::string& crawl_dir) 
   StatusOr<DbPtr> db = OpenCrawlDb(crawl_dir, &path);
   if (!db.ok()) return db.status();
   std::vector<std::string> seeds;
-  auto add = [&seeds](sqlite3_stmt* st) { seeds.push_back(Text(st, 0)); };
+  auto add = [&seeds](sqlite3_stmt* st) { seeds.push_back(ColumnText(st, 0)); };
   Status s = ForEachRow(db->get(), path, "SELECT url FROM pages WHERE depth = 0 ORDER BY id", add);
   if (!s.ok()) return s;
   // Schema 5+: admissions are frontier_log rows; older stores have a table

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/round_truth.h"
+#include "eval/sqlite_handles.h"
 #include "eval/svg_plot.h"
 
 namespace topicrawl::eval {
@@ -22,15 +23,6 @@ namespace {
 
 // fetches.state values (core/url_state.h; eval reads the integers).
 enum : int { kNew = 1, kChanged = 2, kTrivial = 3, kUnchanged = 4, kGone = 5, kFailed = 6 };
-
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close(db); }
-};
-struct StmtCloser {
-  void operator()(sqlite3_stmt* st) const { sqlite3_finalize(st); }
-};
-using DbPtr = std::unique_ptr<sqlite3, DbCloser>;
-using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtCloser>;
 
 struct Fetch {
   int round;

@@ -96,7 +96,9 @@ class WaczTest : public ::testing::Test {
       EXPECT_TRUE(zip.count(p)) << p;
       EXPECT_EQ(r["hash"], Sha256(zip[p].data)) << p;
       EXPECT_EQ(r["bytes"], zip[p].data.size()) << p;
-      if (p.rfind("archive/", 0) == 0) EXPECT_EQ(zip[p].method, ZIP_CM_STORE) << p;
+      if (p.rfind("archive/", 0) == 0) {
+        EXPECT_EQ(zip[p].method, ZIP_CM_STORE) << p;
+      }
     }
     EXPECT_EQ(listed.size() + 2, zip.size());
     EXPECT_TRUE(listed.count("indexes/index.cdxj"));

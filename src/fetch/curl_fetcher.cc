@@ -310,7 +310,7 @@ void CurlFetcher::StartHop(Transfer* t) {
     // (Curl_hostcache_prune returns at once) and changes nothing else the
     // hop resolves. At 8.5 x 10^5 pages of the synthetic web (1,000 hosts)
     // that walk was the largest single spot of libcurl on the crawl thread
-    // (docs/performance.md, the 8.5 x 10^5-page profile). Other hops keep curl's
+    // (docs/guides/performance.md, the 8.5 x 10^5-page profile). Other hops keep curl's
     // default 60 s, and their transfers prune as before.
     curl_easy_setopt(t->easy, CURLOPT_DNS_CACHE_TIMEOUT, own ? -1L : 60L);
   }

@@ -117,7 +117,7 @@ struct FetcherOptions {
   // default). A crawl that spreads over more hosts than the cache holds
   // closes the oldest idle connection for every new one, and libcurl 7.88
   // finds it by walking the whole cache: 1,024 keeps a connection to each
-  // of ~1,000 busy hosts (docs/performance.md, "connection cache").
+  // of ~1,000 busy hosts (docs/notebook/performance.md, "connection cache").
   // NewCurlFetcher keeps it within a quarter of the open-file limit
   // (EffectiveConnectionCache).
   long connection_cache_size = 1024;

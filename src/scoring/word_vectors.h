@@ -41,7 +41,7 @@ struct WordVectorOptions {
   int seed = 1;         // fastText's RNG seed
   // Subtract the mean word vector and renormalise (Centered below);
   // [strategy.tda] center. Off by default until measured on both webs
-  // (docs/tda.md, `tda judge` reports both).
+  // (docs/strategies/tda.md, `tda judge` reports both).
   bool center = false;
   // Not topic keys. Checked while training: true stops it (Train returns
   // an error saying it was cancelled). May be null.

@@ -169,7 +169,7 @@ struct CrawlStoreOptions {
   // which a checkpoint copies again. At 10^6 pages (~1,100 leaves a tree) a
   // 200 ms batch touched ~400 leaves a tree for ~500 rows: ~100 KB of WAL
   // per page, growing with the store; a 1 s batch shares each leaf among
-  // ~5x more rows (docs/performance.md, the 10^6-page runs). Small stores
+  // ~5x more rows (docs/guides/performance.md, the 10^6-page runs). Small stores
   // keep short batches, so readers (serve, explain) see pages sooner. A
   // kill -9 loses at most one batch (its pages are fetched again on resume).
   std::chrono::milliseconds long_commit_interval{1000};

@@ -55,7 +55,7 @@ namespace {
 // directories (links as rows) keep their layout when resumed
 // (Db::schema_version picks the statements).
 //
-// Schema 3 adds rounds (issue 11; docs/incremental.md):
+// Schema 3 adds rounds (issue 11; docs/guides/rounds.md):
 //   pages.round        the round that stored this version (a URL has one
 //                      pages row per version: its first fetch, and every
 //                      revisit that found new content)

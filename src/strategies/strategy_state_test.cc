@@ -79,6 +79,9 @@ std::string WriteTopic(const std::string& dir, const std::string& keywords =
                    "[topic]\nname = \"networking\"\nkeywords = { " + keywords +
                        " }\n"
                        "[strategy.wang-landau]\npagerank_every = 1\ncheck_every = 7\n"
+                       // tda trains its vectors after 8 pages (then 16): the
+                       // state tests run with a trained model, not StaticSim.
+                       "[strategy.tda]\nretrain_pages = 8\ndim = 8\nepoch = 2\nmin_count = 1\n"
                        "[strategy.nb-link]\nmodel = \"link.nb.json\"\n"
                        "[topic.examples]\npositive = [\"pos.html\"]\n"
                        "negative = [\"neg.html\"]\n");
@@ -89,6 +92,9 @@ StrategyContext Context(const std::string& dir, const std::string& topic) {
   ctx.topic_file = topic;
   ctx.out_dir = dir;
   ctx.rng_seed = 5;
+  // Training a strategy does in the background is waited for: the traces
+  // below must not depend on timing.
+  ctx.deterministic = true;
   return ctx;
 }
 
@@ -218,6 +224,11 @@ TEST_P(EveryStrategyTest, ResumeContinuesWithTheSameLearnedState) {
   ASSERT_TRUE(a);
   for (int i = 0; i < kFirst; ++i) StorePage(a.get(), i);
   const std::string saved = Save(a->strategy);
+  // The crawl directory as it was at the save (a resumed crawl has the same
+  // one): files a strategy keeps beside its state (tda's corpus and vectors).
+  for (const auto& f : fs::directory_iterator(dir + "/a")) {
+    if (f.is_regular_file()) fs::copy_file(f.path(), dir + "/b/" + f.path().filename().string());
+  }
   std::vector<PageTrace> uninterrupted;
   for (int i = kFirst; i < kFirst + kSecond; ++i) uninterrupted.push_back(StorePage(a.get(), i));
 
@@ -246,6 +257,12 @@ TEST_P(EveryStrategyTest, ResumeContinuesWithTheSameLearnedState) {
     EXPECT_EQ(resumed[k].picks, uninterrupted[k].picks) << name << " page " << k;
   }
   EXPECT_EQ(Save(b->strategy), Save(a->strategy)) << name;
+  if (name == "tda") {
+    // The state exercised holds a trained model: pages after the save are
+    // scored with vectors (retrain_pages = 8 < kFirst).
+    EXPECT_NE(uninterrupted.front().explanation.find("\"vectors\":true"), std::string::npos)
+        << uninterrupted.front().explanation;
+  }
 
   // Without the restore the learned state is not the same (so the checks
   // above can fail): the document frequencies alone differ.
@@ -359,12 +376,28 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryStrategyTest,
                          });
 
 TEST(StrategyContractTest, EveryRegisteredStrategyIsCovered) {
-  // The parameterised tests above run over CrawlStrategyNames(); this pins
-  // that the registry is not empty and holds the seed-000/001 strategies.
-  std::vector<std::string> names = CrawlStrategyNames();
-  for (const char* n : {"bfs", "best-first", "shark-search", "wang-landau", "annealing",
-                        "nb-link"}) {
-    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+  // The parameterised tests above run over CrawlStrategyNames(): every
+  // registered name has its instance of each contract test, whatever the
+  // registry holds.
+  const std::vector<std::string> names = CrawlStrategyNames();
+  ASSERT_FALSE(names.empty());
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
+  for (const std::string& name : names) {
+    std::string suffix = "/" + name;
+    for (char& ch : suffix) {
+      if (ch == '-') ch = '_';
+    }
+    int instances = 0;
+    for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+      const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
+      if (std::string(suite.name()) != "Registry/EveryStrategyTest") continue;
+      for (int k = 0; k < suite.total_test_count(); ++k) {
+        const std::string test = suite.GetTestInfo(k)->name();
+        instances += test.size() > suffix.size() &&
+                     test.compare(test.size() - suffix.size(), suffix.size(), suffix) == 0;
+      }
+    }
+    EXPECT_EQ(instances, 4) << name << ": not covered by every contract test";
   }
 }
 
@@ -578,7 +611,11 @@ TEST_P(ResumeCrawlTest, ResumeRestoresTheSavedStateAndRefusesADamagedOne) {
     ASSERT_TRUE(s.ok()) << s.message();
   }
   ASSERT_TRUE(fs::exists(dir + "/state/strategy.bin"));
-  EXPECT_EQ(DfDocuments(dir), 8);
+  // jlse and ata keep no document frequencies (their NB classifier scores).
+  const bool df = GetParam() != "jlse" && GetParam() != "ata";
+  if (df) {
+    EXPECT_EQ(DfDocuments(dir), 8);
+  }
   const std::string state8 = ReadFile(dir + "/state/strategy.bin");
 
   // A damaged state file stops the resume before any fetch, naming it.
@@ -604,12 +641,13 @@ TEST_P(ResumeCrawlTest, ResumeRestoresTheSavedStateAndRefusesADamagedOne) {
   }
   // D counts the first run's pages too: the statistics were restored, not
   // restarted (a fresh start would give 8 again).
-  EXPECT_EQ(DfDocuments(dir), 16);
+  if (df) {
+    EXPECT_EQ(DfDocuments(dir), 16);
+  }
   EXPECT_NE(ReadFile(dir + "/state/strategy.bin"), state8);
 }
 
-INSTANTIATE_TEST_SUITE_P(Strategies, ResumeCrawlTest,
-                         ::testing::Values("best-first", "wang-landau", "shark-search", "online"),
+INSTANTIATE_TEST_SUITE_P(Strategies, ResumeCrawlTest, ::testing::ValuesIn(CrawlStrategyNames()),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& ch : n) {

@@ -52,7 +52,7 @@
 // cursors sit in a min-heap). A threshold (min_normalized) starts the
 // search there: the caller that only needs a vertex above it (jlse: above
 // sim_anchor) prunes more, and a query whose bounds together cannot reach
-// it returns at once. Cost growth with |Gw|: docs/jlse.md (the < 3x target
+// it returns at once. Cost growth with |Gw|: docs/strategies/jlse.md (the < 3x target
 // from 10^3 to 10^6 vertices is not met).
 //
 // Block-Max WAND (Ding & Suel 2011; bm25_block_max.cc): Finalize() also
@@ -69,7 +69,7 @@
 // and tie rule. Not the default: on our data (BM25 impacts with tf ~ 1 vary
 // only with field length, so a block's maximum is near its list's) it
 // skips few blocks and is slower than max-score at every size
-// (docs/jlse.md, "Block-Max WAND").
+// (docs/notebook/jlse.md, "Block-Max WAND").
 //
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
 // access.
@@ -126,7 +126,7 @@ struct Bm25Hit {
 // Which exact top-1 search a finalized index runs (an index that was not
 // finalized, or was changed by Add() since, always runs kMaxScore).
 // kAuto: the plain max-score below Finalize()'s tiered_from, the tiers
-// above (the fastest on bench/jlse_bench; kBlockMax is slower, docs/jlse.md).
+// above (the fastest on bench/jlse_bench; kBlockMax is slower, docs/strategies/jlse.md).
 enum class Bm25Search { kAuto, kMaxScore, kTiers, kBlockMax };
 
 class Bm25Index {

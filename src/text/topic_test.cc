@@ -168,7 +168,7 @@ namespace topicrawl {
 namespace {
 
 // Seed 002's static ontology: [topic.ontology] terms with weights and
-// synonyms (docs/topic-file.md).
+// synonyms (docs/guides/define-a-topic.md).
 TEST(TopicOntologyTest, ParsesWeightsAndSynonyms) {
   auto topic = ParseTopicToml(R"([topic]
 keywords = { "安全" = 1.0 }

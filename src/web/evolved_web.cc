@@ -372,7 +372,7 @@ Status PrepareEvolvedDir(const std::string& dir_in, bool force, const std::strin
 
 Status FinishEvolvedDir(const std::string& dir_in, const std::map<std::string, std::string>& meta) {
   const std::string dir = Absolute(dir_in);
-  std::string text = "# topicrawl evolved web (docs/incremental.md)\nformat\t" + std::string(kFormat) + "\n";
+  std::string text = "# topicrawl evolved web (docs/guides/rounds.md)\nformat\t" + std::string(kFormat) + "\n";
   for (const auto& [k, v] : meta) {
     if (k != "format") text += k + "\t" + v + "\n";
   }

@@ -16,7 +16,7 @@
 //             site and they are at least `hub_share` of T(P).
 // So a hub is a page whose job is to lead to content pages, the seed's
 // definition (003 §1: "a directory index ... the entry to topic pages"),
-// measured on the graph. docs/hub-svm.md gives the base rates it yields.
+// measured on the graph. docs/strategies/hub-svm.md gives the base rates it yields.
 //
 // Page-content counts for the baselines are taken from the stored HTML
 // (WARC) with the project's parser. Rows are split 7:3 by host

@@ -1,7 +1,7 @@
 // Seed 003 (003_8082e0a8ad518813.txt §3.3 (2), features ①-⑩): hub-page
 // detection from URL features. One function per feature, with the seed's
 // encodings; the readings chosen where the seed is ambiguous are in
-// docs/hub-svm.md ("Feature readings") and repeated at each function.
+// docs/notebook/hub-svm.md ("Feature readings") and repeated at each function.
 //
 // The seed's text values are encoded as 100 x the share of each value among
 // 500 hub pages (§3.3 (2), the three numbered lists after ⑩):

@@ -1,7 +1,7 @@
 // URL-only hub detectors built on the site-relative reading
 // (hub_site_relative.h), tried for the zh web,
 // where neither the seed's raw features nor the site-relative ones beat the
-// simple rules across sites (docs/hub-svm.md). None of them is in the seed.
+// simple rules across sites (docs/strategies/hub-svm.md). None of them is in the seed.
 // "URL-only" = what is known before a page is downloaded: its URL string,
 // the anchor text of the link that found it and the crawl depth at which it
 // was found (both from the linking page, downloaded earlier), plus the URLs

@@ -3,7 +3,7 @@
 // conventions; on documentation sites the numeric features mean different
 // things on different sites (a 40-byte URL is short on one site and long on
 // another), so a model trained on some sites learns their scales and does not
-// transfer to a new one (docs/hub-svm.md, "Why the URL SVM loses to the rules
+// transfer to a new one (docs/notebook/hub-svm.md, "Why the URL SVM loses to the rules
 // across sites": within a site shorter and shallower URLs are hubs on 12 of
 // 14 dev hosts, pooled over hosts that signal is gone, AUC 0.51).
 //

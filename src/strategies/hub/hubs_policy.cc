@@ -85,7 +85,7 @@ SvmGridOptions SmallGrid(uint64_t seed) {
   // A 3 x 4 grid with 5-fold CV: the policy trains between rounds, where
   // seconds matter more than the last percent of CV accuracy (`train
   // hub-svm` runs the full grid). C stops at 2^7: the large-C points cost
-  // most of a grid's time (docs/hub-svm.md, Performance).
+  // most of a grid's time (docs/strategies/hub-svm.md, Performance).
   SvmGridOptions g;
   g.log2c_min = -1, g.log2c_max = 7, g.log2c_step = 4;
   g.log2g_min = -9, g.log2g_max = 3, g.log2g_step = 4;
@@ -150,7 +150,7 @@ class HubsRoundPolicy : public RoundPolicy {
     // every round. The runner revisits a known seed beyond the budget unless
     // it is among the revisits, so they are put there, first: revisits plus
     // seeds stay within --budget (otherwise 788 revisits for a budget of
-    // 786 on the dev web, docs/hub-svm.md).
+    // 786 on the dev web, docs/strategies/hub-svm.md).
     const std::vector<std::string> seed_urls = SeedKeys(history.OriginalSeeds());
     const std::unordered_set<std::string_view> seed_keys(seed_urls.begin(), seed_urls.end());
     std::vector<UrlId> seed_ids;
@@ -244,7 +244,7 @@ class HubsRoundPolicy : public RoundPolicy {
   //     .html files), so the URL alone cannot tell a section's index from
   //     a leaf, and the SVM ranking found 35 % of round 1's new pages (as a
   //     random 20 % sample would: each new page has ~2 linkers); the link
-  //     structure of round 0 can (docs/hub-svm.md).
+  //     structure of round 0 can (docs/strategies/hub-svm.md).
   // Priority = 1/(60 + rank_url) + 1/(60 + rank_parenthood); ties in a
   // ranking share its best rank.
   static void Ranks(const std::vector<double>& key, std::vector<double>* rank) {

@@ -11,10 +11,15 @@
 //   page_threshold = 0.5        # P(c|d) >= it: relevant (NB's decision)
 //   expand_irrelevant = false   # seed: irrelevant pages are not expanded
 //   expand_results = false      # seed: result pages are not expanded
+//   strict = false              # true: the seed's flow to the end; false: when
+//                               # the queue runs dry before --max-pages, the
+//                               # links of the pages not expanded are queued
+//                               # at the lowest priority (Refill)
 //   anchor_negative = 0.01      # sim_anchor when NB says negative
 //   cf = 150                    # rebuild Gw every cf new result pages
 //   gamma = 0.9   reward = 1.0   k = 100   # Q-learning (eq. 17), k sweeps
 //   k1 = 2.0   b = 0.75          # BM25 (eq. 5)
+//   bm25_idf = "lucene"         # ln(1 + ...); "robertson": the seed's eq. 6 (floored at 0)
 //   w_anchor = 0.5  w_url = 0.2  w_context = 0.3   # eq. 8
 //   priority = "normalized"     # eq. 10; "product" = P(c|d) * sim(i)
 //   max_context_terms = 64
@@ -23,10 +28,13 @@
 #include "strategies/jlse/jlse_learner.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "crawl/dedup.h"
+#include "crawl/state_blob.h"
 #include "fetch/charset.h"
 #include "frontier/link_selector.h"
 #include "parse/html_parser.h"
@@ -42,12 +50,14 @@ namespace {
 // Plays the judge and learner roles around the JlseLearner.
 class JlseStrategy : public PageJudge, public StrategyLearner {
  public:
-  JlseStrategy(std::string name, std::unique_ptr<JlseLearner> learner, uint64_t rng_seed,
-               std::string out_dir)
+  JlseStrategy(std::string name, std::unique_ptr<JlseLearner> learner, bool strict,
+               const StrategyContext& context)
       : name_(std::move(name)),
         learner_(std::move(learner)),
-        rng_seed_(rng_seed),
-        out_dir_(std::move(out_dir)) {}
+        strict_(strict),
+        rng_seed_(context.rng_seed),
+        dedup_ignore_scheme_(context.dedup_ignore_scheme),
+        out_dir_(context.out_dir) {}
 
   // A selector that cannot be made is an error, never a silent BFS (#17).
   StatusOr<std::unique_ptr<LinkSelector>> MakeSelector() {
@@ -74,6 +84,7 @@ class JlseStrategy : public PageJudge, public StrategyLearner {
                     const PageAssessment& assessment, Frontier* frontier) override {
     learner_->OnStored(task, id, page, assessment,
                        [frontier](UrlId u) { return frontier->Seen(u); });
+    HoldIfNotExpanded(task, id, page, assessment);
     // Eq. 3 changed only for the links whose mapped vertex's V changed (or
     // that had no match yet): re-prioritise those, not the whole queue.
     for (const auto& [url_id, score] : learner_->TakeRescores()) frontier->Rescore(url_id, score);
@@ -82,13 +93,77 @@ class JlseStrategy : public PageJudge, public StrategyLearner {
   // The learned state (NB counts, LinkTable, results, side tables; Gw, Q and
   // the BM25 index are rebuilt from them) rides the crawler's strategy-state
   // file, so --resume and recrawl continue where the crawl stopped.
+  // The held links (below) ride along in a section of their own around the
+  // learner's bytes.
   Status SaveState(std::string* blob) const override {
-    *blob = learner_->SaveState();
+    StateWriter w;
+    w.Section("jlse-held", 1);
+    w.Str(learner_->SaveState());
+    w.Var(not_expanded_);
+    w.Var(held_dropped_);
+    w.U64(held_.size());  // StateReader::Count
+    for (const LinkCandidate& c : held_) {
+      w.Str(c.url);
+      w.Var(c.depth);
+      w.Var(c.parent_page_id);
+      w.Str(c.anchor);
+    }
+    *blob = w.data();
     return Status::Ok();
   }
   Status RestoreState(std::string_view blob) override {
     if (blob.empty()) return Status::Ok();
-    return learner_->RestoreState(blob);
+    StateReader r(blob);
+    uint32_t version = 0;
+    // A state saved before the held links had a section: the learner's alone.
+    if (!r.Section("jlse-held", 1, &version).ok()) return learner_->RestoreState(blob);
+    std::string learner;
+    uint64_t n = 0;
+    if (!r.Str(&learner, "learner") || !r.Var(&not_expanded_, "pages not expanded") ||
+        !r.Var(&held_dropped_, "held links dropped") || !r.Count(&n, 4, "held links")) {
+      return r.status();
+    }
+    std::vector<LinkCandidate> held(n);
+    for (LinkCandidate& c : held) {
+      uint64_t depth = 0, parent = 0;
+      if (!r.Str(&c.url, "url") || !r.Var(&depth, "depth") || !r.Var(&parent, "parent") ||
+          !r.Str(&c.anchor, "anchor")) {
+        return r.status();
+      }
+      c.depth = static_cast<uint32_t>(depth);
+      c.parent_page_id = static_cast<PageId>(parent);
+      c.url_id = DedupId(c.url, dedup_ignore_scheme_);
+      c.score = 0;
+    }
+    if (!r.AtEnd()) return Status::Error("jlse state: unexpected bytes after the held links");
+    if (Status s = learner_->RestoreState(learner); !s.ok()) return s;
+    held_ = std::move(held);
+    return Status::Ok();
+  }
+
+  // The queue ran dry before the page budget: unless strict, the links of
+  // the pages the seed's flow did not expand (judged irrelevant, or result
+  // pages) go in at priority 0, below every scored link; new links of the
+  // pages they lead to are scored as usual. Once: what is queued now is
+  // what there is.
+  std::vector<LinkCandidate> Refill() override {
+    if (strict_ || held_.empty()) return {};
+    std::fprintf(stderr,
+                 "%s: the queue is empty; queuing %zu links of %llu pages not expanded, at the "
+                 "lowest priority ([strategy.%s] strict = true keeps the seed's flow)\n",
+                 name_.c_str(), held_.size(), static_cast<unsigned long long>(not_expanded_),
+                 name_.c_str());
+    std::vector<LinkCandidate> out;
+    out.swap(held_);
+    return out;
+  }
+
+  std::string EndNote() const override {
+    if (not_expanded_ == 0) return {};
+    return name_ + ": " + std::to_string(not_expanded_) +
+           " pages judged irrelevant or result pages were not expanded" +
+           (strict_ ? " ([strategy." + name_ + "] strict = true: the seed's flow)"
+                    : std::string(" (their links were queued too)"));
   }
 
   Status Finish() override {
@@ -123,10 +198,39 @@ class JlseStrategy : public PageJudge, public StrategyLearner {
   }
 
  private:
+  // A page whose links the learner did not admit (not expanded) keeps them
+  // for Refill(), up to kMaxHeld links (~100 bytes each).
+  void HoldIfNotExpanded(const CrawlTask& task, PageId id, const ParsedPage& page,
+                         const PageAssessment& assessment) {
+    bool any = false, admitted = false;
+    for (size_t i = 0; i < page.links.size() && i < assessment.links.size(); ++i) {
+      if (page.links[i].url.empty() || page.links[i].nofollow) continue;
+      any = true;
+      admitted = admitted || assessment.links[i].admit;
+    }
+    if (!any || admitted) return;
+    ++not_expanded_;
+    for (const Outlink& l : page.links) {
+      if (l.url.empty() || l.nofollow) continue;
+      if (held_.size() >= kMaxHeld) {
+        ++held_dropped_;
+        continue;
+      }
+      held_.push_back({l.url, DedupId(l.url, dedup_ignore_scheme_), task.depth + 1, id,
+                       l.anchor, 0.0});
+    }
+  }
+
+  static constexpr size_t kMaxHeld = 1'000'000;
   std::string name_;
   std::unique_ptr<JlseLearner> learner_;
+  const bool strict_;
   uint64_t rng_seed_;
+  bool dedup_ignore_scheme_;
   std::string out_dir_;
+  std::vector<LinkCandidate> held_;  // links of pages not expanded
+  uint64_t not_expanded_ = 0;
+  uint64_t held_dropped_ = 0;  // over kMaxHeld
 };
 
 std::string ResolveNextTo(const std::string& topic_file, const std::string& path) {
@@ -180,9 +284,10 @@ StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
   if (!topic.ok()) return topic.status();
   const StrategyParams& sp = topic->Strategy(name);
   const std::vector<std::string_view> known = {
-      "page_model", "page_threshold", "expand_irrelevant", "expand_results", "anchor_negative",
+      "page_model", "page_threshold", "expand_irrelevant", "expand_results", "strict",
+      "anchor_negative",
       "cf", "gamma", "reward", "k", "k1", "b", "w_anchor", "w_url", "w_context", "priority",
-      "max_context_terms", "result_model"};
+      "max_context_terms", "result_model", "bm25_idf"};
   auto unknown = sp.UnknownKeys(known);
   if (!unknown.empty()) {
     std::string list;
@@ -192,6 +297,7 @@ StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
   }
   JlseParams p;
   p.use_graph = use_graph;
+  bool strict = false;
   auto num = [&](const char* key, double* v) -> Status {
     auto r = sp.Number(key, *v);
     if (!r.ok()) return r.status();
@@ -207,7 +313,7 @@ StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
   double cf = p.cf, k = p.q.max_sweeps, ctx = static_cast<double>(p.max_context_terms);
   for (Status s : {num("page_threshold", &p.page_threshold),
                    flag("expand_irrelevant", &p.expand_irrelevant),
-                   flag("expand_results", &p.expand_results),
+                   flag("expand_results", &p.expand_results), flag("strict", &strict),
                    num("anchor_negative", &p.anchor_negative), num("cf", &cf),
                    num("gamma", &p.q.gamma), num("reward", &p.q.reward), num("k", &k),
                    num("k1", &p.bm25.k1), num("b", &p.bm25.b),
@@ -226,6 +332,13 @@ StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
                          "] priority must be \"normalized\" or \"product\"");
   }
   p.normalized_priority = *priority == "normalized";
+  auto idf = sp.String("bm25_idf", "lucene");
+  if (!idf.ok()) return idf.status();
+  if (*idf != "lucene" && *idf != "robertson") {
+    return Status::Error(context.topic_file + ": [strategy." + name +
+                         "] bm25_idf must be \"lucene\" or \"robertson\"");
+  }
+  p.bm25.robertson_idf = *idf == "robertson";
   // The result-page SVM (`topicrawl train result-svm`); without it the
   // documented rule IsDetailPageByRule.
   std::shared_ptr<const SvmModel> result_svm;
@@ -263,7 +376,7 @@ StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
   auto learner = JlseLearner::Create(p, model, FeatureDictionary(*topic), std::move(result_svm));
   if (!learner.ok()) return learner.status();
   auto strategy = std::make_shared<JlseStrategy>(name, std::move(learner).value(),
-                                                 context.rng_seed, context.out_dir);
+                                                 strict, context);
   const StrategyTraits traits = strategy->Traits();
   return ComposeStrategy(name, traits, std::move(strategy));
 }

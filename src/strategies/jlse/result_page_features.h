@@ -62,7 +62,7 @@ bool IsDetailPageUrl(std::string_view url);
 
 // Until an SVM model is given: the fallback decision of the jlse strategy, a
 // DetailPage has TextDegree >= 0 (>= k plain words) and LinkDegree <= -3
-// (at most one link per 8 words). Documented in docs/jlse.md.
+// (at most one link per 8 words). Documented in docs/strategies/jlse.md.
 bool IsDetailPageByRule(const ResultPageFeatures& f);
 
 }  // namespace topicrawl

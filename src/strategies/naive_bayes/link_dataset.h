@@ -1,7 +1,7 @@
 // The labelled-link data set of seed 001 (001_596420367c7d3764 §3.2.2, §4.1)
 // as files, and its stratified train/test split.
 //
-// A data directory (written by `topicrawl collect-links`, docs/naive-bayes.md):
+// A data directory (written by `topicrawl collect-links`, docs/strategies/naive-bayes.md):
 //   links.tsv    every stored link of the crawl, labelled or not
 //   train.tsv    the labelled links of the training split (7 of 10)
 //   test.tsv     the labelled links of the test split (3 of 10)

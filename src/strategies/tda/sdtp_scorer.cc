@@ -153,7 +153,7 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
       "combine", "gate", "tag_title", "tag_meta",
       "tag_heading", "tag_anchor", "tag_emphasis", "tag_parent_anchor",
       "position_boost", "link_anchor", "link_context", "link_parent",
-      "retrain_pages", "vectors", "dim", "epoch", "min_count", "window",
+      "retrain_pages", "train_sample_pages", "vectors", "dim", "epoch", "min_count", "window",
       "threads", "seed", "center",
       // read by the topichub round policy (strategies/tda/topichub_policy.cc)
       "seeds_per_round", "hub_alpha", "hub_a", "hub_beta", "hub_budget", "hub_fresh"};
@@ -202,7 +202,8 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
               I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
               I{"min_term_chars", &o.min_term_chars, 1},
-              I{"retrain_pages", &o.retrain_pages, 0}, I{"dim", &o.training.dim, 2},
+              I{"retrain_pages", &o.retrain_pages, 0},
+              I{"train_sample_pages", &o.train_sample_pages, 0}, I{"dim", &o.training.dim, 2},
               I{"epoch", &o.training.epoch, 1}, I{"min_count", &o.training.min_count, 1},
               I{"window", &o.training.window, 1}, I{"threads", &o.training.threads, 1},
               I{"seed", &o.training.seed, 0}}) {
@@ -412,7 +413,7 @@ WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
   // join_fields: one Tokenize call for the whole page (each call pays its
   // own case folding); measured slower than one call a field (the joined
   // copy and a mark token a field cost more than the calls), so off by
-  // default (docs/tda.md, the join_fields measurement).
+  // default (docs/strategies/tda.md, the join_fields measurement).
   thread_local std::string joined;
   thread_local std::vector<std::string> tokens;
   joined.clear();
@@ -585,7 +586,7 @@ SdtpParts SdtpScorer::ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const
       // DynamicSim adds evidence only as far as StaticSim supports the
       // page: a page without the expert terms cannot be relevant on
       // semantic closeness alone (zh: security-minded pages outside the
-      // labelled chapters have the highest DynamicSim; docs/tda.md).
+      // labelled chapters have the highest DynamicSim; docs/strategies/tda.md).
       support = std::min(1.0, parts.static_sim / gate_);
     }
     parts.sim = options_.alpha * parts.dynamic_sim * support +
@@ -781,6 +782,8 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
 Status WriteDsvTsv(const Dsv& dsv, const std::string& path) {
   std::ofstream out(path, std::ios::trunc);
   if (!out) return Status::Error("cannot write " + path);
+  // Every digit of a double: a resumed crawl rebuilds the same DSV vector.
+  out.precision(17);
   out << "# term\tweight\trd\tkind\n";
   for (const DsvTerm& t : dsv.terms) {
     out << t.term << '\t' << t.weight << '\t' << t.rd << '\t'

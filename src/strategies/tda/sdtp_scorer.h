@@ -37,7 +37,7 @@
 //           vectors (the first pages of a first crawl) Sim = StaticSim.
 //
 // Parameters: the topic's [strategy.tda] table (SdtpOptions lists the keys
-// and defaults; the paper gives no values, docs/tda.md says how they were
+// and defaults; the paper gives no values, docs/strategies/tda.md says how they were
 // chosen). Static ontology: [topic.ontology] terms, else the topic keywords
 // with their weights, plus `ontology_terms` (weight 1).
 //
@@ -91,13 +91,13 @@ struct SdtpOptions {
   // Eq. 14 as measured: "cosine" (the paper: cos(C_p, DSV)) or "length":
   // the projection of C_p on the DSV's direction divided by the page's
   // summed eq.-8 weight of the words with vectors, i.e. the weighted mean
-  // cos(v_t, DSV) of the page's words (docs/tda.md "SDTP vs VSM").
+  // cos(v_t, DSV) of the page's words (docs/notebook/tda.md "SDTP vs VSM").
   enum class DynamicNorm { kCosine, kLength };
   DynamicNorm dynamic_norm = DynamicNorm::kCosine;
   // Eq. 15 as combined: "linear" (the paper: alpha D + (1 - alpha) S) or
   // "gated": alpha D g(S) + (1 - alpha) S with g(S) = min(1, S / gate):
   // DynamicSim adds evidence only in proportion to the static support, up
-  // to full weight at StaticSim >= gate (docs/tda.md "SDTP vs VSM"). gate 0
+  // to full weight at StaticSim >= gate (docs/notebook/tda.md "SDTP vs VSM"). gate 0
   // (default): the StaticSim of a page holding the ontology's heaviest
   // term alone, w_max / |w| (0.44 for zh-security, 0.43 for
   // dev-networking), so it follows the topic, not the labels.
@@ -117,12 +117,17 @@ struct SdtpOptions {
   double link_parent = 0.4;
   // Training between rounds / during a crawl (strategy tda).
   int retrain_pages = 500;      // first training after this many pages, then doubling
+  // A training reads at most this many corpus pages (a uniform sample of
+  // the lines when the corpus holds more; 0 = all): fastText's time grows
+  // with the tokens read, so each training stays within a bound however
+  // large the crawl instead of growing with every round (docs/strategies/tda.md).
+  int train_sample_pages = 10000;
   std::string vectors;          // a TDAWV1 file to start from (previous round)
   WordVectorOptions training;   // keys dim, epoch, min_count, window, threads, seed
   // Not a topic key: Weigh tokenises one call a field (false, default) or
   // the whole page in one call with marks between the fields (true; the
   // same tokens). bench/sdtp_bench's A/B: one call a page was slower
-  // (English 325 vs 234 us, Chinese 737 vs 659 us; docs/tda.md).
+  // (English 325 vs 234 us, Chinese 737 vs 659 us; docs/strategies/tda.md).
   bool join_fields = false;
 };
 

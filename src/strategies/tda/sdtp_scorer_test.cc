@@ -379,7 +379,7 @@ TEST_F(SdtpDsvTest, MinTermCharsAndNewTermsMass) {
               plain.terms[4].weight / plain.terms[3].weight, 1e-9);
 }
 
-// dynamic_norm = "length" (docs/tda.md "SDTP vs VSM"): DynamicSim normalised by the
+// dynamic_norm = "length" (docs/notebook/tda.md "SDTP vs VSM"): DynamicSim normalised by the
 // page's word weight. The length form is the weighted mean cos(v_t, DSV) of
 // the page's words, so generic words dilute it; the paper's cosine of the
 // summed vector is the same for a page and for that page repeated.

@@ -168,7 +168,8 @@ TEST(TdaStrategyTest, ANextRoundResumesWithThePreviousVectors) {
   PageAssessment cold;
   next->judge->Assess(task, PageWith("quic packet router", {}), &cold);
   EXPECT_NE(cold.explanation.find("\"vectors\":false"), std::string::npos);
-  ASSERT_TRUE(next->learner->RestoreState(blob).ok());
+  Status restored = next->learner->RestoreState(blob);
+  ASSERT_TRUE(restored.ok()) << restored.message();
   PageAssessment warm;
   next->judge->Assess(task, PageWith("quic packet router", {"quic packet router"}), &warm);
   EXPECT_NE(warm.explanation.find("\"vectors\":true"), std::string::npos) << warm.explanation;

@@ -7,7 +7,7 @@
 //      old pages a round reaches for the first time on the evolved dev web,
 //      so eq. 2's Sfreq mostly measures exploration; "new" counts only the
 //      pages new to the web, closer to the seed's update frequency, but
-//      found fewer new relevant pages in the 5-seed rounds: docs/tda.md),
+//      found fewer new relevant pages in the 5-seed rounds: docs/strategies/tda.md),
 //      sites = hosts; T = days between the last two rounds (4 h when the
 //      store does not know);
 //   2. RunTopicHub: Sfreq (eq. 2), SiteRank/TSI (eq. 1, 3), per site the
@@ -22,7 +22,7 @@
 //      budget followed its seed's out-degree, not its weight -- on the
 //      evolved dev web erlang's man_index.html (TSI 0.005-0.019, hundreds of
 //      links one hop away) took 4,414 of ~16,000 fetches while qt (TSI
-//      0.11-0.44, half the new relevant pages) got 814 (docs/tda.md). New
+//      0.11-0.44, half the new relevant pages) got 814 (docs/strategies/tda.md). New
 //      links are followed in both.
 // The seeds and their weights of every round are appended to
 // OUT/topichub-seeds.tsv (round, rank, weight, TSI, I(p), url).

@@ -117,7 +117,7 @@ int WangLandauDensity::IterationBins() const {
   return static_cast<int>(std::count(in_iteration_.begin(), in_iteration_.end(), true));
 }
 
-// Why the current iteration and not all of S (docs/wang-landau.md): the
+// Why the current iteration and not all of S (docs/strategies/wang-landau.md): the
 // literal reading of step 10 ("every [E] in S") with step 11's reset of H
 // over S means a bin the walk can no longer reach keeps H = 0 forever and
 // ln f is halved at most once. That happened in every measured crawl: the

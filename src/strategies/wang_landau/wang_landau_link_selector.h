@@ -79,7 +79,7 @@ class WangLandauDensity {
   // fetched, so an energy of S may no longer exist (the seeds' R = 1.0, for
   // one); requiring H > 0 there would stop the refinement for good. This is
   // the usual Wang-Landau rule for a walk whose energy range is not known in
-  // advance (docs/wang-landau.md, "Flatness"). False when no bin qualifies.
+  // advance (docs/strategies/wang-landau.md, "Flatness"). False when no bin qualifies.
   bool IsFlat() const;
   // Steps 10-11 after a flat histogram: ln f /= 2 (f = sqrt f), H = 0 over
   // S, a new iteration starts (no bin in it yet); ln g is kept.
