@@ -217,7 +217,7 @@ TEST(StrategyParamsRecorderTest, RecordsTableKeyTypeAndDefaultOfEveryRead) {
   std::vector<std::string> got;
   for (const auto& r : reads) got.push_back(r.table + " " + r.key + " " + r.type + " " + r.fallback);
   EXPECT_THAT(got, ElementsAre("x rate number 0.5", "x model known ", "x depth integer 3",
-                               "x mode string \"fast\"", "x on bool true", "y q number 1.25"));
+                               "x mode string 'fast'", "x on bool true", "y q number 1.25"));
   // Without a recorder nothing is recorded (and nothing breaks).
   EXPECT_DOUBLE_EQ(*topic->Strategy("x").Number("rate", 0.5), 2.0);
 }
