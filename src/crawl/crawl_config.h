@@ -44,10 +44,7 @@ struct CrawlConfig {
 
   // --- politeness ---
   bool respect_robots = true;
-  // With respect_robots: fetch each host's /.well-known/tdmrep.json after
-  // its robots.txt (one more request a host) and keep both in host_files,
-  // for the exports' opt-out signals (export/host_optout.h).
-  bool fetch_tdmrep = false;
+  bool fetch_tdmrep = false;  // fetch /.well-known/tdmrep.json after robots.txt
   double delay_s = 1.0;             // min seconds between requests to a host
   int per_host_connections = 2;
   int concurrency = 64;             // global in-flight transfers

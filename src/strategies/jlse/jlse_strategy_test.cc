@@ -17,10 +17,12 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 
+#include "core/clock.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
 #include "crawl/dedup.h"
+#include "frontier/frontier.h"
 #include "strategies/jlse/jlse_tables.h"
 #include "strategies/jlse/result_page_svm.h"
 #include "strategies/strategy_registry.h"
@@ -496,6 +498,60 @@ TEST(JlseStrategyTest, AtaHasNoPrediction) {
   JlseLinkScore s = (*learner)->ScoreLink((*learner)->Fields("tcp guide part 9", "", ""));
   EXPECT_EQ(s.sim_predicted, 0.0);
   EXPECT_EQ(s.vertex, -1);
+}
+
+// The links of pages not expanded are held for Refill() once each, never
+// when the frontier has seen them, ride the saved state, and are handed out
+// once; strict = true hands out nothing.
+TEST(JlseStrategyTest, HeldLinksOfPagesNotExpandedAreDistinctAndUnseen) {
+  const std::string dir = TempDir("held");
+  WriteFile(dir + "/pos.html", "<p>" + Words("network protocol tcp", 30) + "</p>");
+  WriteFile(dir + "/neg.html", "<p>" + Words("cooking recipe bread garden", 30) + "</p>");
+  auto topic = [&](const std::string& extra) {
+    return WriteFile(dir + "/t" + std::to_string(extra.size()) + ".toml",
+                     "[topic]\nname = \"n\"\nkeywords = { \"network\" = 1.0 }\n"
+                     "[topic.examples]\npositive = [\"pos.html\"]\nnegative = [\"neg.html\"]\n" +
+                         extra);
+  };
+  for (const bool strict : {false, true}) {
+    StrategyContext ctx;
+    ctx.topic_file = topic(strict ? "[strategy.jlse]\nstrict = true\n" : "");
+    auto s = MakeCrawlStrategy("jlse", ctx);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    FakeClock clock;
+    auto f = Frontier::Create(FrontierOptions{}, &clock, std::move(s->make_selector()).value());
+    ASSERT_TRUE(f.ok());
+    (*f)->Add({"http://g.test/seen", DedupId("http://g.test/seen", true), 1, 0, "", 1.0});
+    // Two irrelevant pages (garden words) linking the same URLs, one of them
+    // already queued.
+    for (int i = 1; i <= 2; ++i) {
+      ParsedPage page = Page("cooking recipe bread garden", 20,
+                             {{"a", "http://g.test/a"}, {"b", "http://g.test/b"},
+                              {"seen", "http://g.test/seen"}, {"a again", "http://g.test/a"}});
+      CrawlTask task = Task("http://g.test/p" + std::to_string(i), 0, 1);
+      PageAssessment a;
+      s->judge->Assess(task, page, &a);
+      ASSERT_LT(a.relevance, 0.5);
+      for (const auto& l : a.links) ASSERT_FALSE(l.admit);
+      s->learner->OnPageStored(task, i, page, a, f->get());
+    }
+    EXPECT_NE(s->learner->EndNote().find("2 pages"), std::string::npos) << s->learner->EndNote();
+    std::string blob;
+    ASSERT_TRUE(s->learner->SaveState(&blob).ok());
+    auto restored = MakeCrawlStrategy("jlse", ctx);
+    ASSERT_TRUE(restored.ok());
+    ASSERT_TRUE(restored->learner->RestoreState(blob).ok());
+    for (StrategyLearner* learner : {s->learner.get(), restored->learner.get()}) {
+      std::vector<std::string> urls;
+      for (const LinkCandidate& c : learner->Refill()) urls.push_back(c.url);
+      if (strict) {
+        EXPECT_TRUE(urls.empty());
+      } else {
+        EXPECT_EQ(urls, (std::vector<std::string>{"http://g.test/a", "http://g.test/b"}));
+      }
+      EXPECT_TRUE(learner->Refill().empty()) << "handed out once";
+    }
+  }
 }
 
 // ---- End to end ------------------------------------------------------------
