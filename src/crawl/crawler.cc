@@ -87,8 +87,16 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const StrategyTraits& 
 }  // namespace
 
 Status Crawler::Impl::Setup() {
+  CrawlStoreOptions store_options;
+  if (config_.warc_compression == "zstd") {
+    store_options.warc.compression = WarcCompression::kZstd;
+  } else if (config_.warc_compression != "gzip") {
+    return Status::Error("warc_compression must be gzip or zstd, not '" +
+                         config_.warc_compression + "'");
+  }
   auto store = CrawlStore::Open(config_.out_dir,
-                                config_.resume ? OpenMode::kResume : OpenMode::kCreate);
+                                config_.resume ? OpenMode::kResume : OpenMode::kCreate,
+                                store_options);
   if (!store.ok()) return store.status();
   store_ = std::move(store).value();
 
