@@ -123,7 +123,7 @@ struct CrawlConfig {
   // A page whose SimHash is within 3 bits of a stored page's is stored with
   // near_dup_of; its outlinks are still followed unless this is false.
   bool near_duplicate_follow_links = true;
-  bool write_warc = true;
+  bool write_warc = true;  // a WARC/1.1 record per fetch in DIR/warc/
   std::string warc_compression = "gzip";  // or "zstd": .warc.zst (store/warc_writer.h)
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
   // Seconds between saves of the strategy's learned state (DIR/state/
