@@ -147,7 +147,7 @@ void BenchBm25(const char* name, size_t max_n) {
     const int queries = 2000;
     std::vector<Bm25Doc> qs;
     for (int i = 0; i < queries; ++i) qs.push_back(model->Query(docs, rng));
-    // Block-Max WAND (not deployed: slower here, docs/jlse.md).
+    // Block-Max WAND (not deployed: slower here, docs/strategies/jlse.md).
     index.Finalize();
     index.set_search(Bm25Search::kBlockMax);
     double scored = 0, touched = 0, cands = 0, skipped = 0, pivots = 0;
@@ -248,7 +248,7 @@ void BenchQ(size_t n) {
 }
 
 // Real link fields: a crawl's saved jlse state (jlse_state.bin, format
-// topicrawl-jlse-state-3: crawl/strategies/jlse_learner_state.cc). The
+// topicrawl-jlse-state-3: strategies/jlse/jlse_learner_state.cc). The
 // documents are the LinkTable's link fields (what Gw's vertices are), the
 // queries the queued links' fields (what Assess and the rescoring look up).
 class StateReader {

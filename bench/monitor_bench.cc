@@ -8,7 +8,7 @@
 //                             a frontier with <hosts> hosts, a full series
 //
 // The crawl thread calls OnPage once a page and Publish once every 500 ms,
-// so the added CPU a page is OnPage + Publish * 2 / (pages/s); docs/api.md
+// so the added CPU a page is OnPage + Publish * 2 / (pages/s); docs/guides/api.md
 // divides that by the crawl's measured CPU a page.
 #include <benchmark/benchmark.h>
 

@@ -2,7 +2,7 @@
 // news): for every page that evolves, url<TAB>class<TAB>change_p<TAB>edit_p
 // with class "index" (a home page or a page with BFS children in the
 // evolution's own walk of the base web: web/evolve_plan.h) or "leaf". A bench
-// instrument for bench/recrawl_sim.py's Bayes bound (docs/incremental.md):
+// instrument for bench/recrawl/revisit_ranking_sim.py's Bayes bound (docs/guides/rounds.md):
 // the evolution draws each page's edit rate from a gamma law per class, and
 // the bound is given that class exactly. Nothing in `web evolve` writes the
 // class, so the plan is made again from E/evolve.tsv (a pure function of the

@@ -7,7 +7,7 @@
 //   recrawl_oracle DIR --truth-dir E --budget P%|N
 //   topicrawl recrawl DIR --resume [crawl flags]      # runs the planned round
 //
-// bench/recrawl_bench.sh does both for POLICIES="... oracle".
+// bench/recrawl/policy_rounds.sh does both for POLICIES="... oracle".
 #include <cstdio>
 #include <cstdlib>
 #include <string>

@@ -26,7 +26,7 @@
 
 #include "bench_pages.h"
 #include "scoring/relevance_scorer.h"
-#include "scoring/sdtp_scorer.h"
+#include "strategies/tda/sdtp_scorer.h"
 
 // Every operator new of the process counted (single-threaded benches; a
 // plain counter, so the count costs the same few cycles on both sides): the

@@ -15,7 +15,7 @@
 // index is opened and every query runs once. Warm: then ROUNDS (default 5)
 // more passes. Each query goes through SearchIndex::Search (parse, BM25 top
 // 10, snippets). Prints p50, p95, p99 and max of wall and thread-CPU ms for
-// both, plus the index size. Docs: docs/api.md.
+// both, plus the index size. Docs: docs/guides/api.md.
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>

@@ -19,6 +19,7 @@
 
 #include "crawl/crawl_strategy.h"
 #include "crawl/strategy_state.h"
+#include "strategies/strategy_registry.h"
 
 namespace {
 
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto t0 = SteadyClock::now();
-  Status s = RestoreStrategyState(a->get(), dir);
+  Status s = RestoreStrategyState(*a, dir);
   auto t1 = SteadyClock::now();
   if (!s.ok()) {
     std::fprintf(stderr, "restore: %s\n", s.message().c_str());
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   double best = 1e18;
   for (int i = 0; i < 3; ++i) {
     auto b0 = SteadyClock::now();
-    if (Status e = (*a)->SaveState(&blob); !e.ok()) {
+    if (Status e = a->learner->SaveState(&blob); !e.ok()) {
       std::fprintf(stderr, "save: %s\n", e.message().c_str());
       return 1;
     }
@@ -86,18 +87,18 @@ int main(int argc, char** argv) {
   std::printf("file after  %zu bytes (SaveState %.1f ms CPU, best of 3)\n", packed.size(), best);
   auto b = make();
   auto r0 = SteadyClock::now();
-  s = (*b)->RestoreState(blob);
+  s = b->learner->RestoreState(blob);
   auto r1 = SteadyClock::now();
   if (!s.ok()) {
     std::fprintf(stderr, "restore of the new encoding: %s\n", s.message().c_str());
     return 1;
   }
   std::string again;
-  (void)(*b)->SaveState(&again);
+  (void)b->learner->SaveState(&again);
   std::printf("restore of the new encoding %.1f ms CPU; save -> restore -> save %s\n",
               Ms(r1 - r0), again == blob ? "equal" : "DIFFERS");
   if (argc > 3) {
-    if (Status w = SaveStrategyState(**b, argv[3]); !w.ok()) {
+    if (Status w = SaveStrategyState(*b, argv[3]); !w.ok()) {
       std::fprintf(stderr, "write: %s\n", w.message().c_str());
       return 1;
     }

@@ -20,9 +20,10 @@
 #include "core/clock.h"
 #include "core/hash.h"
 #include "frontier/frontier.h"
-#include "frontier/wang_landau_link_selector.h"
 #include "graph/link_graph.h"
 #include "graph/page_rank.h"
+#include "strategies/baselines/annealing_link_selector.h"
+#include "strategies/wang_landau/wang_landau_link_selector.h"
 
 namespace topicrawl {
 namespace {
@@ -53,6 +54,7 @@ void Select(benchmark::State& state, const std::string& name) {
   auto wl = std::make_shared<WangLandauState>(WangLandauOptions{});
   std::unique_ptr<LinkSelector> selector =
       name == "wang-landau" ? NewWangLandauLinkSelector(LinkSelectorOptions{}, wl)
+      : name == "annealing" ? NewAnnealingLinkSelector(LinkSelectorOptions{})
                             : std::move(MakeLinkSelector(name)).value();
   const int64_t links = state.range(0), hosts = state.range(1);
   auto f = Fill(std::move(selector), links, hosts, &clock);

@@ -18,6 +18,8 @@ pkg_check_modules(OPENCC REQUIRED IMPORTED_TARGET opencc)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
 pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+# WACZ export (src/export/wacz.cc): zip archives with stored WARC entries.
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 if(TOPICRAWL_JEMALLOC AND NOT TOPICRAWL_SANITIZE AND NOT TOPICRAWL_TSAN)
   pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
 endif()

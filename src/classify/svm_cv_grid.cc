@@ -16,7 +16,8 @@ std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vecto
                                                     const std::vector<int>& fold, int folds,
                                                     const std::vector<std::pair<int, int>>& points,
                                                     double positive_weight, double eps, int64_t max_iterations, int threads,
-                                                    CvGridStats* stats) {
+                                                    CvGridStats* stats,
+                                                    const std::function<void(size_t)>& on_task) {
   const size_t n = scaled.size();
   std::vector<std::vector<double>> dec(points.size(), std::vector<double>(n, 0.0));
   if (n == 0 || points.empty()) return dec;
@@ -73,7 +74,10 @@ std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vecto
     for (size_t t; (t = next.fetch_add(1)) < tasks;) {
       const auto& [log2g, cs] = gammas[t / folds];
       const int k = static_cast<int>(t % folds);
-      if (fold_examples[k].empty()) continue;
+      if (fold_examples[k].empty()) {
+        if (on_task) on_task(cs.size());
+        continue;
+      }
       const double gamma = std::ldexp(1.0, log2g);
       // Training side: one example per (distinct vector, label) outside fold k.
       train_u.clear();
@@ -149,6 +153,7 @@ std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vecto
         }
       }
       for (uint32_t u : held_u) held_index[u] = -1;
+      if (on_task) on_task(cs.size());
     }
   };
   std::vector<std::thread> pool;

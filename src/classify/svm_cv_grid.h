@@ -1,6 +1,6 @@
 // libsvm's (C, gamma) grid with k-fold cross-validation, made fast for data
 // whose scaled feature vectors repeat (URL features are discrete: on 2,000
-// URLs of the dev web, 1,266 distinct vectors: docs/hub-svm.md). Internal to
+// URLs of the dev web, 1,266 distinct vectors: docs/strategies/hub-svm.md). Internal to
 // classify/svm_model.cc (SvmGridOptions::deduplicate).
 //
 // Equivalence with training libsvm on the rows as they are (why merging is
@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -38,7 +39,9 @@ struct CvGridStats {
 };
 
 // Out-of-fold decision values dec[p][i] (> 0 = label 1) of every grid point
-// p = (log2c, log2g) for every example i. `scaled` are the scaled rows,
+// p = (log2c, log2g) for every example i. on_task(fits) is called after
+// each (gamma, fold) task with the (point, fold) fits it made (any thread,
+// not serialised). `scaled` are the scaled rows,
 // `fold` the fold of each example (0..folds-1). positive_weight multiplies
 // the bound of label-1 examples (libsvm's -w1). max_iterations is per solve.
 std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vector<double>>& scaled,
@@ -46,7 +49,8 @@ std::vector<std::vector<double>> DeduplicatedGridCv(const std::vector<std::vecto
                                                     const std::vector<int>& fold, int folds,
                                                     const std::vector<std::pair<int, int>>& points,
                                                     double positive_weight, double eps, int64_t max_iterations, int threads,
-                                                    CvGridStats* stats);
+                                                    CvGridStats* stats,
+                                                    const std::function<void(size_t)>& on_task = {});
 
 }  // namespace topicrawl
 

@@ -48,6 +48,7 @@
 
 #include <cstdint>
 #include <span>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -115,6 +116,14 @@ enum class SvmSelection {
   kF1,        // F1 of the positive class (label 1)
 };
 
+// Progress of SvmModel::Train (SvmGridOptions::progress).
+struct SvmGridProgress {
+  size_t done = 0, total = 0;  // (grid point, fold) fits
+  size_t rows = 0;             // rows in the cross-validation (grid_sample)
+  double elapsed_s = 0;
+  bool final_fit = false;      // the grid is done; the final fit starts
+};
+
 struct SvmGridOptions {
   // log2 ranges, inclusive (libsvm tools/grid.py defaults).
   int log2c_min = -5, log2c_max = 15, log2c_step = 2;
@@ -135,7 +144,7 @@ struct SvmGridOptions {
   // label noise, SMO at C >= 2^7 runs for millions of iterations: 20,000
   // ends the full grid on 2,000 URLs in ~36 s CPU (298 of 1,100 solves
   // capped, all at large C; the chosen point is the uncapped grid's:
-  // docs/hub-svm.md). A capped solve is an early-stopped SMO solution.
+  // docs/strategies/hub-svm.md). A capped solve is an early-stopped SMO solution.
   int64_t max_iterations = 20000;
   SvmClassWeight class_weight = SvmClassWeight::kNone;
   SvmSelection select = SvmSelection::kAccuracy;
@@ -150,6 +159,16 @@ struct SvmGridOptions {
   // groups the fold's model never saw: the condition of a test split by web
   // site. min(folds, groups) folds; training needs >= 2 groups.
   bool group_folds = false;
+  // The grid's budget: the cross-validation runs on at most this many rows
+  // (a stratified sample drawn with `seed`; 0 = every row); the chosen
+  // point's final fit uses every row. The deduplicated engine's cost grows
+  // with the square of the distinct vectors (kernel rows) times gammas x
+  // folds: 2,000 rows keep the default grid to ~1 CPU-minute
+  // (docs/strategies/hub-svm.md), where 8,000 ran for more than 5 minutes.
+  size_t grid_sample = 2000;
+  // Called as (point, fold) fits finish, from the grid's threads (one at a
+  // time); empty: silent.
+  std::function<void(const SvmGridProgress&)> progress;
 };
 
 struct SvmGridPoint {
@@ -174,6 +193,7 @@ struct SvmTrainReport {
   int64_t cv_iterations = 0;   // SMO iterations of all CV solves
   size_t cv_solves = 0;
   size_t cv_capped = 0;        // CV solves stopped by max_iterations
+  size_t grid_rows = 0;        // rows the grid cross-validated (<= examples)
 };
 
 // Deterministic stratified k-fold assignment: examples of each class are
@@ -246,6 +266,7 @@ class SvmModel {
   double platt_a() const { return platt_a_; }
   double platt_b() const { return platt_b_; }
   size_t support_vectors() const { return coef_.size(); }
+  size_t train_examples() const { return train_examples_; }  // rows of the final fit
 
  private:
   friend struct SvmModelBuilder;

@@ -96,6 +96,54 @@ TEST(PlattTest, MonotoneAndOriented) {
   EXPECT_GT(p(3), 0.9);
 }
 
+// The grid's budget: cross-validation on a stratified sample of
+// grid_sample rows, the final fit on every row; progress reports every
+// (point, fold) fit, then the final fit, for both engines.
+TEST(SvmModelTest, GridCrossValidatesASampleAndReportsProgress) {
+  SvmDataset d = Rings(300, 3);  // 100 positive, 200 negative
+  for (bool dedup : {true, false}) {
+    SvmGridOptions o;
+    o.log2c_min = -1, o.log2c_max = 3, o.log2c_step = 2;  // 3 x 2 points
+    o.log2g_min = -1, o.log2g_max = 1, o.log2g_step = 2;
+    o.folds = 4;
+    o.grid_sample = 60;
+    o.deduplicate = dedup;
+    std::vector<SvmGridProgress> seen;
+    o.progress = [&seen](const SvmGridProgress& p) { seen.push_back(p); };
+    SvmTrainReport rep;
+    auto m = SvmModel::Train(d, "rings", o, &rep);
+    ASSERT_TRUE(m.ok()) << m.status().message();
+    EXPECT_EQ(rep.grid_rows, 60u);  // 20 positive + 40 negative
+    EXPECT_EQ(rep.examples, 300u);
+    EXPECT_EQ(m->train_examples(), 300u);
+    ASSERT_FALSE(seen.empty());
+    for (size_t i = 0; i + 1 < seen.size(); ++i) {
+      EXPECT_FALSE(seen[i].final_fit);
+      EXPECT_EQ(seen[i].total, 6u * 4u);
+      EXPECT_EQ(seen[i].rows, 60u);
+      if (i > 0) {
+        EXPECT_GT(seen[i].done, seen[i - 1].done);
+      }
+    }
+    EXPECT_EQ(seen[seen.size() - 2].done, 24u);
+    EXPECT_TRUE(seen.back().final_fit);
+    // The sample is enough for the rings: the full-data model separates
+    // fresh points.
+    SvmDataset t = Rings(90, 4);
+    int right = 0;
+    for (size_t i = 0; i < t.size(); ++i) right += m->Predict(t.rows[i]) == t.labels[i];
+    EXPECT_GE(right, 85) << dedup;
+  }
+  // grid_sample 0 (or above the rows): every row.
+  SvmGridOptions all;
+  all.log2c_min = all.log2c_max = 1;
+  all.log2g_min = all.log2g_max = 0;
+  all.grid_sample = 0;
+  SvmTrainReport rep;
+  ASSERT_TRUE(SvmModel::Train(d, "rings", all, &rep).ok());
+  EXPECT_EQ(rep.grid_rows, 300u);
+}
+
 TEST(SvmModelTest, GridSearchFindsTheSeparatingOptimum) {
   SvmDataset d = Rings(150, 1);
   SvmGridOptions o;  // libsvm's grid: 11 x 10 points, 10 folds

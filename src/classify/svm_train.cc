@@ -256,6 +256,71 @@ std::pair<double, double> FitPlattSigmoid(const std::vector<double>& dec,
   return {a, b};
 }
 
+// The rows the grid cross-validates: all of them, or a stratified sample of
+// `cap` (each class in its share, rows drawn with `seed`), in row order.
+std::vector<size_t> GridRows(const std::vector<int>& labels, size_t cap, uint64_t seed) {
+  std::vector<size_t> all(labels.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+  if (cap == 0 || labels.size() <= cap) return all;
+  std::vector<size_t> out;
+  std::mt19937_64 rng(seed);
+  for (int label : {0, 1}) {
+    std::vector<size_t> cls;
+    for (size_t i : all) {
+      if (labels[i] == label) cls.push_back(i);
+    }
+    // At least 2 of a class (training needs both), else its share.
+    const size_t want = std::min(cls.size(), std::max<size_t>(2, cls.size() * cap / labels.size()));
+    std::shuffle(cls.begin(), cls.end(), rng);
+    out.insert(out.end(), cls.begin(), cls.begin() + static_cast<std::ptrdiff_t>(want));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+SvmDataset Subset(const SvmDataset& data, const std::vector<size_t>& rows) {
+  SvmDataset out;
+  out.feature_names = data.feature_names;
+  for (size_t i : rows) {
+    out.Add(data.rows[i], data.labels[i]);
+    if (!data.groups.empty()) out.groups.push_back(data.groups[i]);
+  }
+  return out;
+}
+
+// Serialises SvmGridOptions::progress for the grid's threads.
+class GridProgress {
+ public:
+  GridProgress(const SvmGridOptions& o, size_t total, size_t rows)
+      : o_(o), start_(std::chrono::steady_clock::now()) {
+    p_.total = total;
+    p_.rows = rows;
+  }
+  void Add(size_t fits) {
+    if (!o_.progress) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    p_.done += fits;
+    Report();
+  }
+  void FinalFit() {
+    if (!o_.progress) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    p_.final_fit = true;
+    Report();
+  }
+
+ private:
+  void Report() {
+    p_.elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    o_.progress(p_);
+  }
+  const SvmGridOptions& o_;
+  const std::chrono::steady_clock::time_point start_;
+  std::mutex mu_;
+  SvmGridProgress p_;
+};
+
 // ---------------------------------------------------------------------------
 
 struct SvmModelBuilder {
@@ -277,19 +342,28 @@ struct SvmModelBuilder {
     SilenceLibsvm();
     const size_t d = data.feature_names.size();
     FeatureScaler scaler = FeatureScaler::Fit(data.rows, d);
-    ScaledNodes nodes = ToNodes(data, scaler);
-    std::vector<double> y(data.labels.begin(), data.labels.end());
-    int folds = static_cast<int>(std::min<size_t>(o.folds, data.size()));
+    ScaledNodes all_nodes = ToNodes(data, scaler);
+    std::vector<double> all_y(data.labels.begin(), data.labels.end());
+    // The grid's rows (SvmGridOptions::grid_sample); the final fit below
+    // uses every row.
+    const std::vector<size_t> grid_rows = GridRows(data.labels, o.grid_sample, o.seed);
+    const SvmDataset sample =
+        grid_rows.size() < data.size() ? Subset(data, grid_rows) : SvmDataset{};
+    const SvmDataset& cv = grid_rows.size() < data.size() ? sample : data;
+    ScaledNodes nodes = &cv == &data ? ScaledNodes{} : ToNodes(cv, scaler);
+    if (&cv == &data) nodes.rows = all_nodes.rows;
+    std::vector<double> y(cv.labels.begin(), cv.labels.end());
+    int folds = static_cast<int>(std::min<size_t>(o.folds, cv.size()));
     std::vector<int> fold;
     if (o.group_folds) {
-      if (data.groups.empty()) return Status::Error("svm: group folds need the rows' groups");
-      fold = GroupFolds(data.groups, folds, o.seed);
+      if (cv.groups.empty()) return Status::Error("svm: group folds need the rows' groups");
+      fold = GroupFolds(cv.groups, folds, o.seed);
       folds = 1 + *std::max_element(fold.begin(), fold.end());
       if (folds < 2) {
         return Status::Error("svm: group folds need at least 2 groups (the data has 1)");
       }
     } else {
-      fold = StratifiedFolds(data.labels, folds, o.seed);
+      fold = StratifiedFolds(cv.labels, folds, o.seed);
     }
     // libsvm's -w1: the positive class's C times n_negative / n_positive,
     // so that both classes carry the same total bound.
@@ -299,23 +373,25 @@ struct SvmModelBuilder {
             : 1.0;
 
     SvmTrainReport rep;
+    rep.grid_rows = cv.size();
+    GridProgress progress(o, points.size() * static_cast<size_t>(folds), cv.size());
     std::vector<std::vector<double>> dec;
     if (o.deduplicate) {
-      std::vector<std::vector<double>> scaled(data.size(), std::vector<double>(d));
-      for (size_t i = 0; i < data.size(); ++i) scaler.ScaleRow(data.rows[i], scaled[i]);
+      std::vector<std::vector<double>> scaled(cv.size(), std::vector<double>(d));
+      for (size_t i = 0; i < cv.size(); ++i) scaler.ScaleRow(cv.rows[i], scaled[i]);
       const int64_t cap = o.max_iterations > 0
                               ? o.max_iterations
-                              : std::max<int64_t>(10000000, 100 * static_cast<int64_t>(data.size()));
+                              : std::max<int64_t>(10000000, 100 * static_cast<int64_t>(cv.size()));
       CvGridStats st;
-      dec = DeduplicatedGridCv(scaled, data.labels, fold, folds, points, positive_weight, o.eps,
-                               cap, o.threads, &st);
+      dec = DeduplicatedGridCv(scaled, cv.labels, fold, folds, points, positive_weight, o.eps,
+                               cap, o.threads, &st, [&progress](size_t fits) { progress.Add(fits); });
       rep.unique_vectors = st.unique_vectors;
       rep.cv_iterations = st.iterations;
       rep.cv_solves = st.trainings;
       rep.cv_capped = st.capped;
     } else {
       // One task per (grid point, fold); each writes its own slots of dec.
-      dec.assign(points.size(), std::vector<double>(data.size(), 0));
+      dec.assign(points.size(), std::vector<double>(cv.size(), 0));
       const size_t tasks = points.size() * folds;
       std::atomic<size_t> next{0};
       auto worker = [&] {
@@ -324,6 +400,7 @@ struct SvmModelBuilder {
           int k = static_cast<int>(t % folds);
           RunFold(nodes, y, fold, k, std::ldexp(1.0, points[p].first),
                   std::ldexp(1.0, points[p].second), o, positive_weight, dec[p].data());
+          progress.Add(1);
         }
       };
       std::vector<std::thread> pool;
@@ -341,7 +418,7 @@ struct SvmModelBuilder {
     size_t best = 0;
     double best_score = -1;
     for (size_t p = 0; p < points.size(); ++p) {
-      CvScore cs = BestThreshold(dec[p], data.labels, o.select, o.tune_threshold);
+      CvScore cs = BestThreshold(dec[p], cv.labels, o.select, o.tune_threshold);
       SvmGridPoint g{points[p].first, points[p].second, cs.accuracy, cs.f1, cs.threshold};
       rep.grid.push_back(g);
       const SvmGridPoint& b = rep.grid[best];
@@ -365,9 +442,10 @@ struct SvmModelBuilder {
     m.cv_folds_ = folds;
     m.train_examples_ = data.size();
     m.train_positives_ = pos;
-    std::tie(m.platt_a_, m.platt_b_) = FitPlattSigmoid(dec[best], data.labels);
+    std::tie(m.platt_a_, m.platt_b_) = FitPlattSigmoid(dec[best], cv.labels);
 
-    svm_problem prob{static_cast<int>(data.size()), y.data(), nodes.rows.data()};
+    progress.FinalFit();
+    svm_problem prob{static_cast<int>(data.size()), all_y.data(), all_nodes.rows.data()};
     const int positive_label = 1;
     svm_parameter param = Param(m.c_, m.gamma_, o, &positive_label, &positive_weight);
     svm_model* lm = svm_train(&prob, &param);

@@ -14,11 +14,11 @@
 #include <map>
 #include <optional>
 
-#include "classify/crawl_export.h"
-#include "classify/link_dataset.h"
-#include "classify/link_features.h"
-#include "classify/nb_evaluation.h"
 #include "cli/commands.h"
+#include "strategies/naive_bayes/crawl_export.h"
+#include "strategies/naive_bayes/link_dataset.h"
+#include "strategies/naive_bayes/link_features.h"
+#include "strategies/naive_bayes/nb_evaluation.h"
 
 namespace topicrawl::cli {
 namespace {

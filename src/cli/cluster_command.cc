@@ -1,6 +1,6 @@
 // topicrawl crawl --cluster ... (one worker) and topicrawl cluster
 // status|stop|seeds: a crawl over N processes coordinated through Redis
-// (src/cluster/, docs/scale-out.md).
+// (src/cluster/, docs/guides/scale-out.md).
 #include <unistd.h>
 
 #include <chrono>

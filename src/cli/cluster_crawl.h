@@ -1,5 +1,5 @@
 // `crawl --cluster`: one worker of a crawl spread over several processes
-// through Redis (docs/scale-out.md). Shared by crawl_command.cc and
+// through Redis (docs/guides/scale-out.md). Shared by crawl_command.cc and
 // cluster_command.cc.
 #ifndef TOPICRAWL_CLI_CLUSTER_CRAWL_H_
 #define TOPICRAWL_CLI_CLUSTER_CRAWL_H_

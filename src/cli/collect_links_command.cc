@@ -1,19 +1,19 @@
 // topicrawl collect-links: seed 001's automatic collection of labelled links
 // (§3.2.2): a generic BFS crawl, then every stored link labelled by whether
 // its target lies under an on-topic or off-topic URL prefix of the topic
-// file, split 7:3 (stratified). Output files: classify/link_dataset.h and
-// docs/naive-bayes.md.
+// file, split 7:3 (stratified). Output files: strategies/naive_bayes/link_dataset.h and
+// docs/strategies/naive-bayes.md.
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
-#include "classify/crawl_export.h"
-#include "classify/url_prefix_labeler.h"
 #include "cli/commands.h"
 #include "cli/crawl_runner.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawler.h"
+#include "strategies/naive_bayes/crawl_export.h"
+#include "strategies/naive_bayes/url_prefix_labeler.h"
 #include "text/topic.h"
 
 namespace topicrawl::cli {

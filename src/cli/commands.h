@@ -48,7 +48,7 @@ void AddLabelCommand(CLI::App& app, int* exit_code);
 // `train result-svm` (seed 004). REQUIRES: after AddTrainCommand.
 void AddResultSvmCommand(CLI::App& app, int* exit_code);
 void AddTdaCommand(CLI::App& app, int* exit_code);
-// Scale-out (docs/scale-out.md): cluster status|stop|seeds, merge.
+// Scale-out (docs/guides/scale-out.md): cluster status|stop|seeds, merge.
 void AddClusterCommand(CLI::App& app, int* exit_code);
 void AddMergeCommand(CLI::App& app, int* exit_code);
 

@@ -12,6 +12,7 @@
 #include "crawl/crawl_monitor.h"
 #include "server/api_server.h"
 #include "server/live_indexer.h"
+#include "strategies/strategy_registry.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -57,11 +58,23 @@ const EngineFlag kEngineFlags[] = {
                  cmd->add_flag(std::string(n))->description("Allow private/loopback targets");
                },
                [](const CrawlConfig&, CrawlConfig* to) { to->allow_private = true; }},
+    EngineFlag{"--seeds-from-sitemaps",
+               [](CLI::App* cmd, const char* n, CrawlConfig*) {
+                 cmd->add_flag(std::string(n))->description(
+                     "Round 0 also queues the URLs the seed hosts' sitemaps and feeds announce");
+               },
+               [](const CrawlConfig&, CrawlConfig* to) { to->seeds_from_sitemaps = true; }},
     EngineFlag{"--no-robots",
                [](CLI::App* cmd, const char* n, CrawlConfig*) {
                  cmd->add_flag(std::string(n))->description("Ignore robots.txt (only for your own sites)");
                },
                [](const CrawlConfig&, CrawlConfig* to) { to->respect_robots = false; }},
+    EngineFlag{"--tdmrep",
+               [](CLI::App* cmd, const char* n, CrawlConfig*) {
+                 cmd->add_flag(std::string(n))->description(
+                     "Also fetch each host's /.well-known/tdmrep.json (TDMRep opt-out, for exports)");
+               },
+               [](const CrawlConfig&, CrawlConfig* to) { to->fetch_tdmrep = true; }},
     TOPICRAWL_OPTION("--include-host", include_hosts, "Only crawl these hosts (and subdomains)"),
     TOPICRAWL_OPTION("--exclude-host", exclude_hosts, "Never crawl these hosts"),
     TOPICRAWL_OPTION("--include-regex", include_regex, "Only URLs matching one of these"),
@@ -80,6 +93,8 @@ const EngineFlag kEngineFlags[] = {
                      "URL-trap budget: new URLs admitted per host and path pattern (default 1000, 0 = off)"),
     TOPICRAWL_OPTION("--max-url-params", max_url_params,
                      "Refuse URLs with more query parameters (default 10, -1 = off)"),
+    TOPICRAWL_OPTION("--state-interval", state_interval_s,
+                     "Seconds between saves of the strategy's learned state (default 10)"),
     TOPICRAWL_OPTION("--queue-in-ram", queue_in_ram,
                      "Queued links kept in RAM; the rest wait on disk (default 1000000)"),
     TOPICRAWL_OPTION("--queue-in-ram-per-host", queue_in_ram_per_host,
@@ -132,7 +147,7 @@ int PrepareCrawlConfig(CrawlConfig* config) {
 CrawlOutcome RunCrawlWithSignals(const CrawlConfig& config, ClusterRole* cluster) {
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  Crawler crawler(config, &g_stop);
+  Crawler crawler(config, &g_stop, MakeCrawlStrategy);
   if (cluster) crawler.SetClusterRole(cluster);
   CrawlOutcome out;
   // --serve / --index (cli/serve_flags.h): the server and the indexer run

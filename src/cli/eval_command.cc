@@ -3,6 +3,7 @@
 // the crawl left wl_steps.tsv / wl_dos.tsv. Several directories (a clustered
 // crawl's workers) are one crawl, read as `topicrawl merge` joins them
 // (cluster/crawl_view.h).
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -16,6 +17,7 @@
 #include "eval/labels.h"
 #include "eval/metrics.h"
 #include "eval/metrics_report.h"
+#include "eval/oracle_crawl.h"
 #include "eval/round_metrics.h"
 #include "eval/svg_plot.h"
 #include "eval/wl_diagnostics.h"
@@ -37,6 +39,8 @@ struct EvalFlags {
   std::string truth_dir;
   bool scope_hosts = false;
   std::string plot_recall;
+  bool oracle = false;
+  std::string graph_from;
 };
 
 // Loads the optional label and reachable files; reports problems on stderr.
@@ -85,6 +89,18 @@ std::string CurveChart(const eval::CrawlMetrics& m, const std::string& name, boo
     st.recall.runs.push_back(1);
   }
   s.strategies.push_back(st);
+  if (recall && !m.curves.oracle_recall.empty()) {
+    eval::StrategySummary o;
+    o.strategy = "oracle crawl (greedy)";
+    o.runs_ok = 1;
+    for (size_t i = 0; i < m.curves.oracle_recall.size(); ++i) {
+      o.recall.x.push_back(static_cast<double>(i + 1));
+      o.recall.mean.push_back(m.curves.oracle_recall[i]);
+      o.recall.sd.push_back(0);
+      o.recall.runs.push_back(1);
+    }
+    s.strategies.push_back(o);
+  }
   s.has_labels = m.has_labels;
   s.relevant_total = m.relevant_total;
   s.oracle_relevant = m.reachable_relevant_total.value_or(m.relevant_total);
@@ -135,6 +151,10 @@ int RunEval(const EvalFlags& f) {
   std::optional<eval::UrlSet> reachable;
   if (!LoadGroundTruth(f, &labels, &reachable)) return kExitUsage;
   if (reachable && !labels) std::cerr << "eval: --reachable has no effect without --labels\n";
+  if (f.oracle && (!labels || f.graph_from.empty())) {
+    std::cerr << "eval: --oracle needs --labels and --graph-from DIR (a full crawl of the web)\n";
+    return kExitUsage;
+  }
   StatusOr<eval::CrawlRecord> crawl = eval::ReadCrawl(f.dir);
   if (!crawl.ok()) {
     std::cerr << "eval: " << crawl.status().message() << '\n';
@@ -142,6 +162,15 @@ int RunEval(const EvalFlags& f) {
   }
   eval::CrawlMetrics m = eval::ComputeMetrics(*crawl, options, labels ? &*labels : nullptr,
                                               reachable ? &*reachable : nullptr);
+  if (f.oracle) {
+    int64_t budget = 0;  // the curve reaches the last checkpoint asked for
+    for (int64_t n : options.checkpoints) budget = std::max(budget, n);
+    Status s = eval::AddOracleFromGraph(f.graph_from, f.dir, *labels, budget, &m);
+    if (!s.ok()) {
+      std::cerr << "eval: " << s.message() << '\n';
+      return kExitFailure;
+    }
+  }
   eval::WlDiagnostics wl = eval::ReadWlDiagnostics(f.dir);
   if (f.json) {
     nlohmann::json j = eval::MetricsToJson(m);
@@ -219,6 +248,16 @@ void AddEvalCommand(CLI::App& app, int* exit_code) {
                   "--json prints {rounds: [...]}, --plot an SVG per round");
   cmd->add_option("--plot-recall", flags->plot_recall,
                   "Write the recall curve as SVG (needs --labels)");
+  cmd->add_flag("--oracle", flags->oracle,
+                "With --labels and --graph-from: add the oracle crawl (a greedy that knows the "
+                "labels and the link graph: a queued relevant page first, else the queued page "
+                "nearest to an unfetched relevant one; eval/oracle_crawl.h) from the crawl's own "
+                "seeds (its depth-0 rows): oracle_recall and share_of_oracle = recall / "
+                "oracle_recall per checkpoint, and its curve in --plot-recall");
+  cmd->add_option("--graph-from", flags->graph_from,
+                  "Crawl directory whose ok pages and stored links are the web's link graph for "
+                  "--oracle: a BFS crawl from the homes with no page budget over the same served "
+                  "web (pages it did not reach are not in the graph)");
   cmd->add_flag("--scope-hosts", flags->scope_hosts,
                 "With --truth-dir: count only truth URLs on hosts the crawl stored pages of");
   cmd->add_option("--plot-dos", flags->plot_dos, "Write WL ln g(E) as SVG (needs wl_dos.tsv)");

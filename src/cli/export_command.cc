@@ -13,6 +13,8 @@
 #include "cluster/crawl_view.h"
 #include "nlohmann/json.hpp"
 #include "store/crawl_db_reader.h"
+#include "export/text_export.h"
+#include "export/wacz.h"
 #include "search/page_text.h"
 
 namespace topicrawl::cli {
@@ -29,14 +31,53 @@ struct ExportFlags {
   std::string format = "jsonl";
   bool relevant_only = false;
   bool all_statuses = false;
+  bool respect_optout = true;
   std::string fields;
   std::string out;
   double beta = -1;
 };
 
+int RunWaczExport(const ExportFlags& f) {
+  if (f.out.empty()) {
+    std::cerr << "error: --format wacz needs --out FILE.wacz\n";
+    return kExitUsage;
+  }
+  WaczOptions options;
+  options.relevant_only = f.relevant_only;
+  options.beta = f.beta;
+  StatusOr<WaczStats> stats = WriteWacz(f.dir, f.out, options);
+  if (!stats.ok()) {
+    std::cerr << "error: " << stats.status().message() << "\n";
+    return kExitFailure;
+  }
+  std::fprintf(stderr, "wrote %s: %lld pages, %lld WARC files (%llu bytes), %lld CDXJ lines\n",
+               f.out.c_str(), static_cast<long long>(stats->pages),
+               static_cast<long long>(stats->warc_files),
+               static_cast<unsigned long long>(stats->warc_bytes),
+               static_cast<long long>(stats->cdxj_lines));
+  return kExitOk;
+}
+
+int RunTextExport(const ExportFlags& f) {
+  TextExportOptions options;
+  options.markdown = f.format == "markdown";
+  options.relevant_only = f.relevant_only;
+  options.beta = f.beta;
+  options.respect_optout = f.respect_optout;
+  StatusOr<TextExportStats> stats = WriteTextExport(f.dir, f.out, std::cout, options);
+  if (!stats.ok()) {
+    std::cerr << "error: " << stats.status().message() << "\n";
+    return kExitFailure;
+  }
+  std::cerr << TextExportSummary(*stats) << "\n";
+  return kExitOk;
+}
+
 int RunExport(const ExportFlags& f) {
+  if (f.format == "wacz") return RunWaczExport(f);
+  if (f.format == "text" || f.format == "markdown") return RunTextExport(f);
   if (f.format != "jsonl") {
-    std::cerr << "error: --format must be jsonl\n";
+    std::cerr << "error: --format must be jsonl, text, markdown or wacz\n";
     return kExitUsage;
   }
   std::set<std::string> fields;
@@ -151,9 +192,17 @@ void AddExportCommand(CLI::App& app, int* exit_code) {
                   "Crawl directory; several: the workers of a clustered crawl, read as one "
                   "crawl (one row per URL, as `topicrawl merge`)")
       ->required();
-  cmd->add_option("--format", flags->format, "Output format (jsonl)")->default_str("jsonl");
+  cmd->add_option("--format", flags->format,
+                  "jsonl: the fields below; text / markdown: JSON lines {url, title, lang, "
+                  "text|markdown} of each page's main content (boilerplate removed); wacz: a "
+                  "WACZ 1.1.1 web archive (WARC files, CDXJ index, pages.jsonl; needs --out)")
+      ->default_str("jsonl");
   cmd->add_flag("--relevant-only", flags->relevant_only,
                 "Only pages with relevance >= beta (the crawl's, or --beta)");
+  cmd->add_flag("--respect-optout,!--no-respect-optout", flags->respect_optout,
+                "text/markdown: leave out pages that opt out (X-Robots-Tag / meta robots "
+                "noindex, noarchive, noai; TDMRep tdm-reservation 1) and count them "
+                "(default on)");
   cmd->add_flag("--all-statuses", flags->all_statuses,
                 "Also failed pages (default: pages stored ok)");
   cmd->add_option("--fields", flags->fields, "Comma-separated fields (default: all)");

@@ -1,7 +1,7 @@
 // Seed 003 (003_8082e0a8ad518813): hub-page detection from URL features.
 //   collect-hubs DIR (--structural [--hub-share X] [--min-content-links N] | --truth-dir D)
 //       --out FILE.tsv
-//       labelled rows from a crawl directory (hub/hub_collect.h)
+//       labelled rows from a crawl directory (strategies/hub/hub_collect.h)
 //   train hub-svm --data FILE.tsv --out MODEL [--features full|url|full-site|url-site] [--all]
 //       [--train-size N] [--threads N] [--folds K] [--seed S]
 //       grid search + 10-fold CV, model with its scale (classify/svm_model.h)
@@ -31,12 +31,12 @@
 #include "cli/svm_grid_flags.h"
 #include "eval/labels.h"
 #include "eval/round_truth.h"
-#include "hub/hub_baselines.h"
-#include "hub/hub_collect.h"
-#include "hub/hub_experiment.h"
-#include "hub/hub_site_relative.h"
-#include "hub/hub_site_stream.h"
 #include "nlohmann/json.hpp"
+#include "strategies/hub/hub_baselines.h"
+#include "strategies/hub/hub_collect.h"
+#include "strategies/hub/hub_experiment.h"
+#include "strategies/hub/hub_site_relative.h"
+#include "strategies/hub/hub_site_stream.h"
 #include "url/url.h"
 
 namespace topicrawl::cli {
@@ -451,7 +451,7 @@ int RunScore(const ScoreFlags& f) {
     // The reference population of the percentiles is this batch: every
     // scored URL, grouped by its host (url/url.h UrlHost, as collect-hubs
     // writes the host column). Two streaming passes over the input
-    // (hub/hub_site_stream.h): memory is the per-site statistics, not the
+    // (strategies/hub/hub_site_stream.h): memory is the per-site statistics, not the
     // batch. Input that cannot be read twice (a pipe) is held in memory.
     std::string buffered;
     bool buffer = false;
@@ -572,7 +572,7 @@ void AddHubCommands(CLI::App& app, int* exit_code) {
     tb->add_option("--methods", bf->methods,
                    "Comma list (default svm-full,svm-url,rules,heuristic,content; also "
                    "svm-url-site: site-relative URL features; svm-url-both, svm-url-site-rules, "
-                   "site-or-rules, svm-url-site-rank: hub/hub_site_detectors.h)");
+                   "site-or-rules, svm-url-site-rank: strategies/hub/hub_site_detectors.h)");
     AddSvmGridFlags(tb, &bf->grid);
     tb->callback([bf, exit_code] { *exit_code = RunTable(*bf); });
   }

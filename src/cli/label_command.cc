@@ -2,7 +2,7 @@
 // (004_d65f8d41b01a9f7d §3.1, data set WebSet2): every page of a finished
 // crawl with its <TextDegree, LinkDegree, Aggregation> features and its
 // DetailPage (1) / LinkPage (0) label by the documented URL rule
-// (classify/result_page_features.h, docs/jlse.md). With --labels the topic
+// (strategies/jlse/result_page_features.h, docs/strategies/jlse.md). With --labels the topic
 // label of the page is added (a result page = relevant DetailPage).
 //   label result-pages --crawl DIR --out FILE.tsv [--labels LABELS.tsv]
 // Output columns: url, label, text_degree, link_degree, aggregation,
@@ -12,10 +12,10 @@
 #include <iostream>
 #include <optional>
 
-#include "classify/crawl_export.h"
-#include "classify/result_page_features.h"
 #include "cli/commands.h"
 #include "eval/labels.h"
+#include "strategies/jlse/result_page_features.h"
+#include "strategies/naive_bayes/crawl_export.h"
 
 namespace topicrawl::cli {
 namespace {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/reference_command.h"
 
 namespace {
 
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   topicrawl::cli::AddTdaCommand(app, &exit_code);
   topicrawl::cli::AddClusterCommand(app, &exit_code);
   topicrawl::cli::AddMergeCommand(app, &exit_code);
+  topicrawl::cli::AddReferenceCommand(app, &exit_code);  // last
   // An unknown command is named as such (CLI11 alone would answer "A
   // subcommand is required", and `nosuch --help` would print the general
   // help and exit 0).

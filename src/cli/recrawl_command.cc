@@ -14,7 +14,9 @@
 #include "cli/serve_flags.h"
 #include "cluster/crawl_view.h"
 #include "crawl/crawl_config.h"
+#include "crawl/crawler.h"
 #include "crawl/rounds/round_runner.h"
+#include "strategies/round_registry.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -26,10 +28,11 @@ struct RecrawlFlags {
   std::string budget;  // "N" or "P%"
   std::string model;
   bool resume = false;
-  std::string cluster;  // refused (docs/scale-out.md "Rounds")
+  bool probe_sitemap_xml = false;
+  std::string cluster;  // refused (docs/guides/scale-out.md "Rounds")
 };
 
-// Rounds are not run in cluster mode (docs/scale-out.md "Rounds"): a round
+// Rounds are not run in cluster mode (docs/guides/scale-out.md "Rounds"): a round
 // plans its revisits from the whole crawl's pages and fetch history, which
 // are spread over the workers' directories, and it would need the cluster's
 // seen-set to admit URLs already crawled again.
@@ -89,6 +92,10 @@ int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
     return kExitUsage;
   }
   if (int rc = PrepareCrawlConfig(&config); rc != kExitOk) return rc;
+  options.announce.fetch = MakeFetcherOptions(config);
+  options.announce.robots_agent = config.robots_agent;
+  options.announce.delay_s = config.delay_s;
+  options.announce.probe_sitemap_xml = flags->probe_sitemap_xml;
   // Files the crawl needs are checked before a round is planned: a plan
   // that cannot run would leave an unfinished round behind.
   if (!config.topic_file.empty() && ::access(config.topic_file.c_str(), R_OK) != 0) {
@@ -105,7 +112,7 @@ int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
     }
     std::fprintf(stderr, "round %d: resuming\n", *round);
   } else {
-    StatusOr<PlannedRound> planned = PlanNextRound(options);
+    StatusOr<PlannedRound> planned = PlanNextRound(options, MakeRoundPolicy);
     if (!planned.ok()) {
       std::cerr << "error: " << planned.status().message() << "\n";
       return kExitUsage;
@@ -146,6 +153,8 @@ void AddRecrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--model", flags->model,
                   "Model file of policies that use one (hubs: `train hub-svm --features url`; "
                   "default: trained on the crawl's own link graph)");
+  cmd->add_flag("--probe-sitemap-xml", flags->probe_sitemap_xml,
+                "signals: also try /sitemap.xml on hosts whose robots.txt names no sitemap");
   cmd->add_flag("--resume", flags->resume,
                 "Continue the current round (after an interruption) instead of planning one");
   cmd->add_option("--cluster", flags->cluster,

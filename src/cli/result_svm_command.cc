@@ -13,9 +13,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "classify/result_page_svm.h"
 #include "cli/commands.h"
 #include "cli/svm_grid_flags.h"
+#include "strategies/jlse/result_page_svm.h"
 
 namespace topicrawl::cli {
 namespace {

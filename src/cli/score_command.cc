@@ -23,8 +23,8 @@
 #include "parse/html_parser.h"
 #include "scoring/relevance_link_scorer.h"
 #include "scoring/relevance_scorer.h"
-#include "scoring/sdtp_scorer.h"
-#include "scoring/shark_search_link_scorer.h"
+#include "strategies/baselines/shark_search_link_scorer.h"
+#include "strategies/tda/sdtp_scorer.h"
 
 namespace topicrawl::cli {
 namespace {
@@ -56,7 +56,7 @@ void PrintTerms(const PageScore& score) {
   }
 }
 
-// --scorer sdtp: the parts of seed 002's Sim(p) (scoring/sdtp_scorer.h).
+// --scorer sdtp: the parts of seed 002's Sim(p) (strategies/tda/sdtp_scorer.h).
 int RunSdtp(const ScoreFlags& flags, const Topic& topic, const std::string& html) {
   auto options = SdtpOptionsFromTopic(topic);
   if (!options.ok()) {

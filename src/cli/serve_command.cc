@@ -1,6 +1,6 @@
 // topicrawl serve DIR... [--listen ADDR:PORT]: the REST API, /metrics and the
 // dashboard over finished crawl directories (or crawls running in another
-// process), read-only through SQLite WAL readers. docs/api.md.
+// process), read-only through SQLite WAL readers. docs/guides/api.md.
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -55,7 +55,7 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<ServeCommandFlags>();
   auto* cmd = app.add_subcommand(
       "serve", "Serve the REST API, /metrics and the dashboard for crawl directories "
-               "(read-only; docs/api.md)");
+               "(read-only; docs/guides/api.md)");
   cmd->add_option("DIR", flags->dirs, "Crawl directories")->required();
   cmd->add_option("--listen", flags->listen,
                   "ADDR:PORT (default 127.0.0.1:8080; other addresses need a token)");

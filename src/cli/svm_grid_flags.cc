@@ -1,5 +1,8 @@
 #include "cli/svm_grid_flags.h"
 
+#include <cstdio>
+#include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace topicrawl::cli {
@@ -41,7 +44,7 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
   cmd->add_flag("!--no-dedup", g->deduplicate,
                 "Cross-validate with one libsvm training per (point, fold) on the rows as they "
                 "are, instead of merging identical scaled vectors into weighted examples with "
-                "warm starts over C (same problem; docs/hub-svm.md)");
+                "warm starts over C (same problem; docs/strategies/hub-svm.md)");
   cmd->add_option_function<std::string>(
       "--class-weight",
       [g](const std::string& v) {
@@ -95,6 +98,35 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
   cmd->add_option("--max-iter", g->max_iterations,
                   "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--grid-sample", g->grid_sample,
+                  "Cross-validate the grid on a stratified sample of at most N rows; the final "
+                  "model is fitted on every row (default 2000; 0 = every row)")
+      ->check(CLI::NonNegativeNumber);
+  g->progress = GridProgressPrinter();
+}
+
+std::function<void(const SvmGridProgress&)> GridProgressPrinter() {
+  struct Last {
+    std::mutex mu;  // several trainings may share the printer
+    double at = -1;
+  };
+  auto last = std::make_shared<Last>();
+  return [last](const SvmGridProgress& p) {
+    std::lock_guard<std::mutex> lock(last->mu);
+    if (p.final_fit) {
+      std::fprintf(stderr, "svm grid: %zu (point, fold) fits done in %.0f s; final fit\n",
+                   p.done, p.elapsed_s);
+      return;
+    }
+    // The first fit, then one line every 5 s and the last.
+    if (last->at >= 0 && p.elapsed_s - last->at < 5 && p.done < p.total) return;
+    last->at = p.elapsed_s;
+    const double left = p.done > 0 ? p.elapsed_s * (p.total - p.done) / p.done : 0;
+    std::fprintf(stderr,
+                 "svm grid: %zu of %zu (point, fold) fits on %zu rows, %.0f s elapsed, ~%.0f s "
+                 "left\n",
+                 p.done, p.total, p.rows, p.elapsed_s, left);
+  };
 }
 
 }  // namespace topicrawl::cli

@@ -5,6 +5,7 @@
 #ifndef TOPICRAWL_CLI_SVM_GRID_FLAGS_H_
 #define TOPICRAWL_CLI_SVM_GRID_FLAGS_H_
 
+#include <functional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -18,7 +19,12 @@ bool ParseLog2Range(const std::string& s, int* lo, int* hi, int* step);
 
 // --threads, --folds, --log2c, --log2g, --eps, --no-dedup, --max-iter,
 // --class-weight, --select, --threshold, --imbalanced, --group-folds into *g.
+// Also --grid-sample, and sets g->progress to GridProgressPrinter().
 void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g);
+
+// Prints the grid's progress to stderr: the first fit, one line every 5 s
+// (fits k of n, elapsed, estimate left) and the final fit.
+std::function<void(const SvmGridProgress&)> GridProgressPrinter();
 
 }  // namespace topicrawl::cli
 

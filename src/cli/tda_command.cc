@@ -12,15 +12,15 @@
 //   vsm      seed 000's eq. 3-4 topic cosine (TF-IDF over the topic terms)
 //   static   SDTP's StaticSim alone (ontology + eq.-8 tag/position weights)
 //   sdtp     SDTP's Sim (eq. 15) with the topic's [strategy.tda] options
-//            (default since session 5: raw vectors, combine = "gated")
+//            (default: raw vectors, combine = "gated")
 //   sdtp-raw / sdtp-centred  the same with the other choice (ablation)
 //   doc-vec  fastText document vectors alone (mean word vector vs the
 //            topic terms' weighted vector): the Doc2Vec stand-in
 //   sdtp-1site, sdtp-nonew, sdtp-2char, sdtp-mass1, sdtp-2c-m1  DSV
 //            ablations (RunJudge); static-plain / sdtp-plain  without the
 //            eq.-8 tag and position factors; sdtp-len*, sdtp-gate*, sdtp-df,
-//            sdtp-s4 (session 4's default: raw, linear, cosine), sdtp-linear /
-//            sdtp-cosine: the session-5 rules (RunJudge lists them)
+//            sdtp-s4 (raw, linear, cosine: the paper's forms), sdtp-linear /
+//            sdtp-cosine: one rule each (RunJudge lists them)
 // Prints one line per method and seed, the mean ± sd over seeds, and the
 // new DSV terms of each seed; writes OUT/scores-SEED.tsv (every page's
 // scores and DynamicSim parts, for per-host analysis) and the DSVs.
@@ -48,10 +48,10 @@
 #include "graph/topic_hub.h"
 #include "parse/html_parser.h"
 #include "scoring/relevance_scorer.h"
-#include "scoring/sdtp_corpus.h"
-#include "scoring/sdtp_scorer.h"
 #include "scoring/topic_relevance.h"
 #include "store/warc_reader.h"
+#include "strategies/tda/sdtp_corpus.h"
+#include "strategies/tda/sdtp_scorer.h"
 #include "url/url.h"
 
 namespace topicrawl::cli {
@@ -244,7 +244,7 @@ int RunJudge(const JudgeFlags& flags) {
   //               Chinese characters such as 官, 组, 化);
   //   sdtp-mass1  new terms' summed weight capped at the ontology's;
   //   sdtp-2c-m1  both.
-  // Session 5 (docs/tda.md "SDTP vs VSM"), each on the topic's options:
+  // The DynamicSim rules (docs/notebook/tda.md "SDTP vs VSM"), each on the topic's options:
   //   sdtp-len    DynamicSim normalised by the page's word weight
   //               (dynamic_norm = "length"), raw vectors;
   //   sdtp-len-c  the same on centred vectors;
@@ -287,7 +287,7 @@ int RunJudge(const JudgeFlags& flags) {
           options->dynamic_norm == SdtpOptions::DynamicNorm::kCosine) {
         continue;  // the same as the row sdtp
       }
-    } else if (name == "sdtp-s4") {  // session 4's default: raw, linear, cosine
+    } else if (name == "sdtp-s4") {  // raw, linear, cosine: the paper's forms
       o.combine = SdtpOptions::Combine::kLinear;
       o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
       other_vectors = options->training.center;
@@ -528,7 +528,7 @@ int RunJudge(const JudgeFlags& flags) {
       score["doc-vec"].push_back(nd > 0 && nt > 0 ? std::max(0.0, dot / std::sqrt(nd * nt)) : 0);
     }
     // Per-page scores (for per-host precision / recall and the StaticSim /
-    // DynamicSim parts: docs/tda.md "Why SDTP was below VSM on zh").
+    // DynamicSim parts: docs/notebook/tda.md "Why SDTP stays below VSM on zh").
     {
       std::ofstream dump(out_dir + "/scores-" + std::to_string(seed) + ".tsv");
       std::vector<std::string> columns = methods;

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <iostream>
 
-#include "classify/link_dataset.h"
-#include "classify/nb_evaluation.h"
 #include "cli/commands.h"
+#include "strategies/naive_bayes/link_dataset.h"
+#include "strategies/naive_bayes/nb_evaluation.h"
 
 namespace topicrawl::cli {
 namespace {

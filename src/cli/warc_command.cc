@@ -1,10 +1,12 @@
 // topicrawl warc PATH... [--check] [--at OFFSET]
 // Reads WARC files written by topicrawl (one gzip member per record) with
-// the strict reader of store/warc_reader.h. PATH is a .warc.gz file or a
-// crawl directory (all of DIR/warc/*.warc.gz). Default: one line per record,
+// the strict reader of store/warc_reader.h. PATH is a .warc.gz or .warc.zst
+// file or a crawl directory (all of DIR/warc/*.warc.{gz,zst}). Default: one line per record,
 // "offset length type content-length target-uri". --check: one summary line
 // per file. --at OFFSET (one file): prints that record's header and block.
 // Exit 1 when a file cannot be read or does not parse.
+// topicrawl warc index DIR [--out FILE]: the CDXJ index (pywb's format) of
+// the crawl's WARC files, default DIR/index.cdxj (export/cdxj.h).
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "export/cdxj.h"
 #include "store/warc_reader.h"
 
 namespace topicrawl::cli {
@@ -36,7 +39,8 @@ std::vector<std::string> ExpandPaths(const std::vector<std::string>& paths) {
     std::vector<std::string> found;
     for (const auto& e : std::filesystem::directory_iterator(path + "/warc", ec)) {
       const std::string name = e.path().filename().string();
-      if (name.size() > 8 && name.substr(name.size() - 8) == ".warc.gz") {
+      if ((name.size() > 8 && name.substr(name.size() - 8) == ".warc.gz") ||
+          (name.size() > 9 && name.substr(name.size() - 9) == ".warc.zst")) {
         found.push_back(e.path().string());
       }
     }
@@ -60,6 +64,10 @@ int PrintRecordAt(const std::string& file, int64_t offset) {
 }
 
 int RunWarc(const WarcFlags& flags) {
+  if (flags.paths.empty()) {
+    std::cerr << "topicrawl warc: give WARC files or crawl directories (or: warc index DIR)\n";
+    return kExitUsage;
+  }
   const std::vector<std::string> files = ExpandPaths(flags.paths);
   if (flags.at >= 0) {
     if (files.size() != 1) {
@@ -94,17 +102,48 @@ int RunWarc(const WarcFlags& flags) {
   return kExitOk;
 }
 
+struct WarcIndexFlags {
+  std::string dir;
+  std::string out;
+};
+
+int RunWarcIndex(const WarcIndexFlags& flags) {
+  auto files = CrawlWarcFiles(flags.dir);
+  if (!files.ok()) {
+    std::cerr << "topicrawl warc index: " << files.status().message() << "\n";
+    return kExitFailure;
+  }
+  const std::string out = flags.out.empty() ? flags.dir + "/index.cdxj" : flags.out;
+  auto stats = WriteCdxjIndex(*files, out);
+  if (!stats.ok()) {
+    std::cerr << "topicrawl warc index: " << stats.status().message() << "\n";
+    return kExitFailure;
+  }
+  std::cerr << "wrote " << out << ": " << stats->lines << " CDXJ lines for " << stats->records
+            << " records in " << stats->files << " WARC files\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 void AddWarcCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<WarcFlags>();
   auto* cmd = app.add_subcommand(
       "warc", "List or check the records of topicrawl WARC files");
-  cmd->add_option("paths", flags->paths, "WARC files or crawl directories")
-      ->required();
+  cmd->add_option("paths", flags->paths, "WARC files or crawl directories");
+  cmd->require_subcommand(0, 1);
   cmd->add_flag("--check", flags->check, "Only validate; one line per file");
   cmd->add_option("--at", flags->at, "Print the record at this offset");
-  cmd->callback([flags, exit_code] { *exit_code = RunWarc(*flags); });
+  cmd->callback([cmd, flags, exit_code] {
+    if (cmd->get_subcommands().empty()) *exit_code = RunWarc(*flags);
+  });
+  auto index_flags = std::make_shared<WarcIndexFlags>();
+  auto* index = cmd->add_subcommand(
+      "index", "Write the CDXJ index (pywb's format; responses and revisits) of a crawl's WARC "
+               "files");
+  index->add_option("DIR", index_flags->dir, "Crawl directory")->required();
+  index->add_option("--out", index_flags->out, "Output file (default DIR/index.cdxj)");
+  index->callback([index_flags, exit_code] { *exit_code = RunWarcIndex(*index_flags); });
 }
 
 }  // namespace topicrawl::cli

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "eval/labels.h"
+#include "web/announce_writer.h"
 #include "web/evolved_web.h"
 #include "web/version_rounds.h"
 #include "web/web_evolver.h"
@@ -56,7 +57,7 @@ void AddBuild(CLI::App& web, int* exit_code) {
   auto force = std::make_shared<bool>(false);
   cmd->add_option("--rounds", *rounds,
                   "`versions`: one round per version the archive offers (apt-cache madison), oldest "
-                  "first; round 0 in DIR/root, later rounds as overlays (docs/incremental.md)");
+                  "first; round 0 in DIR/root, later rounds as overlays (docs/guides/rounds.md)");
   cmd->add_flag("--force", *force, "With --rounds: replace existing or interrupted rounds in DIR");
   cmd->callback([flags, dir, rounds, force, exit_code] {
     bool ok = false;
@@ -393,11 +394,13 @@ void AddEvolve(CLI::App& web, int* exit_code) {
   auto* cmd = web.add_subcommand(
       "evolve", "Derive rounds 0..N from a built web: pages published, edited and gone per "
                 "round, stored as per-round overlays plus the truth of every round "
-                "(docs/incremental.md)");
+                "(docs/guides/rounds.md)");
   struct Flags {
     std::string dir, out, homes, model = "news";
     std::vector<std::string> hosts;
     web::EvolveOptions evolve;
+    web::AnnounceWebOptions announce;
+    bool no_announce = false;
     bool force = false;
   };
   auto f = std::make_shared<Flags>();
@@ -419,7 +422,7 @@ void AddEvolve(CLI::App& web, int* exit_code) {
                   "Share of the pages hidden at round 0 (default new-rate x rounds)");
   cmd->add_option("--model", f->model, "news: per-page gamma change rates (index pages change more), new "
                                        "pages under stable sections; legacy: random volatile pages, new "
-                                       "pages anywhere (docs/incremental.md)")
+                                       "pages anywhere (docs/guides/rounds.md)")
       ->capture_default_str();
   cmd->add_option("--rate-shape", f->evolve.rate_shape,
                   "news: gamma shape of the per-page change rates (smaller = more skewed)")
@@ -431,9 +434,30 @@ void AddEvolve(CLI::App& web, int* exit_code) {
       ->delimiter(',');
   cmd->add_option("--homes", f->homes, "Home pages TSV (host home_url role): the crawl's seeds; "
                                        "only pages reachable from them evolve");
+  cmd->add_option("--sitemap-hosts", f->announce.sitemap_hosts,
+                  "Share of the hosts that publish robots.txt Sitemap: lines, a sitemap index, "
+                  "per-section sitemaps and an Atom feed every round")
+      ->capture_default_str();
+  cmd->add_option("--lastmod-accuracy", f->announce.lastmod_accuracy,
+                  "Share of those hosts whose <lastmod> is the page's true last change")
+      ->capture_default_str();
+  cmd->add_option("--lastmod-wrong", f->announce.lastmod_wrong,
+                  "Share whose <lastmod> is wrong (half: the build date on every URL; half: the "
+                  "first date, never updated); the rest write none")
+      ->capture_default_str();
+  cmd->add_option("--feed-size", f->announce.feed_size, "Entries of each host's Atom feed (newest pages)")
+      ->capture_default_str();
+  cmd->add_flag("--no-announce", f->no_announce, "Write no robots.txt, sitemaps or feeds");
   cmd->add_flag("--force", f->force, "Replace an existing or interrupted evolution in the output directory");
   cmd->callback([f, exit_code] {
     web::WebEvolveOptions options;
+    options.announce = f->announce;
+    options.announce.enabled = !f->no_announce;
+    if (Status v = web::ValidateAnnounceOptions(options.announce); !v.ok()) {
+      std::cerr << "web evolve: " << v.message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
     options.base_dir = f->dir;
     options.out_dir = f->out;
     options.homes_file = f->homes;
@@ -538,6 +562,45 @@ void AddTruth(CLI::App& web, int* exit_code) {
 
 }  // namespace
 
+void AddAnnounce(CLI::App& web, int* exit_code) {
+  auto* cmd = web.add_subcommand(
+      "announce", "Rewrite the robots.txt Sitemap: lines, sitemaps and feeds of an evolved web "
+                  "with other knobs (the evolution and its truth stay as they are)");
+  struct Flags {
+    std::string dir;
+    web::AnnounceWebOptions announce;
+    bool none = false;
+  };
+  auto f = std::make_shared<Flags>();
+  cmd->add_option("--dir", f->dir, "An evolved web made by `web evolve`")->required();
+  cmd->add_option("--sitemap-hosts", f->announce.sitemap_hosts, "Share of hosts with sitemaps and feeds")
+      ->capture_default_str();
+  cmd->add_option("--lastmod-accuracy", f->announce.lastmod_accuracy, "Share with true <lastmod>")
+      ->capture_default_str();
+  cmd->add_option("--lastmod-wrong", f->announce.lastmod_wrong,
+                  "Share with wrong <lastmod> (build date or stale)")
+      ->capture_default_str();
+  cmd->add_option("--feed-size", f->announce.feed_size, "Entries of each Atom feed")->capture_default_str();
+  cmd->add_flag("--none", f->none, "Remove every announcement file");
+  cmd->callback([f, exit_code] {
+    f->announce.enabled = !f->none;
+    if (Status v = web::ValidateAnnounceOptions(f->announce); !v.ok()) {
+      std::cerr << "web announce: " << v.message() << "\n";
+      *exit_code = kExitUsage;
+      return;
+    }
+    auto r = web::RewriteAnnouncements(f->dir, f->announce);
+    if (!r.ok()) {
+      std::cerr << "web announce: " << r.status().message() << "\n";
+      *exit_code = kExitFailure;
+      return;
+    }
+    std::cerr << "web announce: " << r->announcing << " of " << r->hosts
+              << " hosts announce; " << r->files << " files\n";
+    *exit_code = kExitOk;
+  });
+}
+
 void AddWebCommand(CLI::App& app, int* exit_code) {
   auto* web = app.add_subcommand("web", "Benchmark webs: build/serve/stop nginx webs, synthetic web");
   web->require_subcommand(1);
@@ -545,6 +608,7 @@ void AddWebCommand(CLI::App& app, int* exit_code) {
   AddServe(*web, exit_code);
   AddStop(*web, exit_code);
   AddEvolve(*web, exit_code);
+  AddAnnounce(*web, exit_code);
   AddTruth(*web, exit_code);
   AddIndex(*web, exit_code);
   AddSynth(*web, exit_code);

@@ -81,7 +81,7 @@ StatusOr<std::optional<ClusterMeta>> ReadClusterMeta(RedisClient& redis,
   // under way (a crawl registered by a build that set the fields in two
   // steps): not read as one bucket, which would hand a URL off into another
   // seen bucket than the other workers do (a duplicate queue entry; see
-  // docs/scale-out.md, "Kill -9 stall").
+  // docs/guides/scale-out.md, "Kill -9 stall").
   if (r->elements[2].nil()) return std::optional<ClusterMeta>();
   ClusterMeta m;
   m.config_toml = r->elements[0].str;

@@ -1,4 +1,4 @@
-// The Redis layout of one clustered crawl (docs/scale-out.md) and the pure
+// The Redis layout of one clustered crawl (docs/guides/scale-out.md) and the pure
 // functions every worker must compute identically: a URL's shard, its
 // seen-set bucket and member, the rendezvous owner of a shard.
 //

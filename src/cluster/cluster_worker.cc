@@ -121,6 +121,7 @@ void ClusterWorker::LeaseLoop() {
     lock.unlock();
     Status s = LeaseRound();
     if (!s.ok()) std::fprintf(stderr, "warning: cluster leases: %s\n", s.message().c_str());
+    ++lease_rounds_;
     lock.lock();
   }
 }
@@ -473,7 +474,7 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
       // entry, e.g. handed off by a worker that used another seen bucket) is
       // released now: nothing else would ever send its done, and it would
       // sit in f:<shard> under our live lease, pending forever (the kill -9
-      // stall, docs/scale-out.md).
+      // stall, docs/guides/scale-out.md).
       if (it->second.payload != e[i + 1].str) duplicates_.push_back({shard, e[i + 1].str});
       continue;
     }
@@ -487,7 +488,7 @@ Status ClusterWorker::Tick(size_t want, std::vector<LinkCandidate>* taken,
 void ClusterWorker::WarnIfIdle() {
   // Never silent: a worker with nothing of its own while URLs are pending
   // says so every 20 s (normal while others crawl their last slow hosts; for
-  // minutes it names the counters to look at, docs/scale-out.md).
+  // minutes it names the counters to look at, docs/guides/scale-out.md).
   bool idle = seeded_ && !stop_ && pending_ > 0 && finished_.empty() && to_release_.empty();
   if (idle) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -540,6 +541,7 @@ ClusterWorkerStats ClusterWorker::stats() const {
   ClusterWorkerStats st = stats_;
   st.redis_commands = crawl_conn_->commands() + lease_conn_->commands();
   st.redis_bytes = crawl_conn_->bytes_sent() + lease_conn_->bytes_sent();
+  st.lease_rounds = lease_rounds_.load();
   st.shards = OwnedShards();
   return st;
 }

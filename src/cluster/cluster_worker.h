@@ -1,5 +1,5 @@
 // ClusterWorker: one worker process of a clustered crawl, the ClusterRole
-// the crawler calls (crawl/cluster_role.h) over Redis (docs/scale-out.md).
+// the crawler calls (crawl/cluster_role.h) over Redis (docs/guides/scale-out.md).
 //
 // Two Redis connections: the crawl thread's (hand-off, take, done: Tick)
 // and the lease thread's (heartbeat, rendezvous, acquire / yield / release
@@ -60,6 +60,7 @@ struct ClusterWorkerStats {
   uint64_t released = 0;
   uint64_t redis_commands = 0;
   uint64_t redis_bytes = 0;
+  uint64_t lease_rounds = 0;  // lease-thread rounds finished (heartbeats)
   size_t shards = 0;
 };
 
@@ -155,6 +156,7 @@ class ClusterWorker : public ClusterRole {
   std::condition_variable wake_;
   bool leaving_ = false;
   bool verify_due_ = false;  // lease thread: a lapse seen, leases not verified yet
+  std::atomic<uint64_t> lease_rounds_{0};
   std::thread lease_thread_;
 };
 

@@ -1,3 +1,6 @@
+#include <time.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -13,6 +16,13 @@
 
 namespace topicrawl {
 namespace {
+
+// CPU seconds the calling thread has used.
+double ThreadCpuNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
 
 TEST(TsvTest, SplitTabsKeepsEmptyFields) {
   using V = std::vector<std::string_view>;
@@ -90,28 +100,28 @@ TEST(ThreadPoolTest, DestructorDrainsQueue) {
 }
 
 // Named pool threads show up under their name with the CPU they burnt.
+// Each thread spins until its own CPU clock shows 100 ms, so the amount
+// does not depend on how busy the machine is; /proc counts whole ticks.
 TEST(ThreadCpuTest, NamedPoolThreadsAreCounted) {
   std::atomic<bool> stop{false};
   {
     ThreadPool pool(2, "tr-cputest");
-    std::atomic<int> started{0};
+    std::atomic<int> burnt{0};
     for (int i = 0; i < 2; ++i) {
       pool.Submit([&] {
-        ++started;
         volatile double x = 0;
-        auto t0 = std::chrono::steady_clock::now();
-        while (!stop.load() &&
-               std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(300)) {
-          x = x + 1;
-        }
+        while (ThreadCpuNow() < 0.1) x = x + 1;
+        ++burnt;
+        while (!stop.load()) std::this_thread::yield();
       });
     }
-    while (started.load() < 2) std::this_thread::yield();
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    while (burnt.load() < 2) std::this_thread::yield();
     auto cpu = ThreadCpuSecondsByName();
     stop = true;
     ASSERT_TRUE(cpu.count("tr-cputest")) << FormatThreadCpu(cpu);
-    EXPECT_GT(cpu["tr-cputest"], 0.02) << FormatThreadCpu(cpu);
+    // 2 x 100 ms, less at most one tick of truncation per thread and field.
+    EXPECT_GE(cpu["tr-cputest"], 0.2 - 4.0 / static_cast<double>(sysconf(_SC_CLK_TCK)))
+        << FormatThreadCpu(cpu);
     EXPECT_NE(FormatThreadCpu(cpu).find("tr-cputest "), std::string::npos);
   }
 }

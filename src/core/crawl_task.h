@@ -78,7 +78,7 @@ struct Outlink {
 
 // Which of the two link contexts a consumer reads. The parser computes only
 // those asked for: the seed-004 DOM context alone is ~15% of a crawl's parse
-// CPU (bench/crawl_bench.sh), wasted when no strategy reads it.
+// CPU (bench/crawl_throughput/pages_per_second.sh), wasted when no strategy reads it.
 struct LinkContextNeeds {
   bool text = true;  // Outlink::context (seed 001)
   bool dom = true;   // Outlink::dom_context (seed 004)

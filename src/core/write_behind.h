@@ -10,7 +10,7 @@
 // fresh page costs ~7 us of CPU against ~1 us for a recycled one (1 GB
 // written in 0.26 s of CPU into recycled pages, 6 GB in 10.9 s into fresh
 // ones), and the crawl thread's copy into new cache pages was 0.10-0.14 of
-// a parse-pool unit at 8 x 10^5 pages (docs/performance.md, twelfth
+// a parse-pool unit at 8 x 10^5 pages (docs/guides/performance.md, twelfth
 // session).
 //
 // The pattern (the one Linux's sync_file_range(2) was made for): after each

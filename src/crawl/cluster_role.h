@@ -1,5 +1,5 @@
 // ClusterRole: what the crawler asks of the cluster when it is one worker of
-// a crawl spread over several processes (src/cluster/, docs/scale-out.md).
+// a crawl spread over several processes (src/cluster/, docs/guides/scale-out.md).
 // Without a role the crawler is the whole crawl, as before.
 //
 // With a role, the crawler's frontier only holds URLs the role handed it

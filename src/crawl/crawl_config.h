@@ -18,6 +18,10 @@ struct CrawlConfig {
   // --- what to crawl ---
   std::string seeds_file;           // one URL per line, or TSV with url/home_url
   std::vector<std::string> seeds;   // filled from seeds_file (or directly)
+  // Round 0 also starts from the URLs the seed hosts' sitemaps and feeds
+  // announce (robots.txt Sitemap: lines; crawl/announce_collector.h); they
+  // are queued after the seeds and kept as the round-0 announcements.
+  bool seeds_from_sitemaps = false;
   std::string out_dir;              // the crawl directory
   bool resume = false;              // continue the crawl in out_dir
   std::string strategy = "bfs";     // a name from the strategy registry
@@ -40,6 +44,7 @@ struct CrawlConfig {
 
   // --- politeness ---
   bool respect_robots = true;
+  bool fetch_tdmrep = false;  // fetch /.well-known/tdmrep.json after robots.txt
   double delay_s = 1.0;             // min seconds between requests to a host
   int per_host_connections = 2;
   int concurrency = 64;             // global in-flight transfers
@@ -62,7 +67,7 @@ struct CrawlConfig {
   // Queued links kept in RAM, overall and per host (>= 2 each); the rest
   // wait in the crawl directory's spill file (frontier/spill_file.h) and
   // come back best first. A queued link in RAM costs ~200-320 bytes, a
-  // spilled one ~20-36 (docs/performance.md, memory model): the default's
+  // spilled one ~20-36 (docs/guides/performance.md, memory model): the default's
   // 10^6 take ~0.25 GB; more RAM saves the spill's CPU (sorting, writing,
   // reloading).
   int64_t queue_in_ram = 1'000'000;
@@ -85,7 +90,7 @@ struct CrawlConfig {
   // window makes the lag the same on any machine; 64 (= the default
   // concurrency, so fetching is never starved) measured best: recall 0.83,
   // against 0.31-0.33 at 8-16 where best-first sinks into one link-dense
-  // host (docs/baselines.md, "Reproducibility").
+  // host (docs/notebook/baselines.md, "Reproducibility").
   int focus_window = 64;
 
   // --- fetching ---
@@ -118,8 +123,13 @@ struct CrawlConfig {
   // A page whose SimHash is within 3 bits of a stored page's is stored with
   // near_dup_of; its outlinks are still followed unless this is false.
   bool near_duplicate_follow_links = true;
-  bool write_warc = true;
+  bool write_warc = true;  // a WARC/1.1 record per fetch in DIR/warc/
+  std::string warc_compression = "gzip";  // or "zstd": .warc.zst (store/warc_writer.h)
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
+  // Seconds between saves of the strategy's learned state (DIR/state/
+  // strategy.bin, also saved at the end): a kill -9 loses at most this much
+  // learning. A save slower than 2 % of it stretches the interval.
+  double state_interval_s = 10;
 
   // --- rendering pages in headless Chromium (render/render_pool.h,
   // docs/guides/javascript.md) ---

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "core/hash.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
+#include "crawl/announce_collector.h"
 #include "crawl/cluster_role.h"
 #include "crawl/crawler_impl.h"
 #include "crawl/crawl_monitor.h"
@@ -28,6 +30,7 @@
 #include "crawl/strategy_state.h"
 #include "crawl/url_trap.h"
 #include "fetch/charset.h"
+#include "store/announce_store.h"
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
 #include "frontier/link_selector.h"
@@ -39,7 +42,6 @@
 #include "url/url_filter.h"
 
 namespace topicrawl {
-namespace {
 
 FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   FetcherOptions o;
@@ -58,10 +60,15 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
   return o;
 }
 
-FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& strategy) {
+namespace {
+
+// TDMRep (W3C TDM Reservation Protocol, 2024) §3.3: a host's TDM policy file.
+constexpr char kTdmRepPath[] = "/.well-known/tdmrep.json";
+
+FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const StrategyTraits& traits) {
   FrontierOptions o;
-  o.keep_max_on_duplicate = strategy.KeepMaxOnDuplicate();
-  if (strategy.FocusGated()) o.focus_tolerance = c.focus_tolerance;
+  o.keep_max_on_duplicate = traits.keep_max_on_duplicate;
+  if (traits.focus_gated) o.focus_tolerance = c.focus_tolerance;
   o.max_connections_per_host = c.per_host_connections;
   o.min_delay_s = c.delay_s;
   o.max_in_flight = static_cast<size_t>(c.concurrency);
@@ -80,8 +87,16 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const CrawlStrategy& s
 }  // namespace
 
 Status Crawler::Impl::Setup() {
+  CrawlStoreOptions store_options;
+  if (config_.warc_compression == "zstd") {
+    store_options.warc.compression = WarcCompression::kZstd;
+  } else if (config_.warc_compression != "gzip") {
+    return Status::Error("warc_compression must be gzip or zstd, not '" +
+                         config_.warc_compression + "'");
+  }
   auto store = CrawlStore::Open(config_.out_dir,
-                                config_.resume ? OpenMode::kResume : OpenMode::kCreate);
+                                config_.resume ? OpenMode::kResume : OpenMode::kCreate,
+                                store_options);
   if (!store.ok()) return store.status();
   store_ = std::move(store).value();
 
@@ -90,12 +105,14 @@ Status Crawler::Impl::Setup() {
   ctx.out_dir = config_.out_dir;
   ctx.rng_seed = config_.rng_seed;
   ctx.dedup_ignore_scheme = config_.dedup_ignore_scheme;
-  auto strategy = MakeCrawlStrategy(config_.strategy, ctx);
+  ctx.deterministic = config_.deterministic;
+  ctx.stop = stop_;
+  auto strategy = make_strategy_(config_.strategy, ctx);
   if (!strategy.ok()) return strategy.status();
   strategy_ = std::move(strategy).value();
   // Parse only the link contexts somebody reads: the strategy's, plus the
   // text context that the links table stores.
-  const LinkContextNeeds needs = strategy_->NeededLinkContexts();
+  const LinkContextNeeds needs = strategy_.traits.link_contexts;
   if (!needs.text && !(config_.store_links && config_.store_link_details)) {
     parse_options_.context_window_words = 0;
   }
@@ -107,9 +124,9 @@ Status Crawler::Impl::Setup() {
   std::error_code ec;
   std::filesystem::create_directories(config_.out_dir + "/spill", ec);
   if (ec) return Status::Error("cannot create " + config_.out_dir + "/spill: " + ec.message());
-  auto selector = strategy_->MakeSelector();
+  auto selector = strategy_.make_selector();
   if (!selector.ok()) return selector.status();
-  auto frontier = Frontier::Create(MakeFrontierOptions(config_, *strategy_), clock_,
+  auto frontier = Frontier::Create(MakeFrontierOptions(config_, strategy_.traits), clock_,
                                    std::move(selector).value());
   if (!frontier.ok()) return frontier.status();
   frontier_ = std::move(frontier).value();
@@ -131,7 +148,7 @@ Status Crawler::Impl::Setup() {
   if (!s.ok()) return s;
   store_->SetMeta("strategy", config_.strategy);
   store_->SetMeta("rng_seed", std::to_string(config_.rng_seed));
-  if (strategy_->Beta() >= 0) store_->SetMeta("beta", std::to_string(strategy_->Beta()));
+  if (strategy_.traits.beta) store_->SetMeta("beta", std::to_string(*strategy_.traits.beta));
   return SeedOrResume();
 }
 
@@ -164,7 +181,7 @@ Status Crawler::Impl::SeedOrResume() {
     // What the strategy had learned (DIR/state/strategy.bin) first: the
     // queue below is rebuilt with the stored scores either way.
     bool restored = false;
-    Status rs = RestoreStrategyState(strategy_.get(), config_.out_dir, &restored);
+    Status rs = RestoreStrategyState(strategy_, config_.out_dir, &restored);
     if (!rs.ok()) return rs;
     store_->AddEvent("state", restored ? "strategy state restored" : "no saved strategy state");
     // Rebuild the seen-set (every admitted URL) and the queue (state 0).
@@ -174,8 +191,8 @@ Status Crawler::Impl::SeedOrResume() {
     stats_.pages_ok = stats->ok_pages;
     stats_.pages_failed = stats->pages - stats->ok_pages;
     // The summary's relevant count covers the directory, like pages_ok.
-    if (strategy_->Beta() >= 0) {
-      auto relevant = store_->CountRelevantPages(strategy_->Beta());
+    if (strategy_.traits.beta) {
+      auto relevant = store_->CountRelevantPages(*strategy_.traits.beta);
       if (!relevant.ok()) return relevant.status();
       stats_.relevant = *relevant;
     }
@@ -228,7 +245,7 @@ Status Crawler::Impl::SeedOrResume() {
       continue;
     }
     LinkCandidate c{*url, DedupId(*url, config_.dedup_ignore_scheme), 0, 0, "",
-                    strategy_->SeedScore()};
+                    strategy_.traits.seed_score};
     if (frontier_->Add(c) == AddResult::kAdded) {
       rows.push_back({c.url_id, c.url, 0, 0, "", c.score, "{\"seed\":true}", 0});
     }
@@ -237,13 +254,49 @@ Status Crawler::Impl::SeedOrResume() {
   store_->SetMeta("started_at", std::to_string(clock_->UnixMillis()));
   Status s = store_->AddSeeds(rows);
   if (!s.ok()) return s;
+  if (config_.seeds_from_sitemaps) return AddAnnouncedSeeds(rows);
   // Commit the seeds now: from here on the directory is resumable.
   return store_->Flush();
 }
 
+// Round 0 with seeds_from_sitemaps: the seed hosts' announced URLs are
+// queued after the seeds (the seeds' score, depth 0), and the collection is
+// kept as round 0's announcements, the reference the `signals` round
+// policy compares later lastmods with.
+Status Crawler::Impl::AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds) {
+  std::set<std::string> origins;
+  for (const FrontierRecord& r : seeds) {
+    size_t e = r.url.find('/', r.url.find("://") + 3);
+    origins.insert(r.url.substr(0, e));
+  }
+  AnnounceCollectOptions o;
+  o.fetch = MakeFetcherOptions(config_);
+  o.robots_agent = config_.robots_agent;
+  o.delay_s = config_.delay_s;
+  o.now_ms = clock_->UnixMillis();
+  AnnounceCollection c = CollectAnnouncements({origins.begin(), origins.end()}, o);
+  std::vector<FrontierRecord> rows;
+  for (const AnnouncementRow& a : c.rows) {
+    LinkCandidate cand{a.url, DedupId(a.url, config_.dedup_ignore_scheme), 0, 0, "",
+                       strategy_.traits.seed_score};
+    if (!filters_.Accepts(a.url)) continue;  // the crawl's scope applies
+    if (frontier_->Add(cand) == AddResult::kAdded) {
+      rows.push_back({cand.url_id, cand.url, 0, 0, "", cand.score, "{\"announced\":true}", 0});
+    }
+  }
+  if (Status s = store_->AddSeeds(rows); !s.ok()) return s;
+  store_->AddEvent("announced_seeds", std::to_string(rows.size()) + " URLs from the sitemaps of " +
+                                          std::to_string(c.hosts_announcing) + " of " +
+                                          std::to_string(c.hosts) + " seed hosts");
+  if (Status s = store_->Flush(); !s.ok()) return s;
+  auto announced = AnnounceStore::Open(config_.out_dir);
+  if (!announced.ok()) return announced.status();
+  return (*announced)->WriteRound(0, c.rows, c.fetches);
+}
+
 // Why remembered: RobotsHostKey parses the whole URL, and every dispatched
 // URL (refusals included) needs its key: 7 % of the crawl thread at 1.5 x
-// 10^5 pages of the synthetic web (perf, docs/performance.md "speed
+// 10^5 pages of the synthetic web (perf, docs/notebook/performance.md "speed
 // decay"). The key depends only on the scheme, host and port, which the
 // prefix up to the first '/', '?' or '#' after "://" determines: equal
 // prefixes, equal keys. (A prefix that would parse differently, e.g. with a
@@ -322,6 +375,32 @@ void Crawler::Impl::OnRobotsFetched(FetchResult result) {
                           std::to_string(result.http_code)](CrawlStore* store) {
     store->AddEvent("robots", detail);
   });
+  if (result.status == FetchStatus::kOk) {
+    // Kept for the exports' opt-out signals (Content-Usage, Content-Signal).
+    writer_->Post([key, code = result.http_code, body = std::move(result.body)](
+                      CrawlStore* store) { store->AddHostFile(key, "robots.txt", code, body); });
+  }
+  if (config_.fetch_tdmrep && result.status != FetchStatus::kPrivateAddress &&
+      robots_waiting_.count(key)) {
+    CrawlTask tdmrep;
+    tdmrep.url = key + kTdmRepPath;
+    tdmrep.host_id = result.task.host_id;
+    fetcher_->Submit(std::move(tdmrep), FetchKind::kRobots);
+    return;
+  }
+  ReleaseRobotsWaiters(key);
+}
+
+void Crawler::Impl::OnTdmRepFetched(FetchResult result) {
+  const std::string key = RobotsHostKey(result.task.url);
+  if (result.status == FetchStatus::kOk) {
+    writer_->Post([key, code = result.http_code, body = std::move(result.body)](
+                      CrawlStore* store) { store->AddHostFile(key, "tdmrep.json", code, body); });
+  }
+  ReleaseRobotsWaiters(key);
+}
+
+void Crawler::Impl::ReleaseRobotsWaiters(const std::string& key) {
   auto delay = robots_->CrawlDelay(key);
   auto it = robots_waiting_.find(key);
   if (it == robots_waiting_.end()) return;
@@ -425,7 +504,7 @@ void Crawler::Impl::ParseFetched(ProcessedPage* p) {
 void Crawler::Impl::AssessAndQueue(ProcessedPage p) {
   if (p.parse_error.empty()) {
     try {
-      strategy_->Assess(p.fetch.task, p.page, &p.assessment);
+      strategy_.judge->Assess(p.fetch.task, p.page, &p.assessment);
       p.digest = Hash64(p.fetch.body);
       p.simhash = SimHash64(p.page.text);
     } catch (const std::exception& e) {
@@ -476,9 +555,13 @@ std::string Crawler::Impl::WaitingReason() {
 
 bool Crawler::Impl::Finished() {
   if (error_.ok() && writer_->failed()) error_ = writer_->error();
-  if (!error_.ok()) return true;
+  if (!error_.ok()) {
+    end_reason_ = "storing failed: " + error_.message();
+    return true;
+  }
   if ((stop_ && stop_->load()) || (monitor_ && monitor_->stop_requested())) {
     interrupted_ = true;
+    end_reason_ = "interrupted (a signal or a stop request)";
     return true;
   }
   if (config_.max_pages > 0 && stats_.pages_ok >= config_.max_pages) return true;
@@ -486,20 +569,37 @@ bool Crawler::Impl::Finished() {
   if (cluster_) {
     if (!cluster_->Over()) return false;
     interrupted_ = cluster_->StopRequested();
+    end_reason_ = interrupted_ ? "the cluster was stopped" : "the cluster's crawl is over";
     return true;
   }
-  return !RefillFromStrategy();
+  if (RefillFromStrategy()) return false;
+  end_reason_ = "no link left to fetch: the frontier is empty (" +
+                std::to_string(stats_.links_seen) + " links seen, " +
+                std::to_string(stats_.links_queued) + " queued)";
+  if (std::string held = strategy_.learner->EndNote(); !held.empty()) end_reason_ += "; " + held;
+  return true;
+}
+
+void Crawler::Impl::ReportEnd() {
+  if (end_reason_.empty()) return;  // the page budget was spent
+  const std::string budget =
+      config_.max_pages > 0 ? "of --max-pages " + std::to_string(config_.max_pages) : "no page limit";
+  const std::string line = "crawl ended after " + std::to_string(stats_.pages_ok) + " pages (" +
+                           budget + "): " + end_reason_;
+  std::fprintf(stderr, "%s\n", line.c_str());
+  store_->AddEvent("ended", line);
 }
 
 // The strategy's learned state goes to DIR/state/strategy.bin every
-// kStateInterval, or less often when saving is slow (at most ~2 % of the
+// state_interval_s (10 s by default), or less often when saving is slow (at most ~2 % of the
 // crawl thread's time), and at the end of the crawl; a kill -9 loses at most
 // one interval of learning (crawl/strategy_state.h).
 void Crawler::Impl::CheckpointState() {
-  constexpr auto kStateInterval = std::chrono::seconds(10);
+  const auto kStateInterval = std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(config_.state_interval_s));
   const TimePoint now = clock_->Now();
   if (now < next_state_save_) return;
-  Status s = SaveStrategyState(*strategy_, config_.out_dir);
+  Status s = SaveStrategyState(strategy_, config_.out_dir);
   const TimePoint done = clock_->Now();
   next_state_save_ = done + std::max<Duration>(kStateInterval, 50 * (done - now));
   if (!s.ok()) {
@@ -510,7 +610,7 @@ void Crawler::Impl::CheckpointState() {
 
 bool Crawler::Impl::RefillFromStrategy() {
   std::vector<FrontierRecord> rows;
-  for (LinkCandidate& c : strategy_->Refill()) {
+  for (LinkCandidate& c : strategy_.learner->Refill()) {
     if (config_.max_depth >= 0 && c.depth > static_cast<uint32_t>(config_.max_depth)) continue;
     if (filters_.Decide(c.url) == FilterDecision::kReject) continue;
     FrontierRecord row{c.url_id, c.url, c.depth, c.parent_page_id, c.anchor, c.score,
@@ -585,9 +685,10 @@ Status Crawler::Impl::Run() {
   Status s = Setup();
   if (!s.ok()) return s;
   started_ = last_progress_ = clock_->Now();
-  next_state_save_ = started_ + std::chrono::seconds(10);
+  next_state_save_ = started_ + std::chrono::duration_cast<Duration>(
+                                    std::chrono::duration<double>(config_.state_interval_s));
   if (monitor_) {
-    monitor_->SetStrategy(config_.strategy, strategy_->Beta());
+    monitor_->SetStrategy(config_.strategy, strategy_.traits.beta.value_or(-1.0));
     monitor_->SetWakeup([f = fetcher_.get()] { f->Wakeup(); });
   }
   // Room for ~1 s of store operations at 10^6 pages of the synthetic web
@@ -600,7 +701,9 @@ Status Crawler::Impl::Run() {
     DrainProcessed();
     Dispatch();
     for (FetchResult& r : fetcher_->Poll(PollWait())) {
-      if (r.task.url_id == 0) {  // robots.txt transfers carry no frontier id
+      if (r.task.url_id == 0 && r.task.url.ends_with(kTdmRepPath)) {
+        OnTdmRepFetched(std::move(r));
+      } else if (r.task.url_id == 0) {  // robots.txt transfers carry no frontier id
         OnRobotsFetched(std::move(r));
       } else {
         OnPageFetched(std::move(r));
@@ -650,8 +753,9 @@ Status Crawler::Impl::Run() {
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
+  ReportEnd();
   closing("writing strategy state");
-  Status saved = SaveStrategyState(*strategy_, config_.out_dir);
+  Status saved = SaveStrategyState(strategy_, config_.out_dir);
   if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
     // The round is complete: `recrawl` may plan the next one
     // (crawl/rounds/round_runner.h, RoundFinishedKey).
@@ -672,7 +776,13 @@ Status Crawler::Impl::Run() {
     }
   }
   closing("finishing the strategy");
-  Status fin = strategy_->Finish();
+  Status fin = strategy_.learner->Finish();
+  // A stop during Finish() (a strategy's last training) ends it early: the
+  // run counts as interrupted.
+  if (stop_ && stop_->load() && !interrupted_) {
+    interrupted_ = true;
+    std::fprintf(stderr, "interrupted while finishing the strategy\n");
+  }
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
   closing("releasing the fetcher, render and parse threads");
   CloseRender();
@@ -705,8 +815,9 @@ Status Crawler::Impl::Run() {
   return closed;
 }
 
-Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop)
-    : impl_(std::make_unique<Impl>(std::move(config), stop)) {}
+Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop,
+                 StrategyFactory make_strategy)
+    : impl_(std::make_unique<Impl>(std::move(config), stop, std::move(make_strategy))) {}
 Crawler::~Crawler() = default;
 void Crawler::SetMonitor(CrawlMonitor* monitor) { impl_->monitor_ = monitor; }
 void Crawler::SetClusterRole(ClusterRole* role) { impl_->cluster_ = role; }

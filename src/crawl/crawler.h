@@ -4,8 +4,8 @@
 // gzip and digests off the fetch thread, in call order). The path of one URL (see docs/ARCHITECTURE.md):
 //
 //   Frontier::Next -> robots check -> Fetcher::Submit ... Fetcher::Poll
-//   -> parse pool: DecodeToUtf8, ParseHtml, CrawlStrategy::Assess
-//   -> crawl thread: Frontier::Add(outlinks), CrawlStrategy::OnPageStored,
+//   -> parse pool: DecodeToUtf8, ParseHtml, PageJudge::Assess
+//   -> crawl thread: Frontier::Add(outlinks), StrategyLearner::OnPageStored,
 //      Frontier::Complete; CrawlStore::AddPage on the store writer thread.
 //
 // Every admitted URL ends as exactly one pages row with its FetchStatus.
@@ -21,6 +21,8 @@
 #include "core/clock.h"
 #include "core/status.h"
 #include "crawl/crawl_config.h"
+#include "crawl/strategy_factory.h"
+#include "fetch/fetcher.h"
 
 namespace topicrawl {
 
@@ -54,11 +56,18 @@ struct CrawlStats {
   }
 };
 
+// The fetcher options a crawl with config `c` uses (user agent, routes,
+// timeouts, size limits, the private-address rule); also for the fetches a
+// round makes outside the crawl loop (crawl/announce_collector.h).
+FetcherOptions MakeFetcherOptions(const CrawlConfig& c);
+
 class Crawler {
  public:
   // `config` must have passed ValidateCrawlConfig. `stop` (may be null) is
   // polled by the loop; setting it stops the crawl cleanly (resumable).
-  Crawler(CrawlConfig config, const std::atomic<bool>* stop);
+  // `make_strategy` builds config.strategy (strategies/strategy_registry.h's
+  // MakeCrawlStrategy in the product; tests may hand in their own).
+  Crawler(CrawlConfig config, const std::atomic<bool>* stop, StrategyFactory make_strategy);
   ~Crawler();
 
   // Runs the crawl to its end (page limit, empty frontier, or stop flag).

@@ -39,7 +39,7 @@ void Crawler::Impl::ServeMonitor(TimePoint now, bool final) {
       auto url = ResolveLink("", seed);
       if (!url || filters_.Decide(*url) == FilterDecision::kReject) continue;
       LinkCandidate c{*url, DedupId(*url, config_.dedup_ignore_scheme), 0, 0, "",
-                      strategy_->SeedScore()};
+                      strategy_.traits.seed_score};
       if (frontier_->Add(c) == AddResult::kAdded) {
         rows.push_back({c.url_id, c.url, 0, 0, "", c.score, "{\"seed\":\"api\"}", 0});
       }

@@ -59,9 +59,10 @@ class Crawler::Impl {
     std::string render_event;
   };
 
-  Impl(CrawlConfig config, const std::atomic<bool>* stop)
+  Impl(CrawlConfig config, const std::atomic<bool>* stop, StrategyFactory make_strategy)
       : config_(std::move(config)),
         stop_(stop),
+        make_strategy_(std::move(make_strategy)),
         clock_(SystemClock()),
         traps_(MakeTrapOptions(config_)) {}
 
@@ -77,11 +78,17 @@ class Crawler::Impl {
   Status Setup();
   Status BuildFilters();
   Status SeedOrResume();
+  Status AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds);
   void Dispatch();
   bool CheckRobots(const CrawlTask& task);
   // RobotsHostKey(url), remembered by the URL's "scheme://authority" prefix.
   const std::string& RobotsKeyOf(const std::string& url);
   void OnRobotsFetched(FetchResult result);
+  // /.well-known/tdmrep.json of a host (CrawlConfig::fetch_tdmrep): fetched
+  // after its robots.txt while the host is still held; stored as a host file.
+  void OnTdmRepFetched(FetchResult result);
+  // Releases the hosts waiting for `key`'s robots.txt (and tdmrep.json).
+  void ReleaseRobotsWaiters(const std::string& key);
   void OnPageFetched(FetchResult result);
   void Process(FetchResult result);  // parse pool
   // Parse-pool steps: decode + parse the fetched body; strategy assessment,
@@ -106,6 +113,9 @@ class Crawler::Impl {
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   AddResult AdmitLink(LinkCandidate c);  // Frontier::Add with the URL-trap budget
   bool Finished();
+  // Says why the crawl ended when it ended before --max-pages (stderr and
+  // an "ended" event).
+  void ReportEnd();
   bool RefillFromStrategy();  // true when the strategy queued something
   void CheckpointState();     // periodic save of the strategy's state
   void Progress(bool final);
@@ -130,9 +140,10 @@ class Crawler::Impl {
 
   CrawlConfig config_;
   const std::atomic<bool>* stop_;
+  StrategyFactory make_strategy_;
   Clock* clock_;
   std::unique_ptr<CrawlStore> store_;
-  std::unique_ptr<CrawlStrategy> strategy_;
+  Strategy strategy_;
   std::unique_ptr<Frontier> frontier_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<RobotsCache> robots_;
@@ -165,6 +176,9 @@ class Crawler::Impl {
   Status error_;  // first storage error; stops the crawl
   CrawlStats stats_;
   bool interrupted_ = false;
+  // Why the loop ended (Finished()), for the summary line and the "ended"
+  // event of a crawl that stops before --max-pages.
+  std::string end_reason_;
   TimePoint started_{};
   TimePoint last_progress_{};
   int64_t last_progress_pages_ = 0;

@@ -122,16 +122,16 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   stats_.bytes += static_cast<int64_t>(rec.body.size());
   if (ok) {
     ++stats_.pages_ok;
-    if (strategy_->Beta() >= 0 && p.assessment.relevance >= strategy_->Beta()) {
+    if (strategy_.traits.beta && p.assessment.relevance >= *strategy_.traits.beta) {
       ++stats_.relevant;
     }
   } else {
     ++stats_.pages_failed;
   }
-  strategy_->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
+  strategy_.learner->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
   if (monitor_) {
     ReportToMonitor(rec, task.host_id,
-                    ok && strategy_->Beta() >= 0 && p.assessment.relevance >= strategy_->Beta());
+                    ok && strategy_.traits.beta && p.assessment.relevance >= *strategy_.traits.beta);
   }
   // The strategy is done with the page: its link strings move into the links
   // rows instead of being copied (~100 links, ~300 allocations a page).

@@ -1,5 +1,5 @@
 // StateWriter / StateReader: the binary encoding of a strategy's saved
-// state (CrawlStrategy::SaveState / RestoreState). Little-endian fixed-width
+// state (StrategyLearner::SaveState / RestoreState). Little-endian fixed-width
 // integers, IEEE doubles, length-prefixed strings; a blob is a sequence of
 // sections, each opened by Section(tag, version) so that a reader can say
 // which part of which version it does not understand.

@@ -64,7 +64,13 @@ TEST_F(StoreWriterTest, RunsEverythingInOrderUnderAnyBound) {
     ASSERT_EQ(seen.size(), 300u);
     for (int i = 0; i < 300; ++i) EXPECT_EQ(seen[i], TestPageUrl(k - 299 + i));
     EXPECT_EQ(writer.queued(), 0u);
-    EXPECT_GE(writer.blocked_seconds(), 0.0);
+    // 600 small operations never fill the crawl's default bounds: the
+    // caller never waited. (The tighter bounds wait or not depending on
+    // how fast the writer thread drains; CountsTheTimeSpentWaitingForRoom
+    // forces a wait.)
+    if (b.ops > 600 && b.bytes > (size_t{1} << 20)) {
+      EXPECT_EQ(writer.blocked_seconds(), 0.0);
+    }
   }
   ASSERT_TRUE(store_->Close().ok());
   store_test::Reader reader(dir_);

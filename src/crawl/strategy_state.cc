@@ -91,9 +91,9 @@ StatusOr<std::string> UnpackStrategyState(std::string_view bytes,
   return std::string(payload);
 }
 
-Status SaveStrategyState(const CrawlStrategy& strategy, const std::string& crawl_dir) {
+Status SaveStrategyState(const Strategy& strategy, const std::string& crawl_dir) {
   std::string payload;
-  Status s = strategy.SaveState(&payload);
+  Status s = strategy.learner->SaveState(&payload);
   if (!s.ok()) return Status::Error("saving the strategy state: " + s.message());
   const std::string path = StrategyStatePath(crawl_dir);
   const std::string dir = crawl_dir + "/state";
@@ -103,7 +103,7 @@ Status SaveStrategyState(const CrawlStrategy& strategy, const std::string& crawl
   const std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Status::Error("cannot write " + tmp + ": " + std::strerror(errno));
-  s = WriteAll(fd, PackStrategyState(strategy.Name(), payload), tmp);
+  s = WriteAll(fd, PackStrategyState(strategy.name, payload), tmp);
   if (s.ok() && ::fsync(fd) != 0) {
     s = Status::Error("cannot fsync " + tmp + ": " + std::strerror(errno));
   }
@@ -120,7 +120,7 @@ Status SaveStrategyState(const CrawlStrategy& strategy, const std::string& crawl
   return FsyncDir(dir);
 }
 
-Status RestoreStrategyState(CrawlStrategy* strategy, const std::string& crawl_dir,
+Status RestoreStrategyState(Strategy& strategy, const std::string& crawl_dir,
                             bool* found) {
   if (found) *found = false;
   const std::string path = StrategyStatePath(crawl_dir);
@@ -133,9 +133,9 @@ Status RestoreStrategyState(CrawlStrategy* strategy, const std::string& crawl_di
   std::stringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return Status::Error("cannot read " + path);
-  auto payload = UnpackStrategyState(ss.str(), strategy->Name(), path);
+  auto payload = UnpackStrategyState(ss.str(), strategy.name, path);
   if (!payload.ok()) return payload.status();
-  Status s = strategy->RestoreState(*payload);
+  Status s = strategy.learner->RestoreState(*payload);
   if (!s.ok()) return Status::Error(path + ": " + s.message());
   if (found) *found = true;
   return Status::Ok();

@@ -5,7 +5,7 @@
 //
 // File: "TRSTATE\n" magic, u32 format version (1), the strategy name, u64
 // payload length, u64 Hash64 of the payload, then the payload (what
-// CrawlStrategy::SaveState wrote; crawl/state_blob.h). Written atomically:
+// StrategyLearner::SaveState wrote; crawl/state_blob.h). Written atomically:
 // DIR/state/strategy.bin.tmp, fsync, rename, fsync of the directory, so a
 // kill -9 leaves either the previous complete file or the new one.
 //
@@ -30,19 +30,19 @@ inline constexpr uint32_t kStrategyStateFormatVersion = 1;
 // DIR/state/strategy.bin.
 std::string StrategyStatePath(const std::string& crawl_dir);
 
-// strategy.SaveState() into the file (directories created as needed). On
-// error the previous file is left as it was.
-Status SaveStrategyState(const CrawlStrategy& strategy, const std::string& crawl_dir);
+// strategy.learner->SaveState() into the file (directories created as
+// needed). On error the previous file is left as it was.
+Status SaveStrategyState(const Strategy& strategy, const std::string& crawl_dir);
 
-// Reads the file and hands its payload to strategy->RestoreState(). No file:
-// Ok, *found = false (a crawl made before saved state existed, or killed
-// before its first checkpoint: the strategy starts from nothing). A file
+// Reads the file and hands its payload to strategy.learner->RestoreState().
+// No file: Ok, *found = false (a crawl made before saved state existed, or
+// killed before its first checkpoint: the strategy starts from nothing). A file
 // that is not a state file, of another format version, of another strategy,
 // truncated or failing its checksum: an error naming the file and the
 // problem, and the strategy is not touched. A payload the strategy itself
 // rejects (RestoreState): an error too; the strategy may then be partly
 // restored and must not be used for crawling.
-Status RestoreStrategyState(CrawlStrategy* strategy, const std::string& crawl_dir,
+Status RestoreStrategyState(Strategy& strategy, const std::string& crawl_dir,
                             bool* found = nullptr);
 
 // The envelope alone (for tests and tools): payload of `file_bytes` after

@@ -6,22 +6,10 @@
 #include <filesystem>
 #include <memory>
 
+#include "eval/sqlite_handles.h"
+
 namespace topicrawl::eval {
 namespace {
-
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close(db); }
-};
-struct StmtFinalizer {
-  void operator()(sqlite3_stmt* st) const { sqlite3_finalize(st); }
-};
-using DbPtr = std::unique_ptr<sqlite3, DbCloser>;
-using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtFinalizer>;
-
-std::string ColumnText(sqlite3_stmt* st, int col) {
-  const unsigned char* text = sqlite3_column_text(st, col);
-  return text ? reinterpret_cast<const char*>(text) : std::string();
-}
 
 std::optional<double> ColumnDouble(sqlite3_stmt* st, int col) {
   if (sqlite3_column_type(st, col) == SQLITE_NULL) return std::nullopt;

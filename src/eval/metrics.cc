@@ -35,14 +35,20 @@ class LabelTracker {
     }
   }
 
-  void Add(const DownloadedPage& page) {
+  // `judged`: the crawl judged the page relevant (R(P) >= beta).
+  void Add(const DownloadedPage& page, bool judged) {
     std::string canonical = CanonicalizeLabelUrl(page.EffectiveUrl());
     std::optional<bool> label = labels_.LookupCanonical(canonical);
     if (!label) {
       ++unlabelled_;
       return;
     }
-    if (!*label || !found_.insert(canonical).second) return;
+    if (!judged_.insert(canonical).second) return;  // judged at its first download
+    if (!*label) {
+      ++(judged ? judge_.fp : judge_.tn);
+      return;
+    }
+    ++(judged ? judge_.tp : judge_.fn);
     ++relevant_found_;
     if (reachable_ && reachable_->ContainsCanonical(canonical)) ++reachable_found_;
   }
@@ -61,11 +67,21 @@ class LabelTracker {
     if (reachable_ == nullptr) return std::nullopt;
     return reachable_relevant_total_;
   }
+  JudgeQuality Judge() const {
+    JudgeQuality q = judge_;
+    if (q.tp + q.fp > 0) q.precision = static_cast<double>(q.tp) / static_cast<double>(q.tp + q.fp);
+    if (q.tp + q.fn > 0) q.recall = static_cast<double>(q.tp) / static_cast<double>(q.tp + q.fn);
+    if (q.precision && q.recall && *q.precision + *q.recall > 0) {
+      q.f1 = 2 * *q.precision * *q.recall / (*q.precision + *q.recall);
+    }
+    return q;
+  }
 
  private:
   const LabelSet& labels_;
   const UrlSet* reachable_;
-  std::unordered_set<std::string> found_;
+  std::unordered_set<std::string> judged_;  // distinct labelled downloads
+  JudgeQuality judge_;
   int64_t relevant_found_ = 0;
   int64_t reachable_found_ = 0;
   int64_t reachable_relevant_total_ = 0;
@@ -160,7 +176,7 @@ CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& optio
     if (r >= m.beta) relevant.Add(r);
     m.curves.accuracy.push_back(static_cast<double>(relevant.n) / n);
     if (tracker) {
-      tracker->Add(page);
+      tracker->Add(page, r >= m.beta);
       double harvest = static_cast<double>(tracker->relevant_found()) / n;
       double recall = tracker->Recall();
       harvest_sum += harvest;
@@ -197,10 +213,25 @@ CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& optio
     }
     m.checkpoints.push_back(c);
   }
-  if (tracker) m.unlabelled_pages = tracker->unlabelled();
+  if (tracker) {
+    m.unlabelled_pages = tracker->unlabelled();
+    m.judge = tracker->Judge();
+  }
   if (m.dp == 0) m.notes.push_back("no downloaded pages (status 'ok')");
   ComputeWallTime(crawl, start, &m);
   return m;
+}
+
+void AddOracleCurve(const std::vector<double>& oracle_recall, const std::string& source,
+                    CrawlMetrics* m) {
+  m->oracle_graph = source;
+  m->curves.oracle_recall = oracle_recall;
+  if (oracle_recall.empty()) return;
+  for (CheckpointMetrics& c : m->checkpoints) {
+    size_t i = std::min<size_t>(static_cast<size_t>(c.n), oracle_recall.size()) - 1;
+    c.oracle_recall = oracle_recall[i];
+    if (c.recall && oracle_recall[i] > 0) c.share_of_oracle = *c.recall / oracle_recall[i];
+  }
 }
 
 StatusOr<std::vector<int64_t>> ParseCheckpointList(const std::string& text) {

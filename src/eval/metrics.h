@@ -66,6 +66,25 @@ struct CheckpointMetrics {
   std::optional<double> recall_reachable;
   std::optional<double> avg_harvest_rate;
   std::optional<double> avg_target_recall;
+  // With an oracle curve (AddOracleCurve): its recall after n fetches and
+  // recall / oracle_recall (nullopt while the oracle has found nothing).
+  std::optional<double> oracle_recall;
+  std::optional<double> share_of_oracle;
+};
+
+// The crawl's own relevance decisions (R(P) >= beta) against the labels,
+// over DISTINCT labelled downloads (a page downloaded twice counts once, with
+// its first judgment); unlabelled downloads are left out.
+//   precision = tp / (tp + fp), recall = tp / (tp + fn),
+//   f1 = 2 precision recall / (precision + recall)
+// where the positives are the labelled-relevant DOWNLOADED pages: the
+// judge's recall says how many of the relevant pages the crawl fetched it
+// recognised, not how many of the web's relevant pages it fetched.
+struct JudgeQuality {
+  int64_t tp = 0, fp = 0, fn = 0, tn = 0;
+  std::optional<double> precision;  // nullopt when nothing was judged relevant
+  std::optional<double> recall;     // nullopt when no relevant page was downloaded
+  std::optional<double> f1;
 };
 
 // Per-download curves, index n-1 holds the value after n downloads.
@@ -73,6 +92,7 @@ struct MetricCurves {
   std::vector<double> accuracy;
   std::vector<double> true_harvest;  // empty without labels
   std::vector<double> recall;        // empty without labels
+  std::vector<double> oracle_recall;  // empty without an oracle curve
 };
 
 struct CrawlMetrics {
@@ -89,6 +109,9 @@ struct CrawlMetrics {
   int64_t unlabelled_pages = 0;                 // downloads not in the labels
   std::optional<int64_t> pages_to_recall_50;    // first n with recall >= 0.5
   std::optional<int64_t> pages_to_recall_90;
+  std::optional<JudgeQuality> judge;  // with labels
+  // With an oracle curve: its size and where it came from (AddOracleCurve).
+  std::optional<std::string> oracle_graph;
 
   std::optional<double> wall_s;  // meta finished_at - started_at
   std::optional<double> pages_per_s;
@@ -100,6 +123,13 @@ struct CrawlMetrics {
 // REQUIRES: options.checkpoints are positive (others are ignored).
 CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& options,
                             const LabelSet* labels, const UrlSet* reachable);
+
+// Fills oracle_recall / share_of_oracle of every checkpoint and
+// curves.oracle_recall from `oracle_recall` (index n-1 = after n fetches;
+// eval/oracle_crawl.h). Checkpoints beyond the curve get the curve's last
+// value. `source` describes the graph (for the report).
+void AddOracleCurve(const std::vector<double>& oracle_recall, const std::string& source,
+                    CrawlMetrics* m);
 
 // Parses "1000,5000,10000" (also accepts spaces). Fails on anything that is
 // not a positive integer.

@@ -107,6 +107,34 @@ TEST(MetricsTest, GroundTruthMetricsCountDistinctLabelledPages) {
   EXPECT_DOUBLE_EQ(m.curves.true_harvest[2], 2.0 / 3);
 }
 
+TEST(MetricsTest, JudgeQualityComparesOwnDecisionsWithLabels) {
+  LabelSet labels = HandLabels();
+  MetricOptions o = At({5});
+  o.beta = 0.5;
+  CrawlMetrics m = ComputeMetrics(HandCrawl(), o, &labels, nullptr);
+  // Distinct labelled downloads and R >= 0.5: r1 0.9 tp, n1 0.1 tn, r2 0.7 tp,
+  // (r1 again: skipped), (b.org: unlabelled), index.html NULL fn, r3->n2 0.8
+  // fp, n3 0.0 tn, r4 0.5 tp, n4 0.65 fp.
+  ASSERT_TRUE(m.judge.has_value());
+  EXPECT_EQ(m.judge->tp, 3);
+  EXPECT_EQ(m.judge->fp, 2);
+  EXPECT_EQ(m.judge->fn, 1);
+  EXPECT_EQ(m.judge->tn, 2);
+  EXPECT_DOUBLE_EQ(*m.judge->precision, 0.6);
+  EXPECT_DOUBLE_EQ(*m.judge->recall, 0.75);
+  EXPECT_DOUBLE_EQ(*m.judge->f1, 2 * 0.6 * 0.75 / 1.35);
+  nlohmann::json j = MetricsToJson(m);
+  EXPECT_EQ(j["judge"]["tp"], 3);
+  EXPECT_NE(MetricsToTable(m).find("judge"), std::string::npos);
+  // Nothing judged relevant: precision and F1 are undefined, not 0.
+  o.beta = 1.0;
+  CrawlMetrics none = ComputeMetrics(HandCrawl(), o, &labels, nullptr);
+  EXPECT_FALSE(none.judge->precision.has_value());
+  EXPECT_DOUBLE_EQ(*none.judge->recall, 0.0);
+  EXPECT_FALSE(none.judge->f1.has_value());
+  EXPECT_FALSE(ComputeMetrics(HandCrawl(), o, nullptr, nullptr).judge.has_value());
+}
+
 TEST(MetricsTest, RecallReachableIsOmittedWithoutReachableSet) {
   LabelSet labels = HandLabels();
   CrawlMetrics m = ComputeMetrics(HandCrawl(), At({}), &labels, nullptr);
@@ -194,10 +222,19 @@ TEST(MetricsReportTest, JsonHasTheDocumentedKeys) {
   }
   ASSERT_EQ(j["checkpoints"].size(), 2u);
   for (const char* key : {"n", "dp", "lp", "accuracy", "ardp", "sddp", "arlp", "sdlp",
-                          "true_harvest", "recall", "recall_reachable"}) {
+                          "true_harvest", "recall", "recall_reachable", "oracle_recall",
+                          "share_of_oracle"}) {
     EXPECT_TRUE(j["checkpoints"][0].contains(key)) << key;
   }
   EXPECT_TRUE(j["checkpoints"][0]["recall_reachable"].is_null());
+  EXPECT_TRUE(j["checkpoints"][0]["oracle_recall"].is_null());  // no --oracle
+  EXPECT_TRUE(j["oracle_graph"].is_null());
+  AddOracleCurve({0.5, 0.5, 0.5, 0.5, 0.8}, "test graph", &m);
+  j = MetricsToJson(m);
+  EXPECT_DOUBLE_EQ(j["checkpoints"][0]["oracle_recall"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(j["checkpoints"][0]["share_of_oracle"].get<double>(), (2.0 / 6) / 0.8);
+  EXPECT_EQ(j["oracle_graph"], "test graph");
+  EXPECT_NE(MetricsToTable(m).find("share"), std::string::npos);
   EXPECT_EQ(j["pages_to_recall_50"], 6);
   EXPECT_TRUE(j["pages_to_recall_90"].is_null());
   std::string csv = MetricsToCsv(m);

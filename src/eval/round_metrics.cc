@@ -5,14 +5,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
 #include "eval/round_truth.h"
+#include "eval/sqlite_handles.h"
 #include "eval/svg_plot.h"
 
 namespace topicrawl::eval {
@@ -20,15 +23,6 @@ namespace {
 
 // fetches.state values (core/url_state.h; eval reads the integers).
 enum : int { kNew = 1, kChanged = 2, kTrivial = 3, kUnchanged = 4, kGone = 5, kFailed = 6 };
-
-struct DbCloser {
-  void operator()(sqlite3* db) const { sqlite3_close(db); }
-};
-struct StmtCloser {
-  void operator()(sqlite3_stmt* st) const { sqlite3_finalize(st); }
-};
-using DbPtr = std::unique_ptr<sqlite3, DbCloser>;
-using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtCloser>;
 
 struct Fetch {
   int round;
@@ -114,6 +108,42 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
                      [](const Fetch& a, const Fetch& b) { return a.round < b.round; });
   }
 
+  // What the sites announced before each round, and the policy's host
+  // trust (tables absent in crawls without announcements).
+  std::unordered_map<int, std::unordered_set<std::string>> announced;
+  std::unordered_map<int, std::unordered_map<std::string, std::string>> trust_state;
+  bool has_announcements = false;
+  {
+    auto t = query("SELECT count(*) FROM sqlite_master WHERE name = 'announcements'");
+    has_announcements = t.ok() && sqlite3_step(t->get()) == SQLITE_ROW &&
+                        sqlite3_column_int(t->get(), 0) > 0;
+  }
+  if (has_announcements) {
+    auto st = query("SELECT round, url FROM announcements");
+    if (!st.ok()) return st.status();
+    while (sqlite3_step(st->get()) == SQLITE_ROW) {
+      const auto* u = reinterpret_cast<const char*>(sqlite3_column_text(st->get(), 1));
+      announced[sqlite3_column_int(st->get(), 0)].insert(CanonicalizeLabelUrl(u ? u : ""));
+    }
+    auto ht = query("SELECT round, host, state FROM host_trust");
+    if (!ht.ok()) return ht.status();
+    while (sqlite3_step(ht->get()) == SQLITE_ROW) {
+      const auto* h = reinterpret_cast<const char*>(sqlite3_column_text(ht->get(), 1));
+      const auto* v = reinterpret_cast<const char*>(sqlite3_column_text(ht->get(), 2));
+      trust_state[sqlite3_column_int(ht->get(), 0)][h ? h : ""] = v ? v : "";
+    }
+  }
+  std::unordered_map<std::string, std::string> habits;  // host -> lastmod habit
+  {
+    std::ifstream in(truth_dir + "/truth/announce-hosts.tsv");
+    std::string line;
+    while (std::getline(in, line)) {
+      size_t a = line.find('\t'), b = line.rfind('\t');
+      if (a == std::string::npos || a == b || line.substr(0, a) == "host") continue;
+      if (line.substr(a + 1, b - a - 1) == "1") habits[line.substr(0, a)] = line.substr(b + 1);
+    }
+  }
+
   std::vector<RoundMetrics> out;
   std::vector<RoundTruth> truths;
   for (int k = 0; k <= last; ++k) {
@@ -163,6 +193,11 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
           ++m.new_total;
           const bool found = f && Successful(f->state);
           m.new_found += found;
+          if (found && announced.count(k) && announced[k].count(url)) {
+            ++m.new_found_announced;
+          } else if (found) {
+            ++m.new_found_linked;
+          }
           const bool relevant = labels && labels->LookupCanonical(url).value_or(false);
           if (relevant) {
             ++m.new_relevant_total;
@@ -193,6 +228,12 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
       }
     }
     m.changed_found = m.changed_as_changed + m.changed_as_trivial;
+    for (const auto& [host, state] : trust_state[k]) {
+      auto h = habits.find(host);
+      if (h == habits.end() || h->second == "none") continue;
+      ++m.hosts_judged;
+      m.trust_right += (h->second == "accurate") == (state == "trusted");
+    }
     m.fetches_per_new = m.new_found > 0 ? static_cast<double>(m.fetches) / m.new_found : 0;
     // Freshness: the stored state of every URL with a successful or gone
     // fetch by the end of k, against the truth events after that fetch.
@@ -248,6 +289,17 @@ std::string RoundMetricsToTable(const std::vector<RoundMetrics>& rounds) {
                   100.0 * m.freshness, static_cast<long long>(m.unaccounted));
     s += line;
   }
+  bool announce = false;
+  for (const RoundMetrics& m : rounds) announce |= m.new_found_announced > 0 || m.hosts_judged > 0;
+  if (!announce) return s;
+  s += "round  new found via sitemaps/feeds  via links  lastmod trust right\n";
+  for (const RoundMetrics& m : rounds) {
+    std::snprintf(line, sizeof(line), "%-5d %29lld %10lld  %s\n", m.round,
+                  static_cast<long long>(m.new_found_announced),
+                  static_cast<long long>(m.new_found_linked),
+                  frac(m.trust_right, m.hosts_judged).c_str());
+    s += line;
+  }
   return s;
 }
 
@@ -272,6 +324,10 @@ std::string RoundMetricsToJson(const std::vector<RoundMetrics>& rounds) {
                    {"fetches_per_new", m.fetches_per_new},
                    {"stored", m.stored},
                    {"unaccounted", m.unaccounted},
+                   {"new_found_announced", m.new_found_announced},
+                   {"new_found_linked", m.new_found_linked},
+                   {"hosts_judged", m.hosts_judged},
+                   {"trust_right", m.trust_right},
                    {"freshness", m.freshness}});
   }
   return nlohmann::json{{"rounds", arr}}.dump(2);

@@ -19,6 +19,13 @@
 //                        rounds after its last successful fetch
 //   unaccounted          URLs served in K that the crawl has never fetched
 //                        by the end of K (the store's blind spot)
+//   new_found_announced  of new_found, the URLs the sites announced in the
+//                        collection before K (sitemaps, feeds; store/
+//                        announce_store.h); new_found_linked the others
+//   hosts_judged,        hosts whose lastmod trust the round policy judged
+//   trust_right          before K (host_trust), and those judged as the
+//                        evolution drew them (E/truth/announce-hosts.tsv:
+//                        accurate = trusted, build_date/stale = untrusted)
 // URLs are matched in the label form (CanonicalizeLabelUrl) of the corpus.
 #ifndef TOPICRAWL_EVAL_ROUND_METRICS_H_
 #define TOPICRAWL_EVAL_ROUND_METRICS_H_
@@ -45,6 +52,8 @@ struct RoundMetrics {
   int64_t near_duplicates = 0;  // pages stored in K as near-duplicates
   int64_t stored = 0;           // freshness denominator
   int64_t unaccounted = 0;
+  int64_t new_found_announced = 0, new_found_linked = 0;
+  int64_t hosts_judged = 0, trust_right = 0;
   double fetches_per_new = 0;   // 0 when nothing new was found
   double freshness = 0;
 };

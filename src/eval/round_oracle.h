@@ -7,7 +7,7 @@
 //     P_i = 1 - (1 - q_i)^(K - k_i)   (K: the round planned, k_i: last fetch),
 // within the same budget as the real policies. Its changed-page detection is
 // the bound of any policy that ranks pages by change probability at that
-// budget (docs/incremental.md, "The bound").
+// budget (docs/guides/rounds.md, "The bound").
 #ifndef TOPICRAWL_EVAL_ROUND_ORACLE_H_
 #define TOPICRAWL_EVAL_ROUND_ORACLE_H_
 

@@ -1,6 +1,6 @@
 // The ground truth of one round of an evolved benchmark web, as written by
 // `topicrawl web evolve` / `web build --rounds versions` (web/evolved_web.h;
-// format in docs/incremental.md "Truth files"). eval cannot include web/
+// format in docs/notebook/incremental.md "Truth files"). eval cannot include web/
 // (same level in docs/ARCHITECTURE.md), so the reader lives here; the
 // format is the contract between the two.
 //

@@ -7,7 +7,7 @@
 //   tasks and hops. Why not curl_multi_perform + curl_multi_poll: perform
 //   visits every transfer on every call, and each visit polls that
 //   transfer's socket (curl 7.88 Curl_readwrite): with 64 transfers that was
-//   ~88 poll() calls per fetched page (strace, bench/crawl_bench.sh). With
+//   ~88 poll() calls per fetched page (strace, bench/crawl_throughput/pages_per_second.sh). With
 //   socket_action curl runs only the transfers whose socket epoll reported,
 //   and takes the readiness from us. (If epoll cannot be set up, the
 //   perform/poll loop is the fallback.)
@@ -310,7 +310,7 @@ void CurlFetcher::StartHop(Transfer* t) {
     // (Curl_hostcache_prune returns at once) and changes nothing else the
     // hop resolves. At 8.5 x 10^5 pages of the synthetic web (1,000 hosts)
     // that walk was the largest single spot of libcurl on the crawl thread
-    // (docs/performance.md, "ninth session"). Other hops keep curl's
+    // (docs/guides/performance.md, the 8.5 x 10^5-page profile). Other hops keep curl's
     // default 60 s, and their transfers prune as before.
     curl_easy_setopt(t->easy, CURLOPT_DNS_CACHE_TIMEOUT, own ? -1L : 60L);
   }
@@ -592,7 +592,9 @@ size_t CurlFetcher::OnHeader(char* data, size_t size, size_t n, void* userdata) 
 bool CurlFetcher::HeadersComplete(Transfer* t) {
   if (t->status < 200) return true;  // 1xx interim response
   t->discard_body = IsRedirect(t->status) && !t->location.empty();
-  if (t->discard_body || t->kind == FetchKind::kRobots || t->status >= 300) return true;
+  // robots.txt and sitemaps take any type and their own size limits.
+  bool own_rules = t->kind == FetchKind::kRobots || t->kind == FetchKind::kSitemap;
+  if (t->discard_body || own_rules || t->status >= 300) return true;
   const FetcherOptions& o = *t->options;
   bool type_ok = t->kind == FetchKind::kResource ||
                  (t->content_type.empty()
@@ -621,8 +623,12 @@ size_t CurlFetcher::OnBody(char* data, size_t size, size_t n, void* userdata) {
   size_t bytes = size * n;
   if (t->discard_body) return bytes;
   const FetcherOptions& o = *t->options;
+  // A page or sitemap over its limit fails (kTooLarge): half a document is
+  // no document. robots.txt and error pages are cut and kept.
   bool page_ok = t->kind != FetchKind::kRobots && t->status < 300;
-  size_t limit = t->kind == FetchKind::kRobots ? o.max_robots_bytes : o.max_body_bytes;
+  size_t limit = t->kind == FetchKind::kRobots    ? o.max_robots_bytes
+                 : t->kind == FetchKind::kSitemap ? o.max_sitemap_bytes
+                                                  : o.max_body_bytes;
   std::string& body = t->result.body;
   if (body.size() + bytes <= limit) {
     body.append(data, bytes);

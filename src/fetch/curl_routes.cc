@@ -57,7 +57,7 @@ bool CurlRoutes::Mapped(const std::string& host, int port) const {
 // before it picks one of its own host (ConnectionExists, extract_if_dead):
 // ~100 poll() calls a fetched page at 6 x 10^4 pages of the synthetic web,
 // more as the crawl spreads over hosts and the cache of up to 256 idle
-// connections fills (docs/performance.md, "speed decay"). The same route
+// connections fills (docs/notebook/performance.md, "speed decay"). The same route
 // expressed as "host:port::PORT" (the host kept, only the port changed)
 // plus a resolve entry "host:PORT:ADDRESS" files the connection under its
 // own host: the scan covers that host's connections only. Done only when the

@@ -50,6 +50,9 @@ enum class FetchKind {
   kPage,    // HTML page: Content-Type filter and max_body_bytes apply
   kRobots,  // robots.txt: any Content-Type; body truncated (not failed) at
             // max_robots_bytes, as RFC 9309 section 2.5 allows
+  kSitemap, // sitemap or feed: any Content-Type (servers send text/xml,
+            // application/gzip, application/octet-stream ...); bodies over
+            // max_sitemap_bytes fail with kTooLarge
   kResource,  // a rendered page's subresource (script, JSON, stylesheet):
               // any Content-Type; max_body_bytes applies as for pages
 };
@@ -86,6 +89,9 @@ struct FetcherOptions {
   size_t max_body_bytes = 10u << 20;
   // robots.txt bodies are cut (status stays kOk) at this size.
   size_t max_robots_bytes = 512u << 10;
+  // Sitemap and feed bodies (as sent: a .xml.gz file counts compressed;
+  // the sitemap parser caps the inflated XML at 50 MiB on its own).
+  size_t max_sitemap_bytes = 50u << 20;
 
   // Media types accepted for kPage (lower case, no parameters). Checked on the
   // response headers; anything else aborts early with kContentTypeRejected.
@@ -113,7 +119,7 @@ struct FetcherOptions {
   // default). A crawl that spreads over more hosts than the cache holds
   // closes the oldest idle connection for every new one, and libcurl 7.88
   // finds it by walking the whole cache: 1,024 keeps a connection to each
-  // of ~1,000 busy hosts (docs/performance.md, "connection cache").
+  // of ~1,000 busy hosts (docs/notebook/performance.md, "connection cache").
   // NewCurlFetcher keeps it within a quarter of the open-file limit
   // (EffectiveConnectionCache).
   long connection_cache_size = 1024;

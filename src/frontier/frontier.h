@@ -246,7 +246,7 @@ class Frontier {
   std::string HostFailureReason(HostId host) const;
   // REQUIRES: host < Hosts().
   HostHealth Health(HostId host) const;
-  // Hand-over (cluster mode, docs/scale-out.md): takes on the health another
+  // Hand-over (cluster mode, docs/guides/scale-out.md): takes on the health another
   // process had for this host -- back-off level, failure counts, no start
   // before health.next_start; a failed host is given up here too (its URLs
   // come back from TakeAbandoned()). Never lowers what this frontier has.

@@ -492,7 +492,7 @@ TEST_F(FrontierPolitenessTest, WakeupIsTheEarliestHost) {
   EXPECT_DOUBLE_EQ(SecondsUntilWakeup(*f), 1.0);
 }
 
-// Cluster hand-over (docs/scale-out.md): the state another process had for
+// Cluster hand-over (docs/guides/scale-out.md): the state another process had for
 // a host holds here too.
 class FrontierAdoptTest : public FrontierPolitenessTest {};
 

@@ -125,7 +125,7 @@ void Frontier::MaybeReload(HostId h) {
 // head for each link loaded, twice looking its score up in spilled_ (a
 // random access into a table of millions); at 8.5 x 10^5 pages of the
 // synthetic web that made the spill part of what grew on the crawl thread
-// (docs/performance.md, "ninth session"). A segment's stored head
+// (docs/guides/performance.md, the 8.5 x 10^5-page profile). A segment's stored head
 // (head_priority, head_seq) says where its best link ranks, so a segment is
 // opened only when that head is the best candidate left; once open, its
 // actual head (with a re-scored value, if any) decides, computed once per

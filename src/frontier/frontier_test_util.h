@@ -36,12 +36,19 @@ inline FrontierOptions NoPoliteness() {
 
 inline std::unique_ptr<Frontier> MakeFrontier(const FrontierOptions& options,
                                               Clock* clock,
+                                              std::unique_ptr<LinkSelector> selector) {
+  auto f = Frontier::Create(options, clock, std::move(selector));
+  EXPECT_TRUE(f.ok()) << f.status().message();
+  return std::move(f).value();
+}
+
+// A frontier with a selector of the generic registry (frontier/link_selector.h).
+inline std::unique_ptr<Frontier> MakeFrontier(const FrontierOptions& options,
+                                              Clock* clock,
                                               const std::string& selector) {
   auto s = MakeLinkSelector(selector);
   EXPECT_TRUE(s.ok()) << s.status().message();
-  auto f = Frontier::Create(options, clock, std::move(s).value());
-  EXPECT_TRUE(f.ok()) << f.status().message();
-  return std::move(f).value();
+  return MakeFrontier(options, clock, std::move(s).value());
 }
 
 // Next() until nullopt, completing each task successfully at once.

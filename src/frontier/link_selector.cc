@@ -43,10 +43,6 @@ const std::vector<std::pair<std::string, Factory>>& Registry() {
        [](const LinkSelectorOptions& o) {
          return NewRegionRouletteLinkSelector(o);
        }},
-      {"wang-landau",
-       [](const LinkSelectorOptions& o) { return NewWangLandauLinkSelector(o); }},
-      {"annealing",
-       [](const LinkSelectorOptions& o) { return NewAnnealingLinkSelector(o); }},
   };
   return *registry;
 }

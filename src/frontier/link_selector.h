@@ -19,15 +19,14 @@
 // change), so a selection step costs O(1) + the sampling, independent of the
 // number of queued links.
 //
-// Selectors shipped (one file each, explicit registry below):
+// Generic selectors (one file each, explicit registry below):
 //   "bfs"             FIFO by discovery order across hosts (priority = -seq)
 //   "best-first"      global highest score (seed 001's ordered frontier)
 //   "region-roulette" seed 000 section 2.3: host with highest mean score,
 //                     then roulette on R(l) inside it
-//   "wang-landau"     seed 000 Algorithm 1: region-roulette proposals accepted
-//                     by Wang-Landau sampling (wang_landau_link_selector.h)
-//   "annealing"       simulated annealing against the global best
-//                     (annealing_link_selector.h)
+// A strategy's own selectors live in its family and are built by the
+// strategy, not named here: strategies/wang_landau/wang_landau_link_selector.h
+// (seed 000 Algorithm 1), strategies/baselines/annealing_link_selector.h.
 #ifndef TOPICRAWL_FRONTIER_LINK_SELECTOR_H_
 #define TOPICRAWL_FRONTIER_LINK_SELECTOR_H_
 
@@ -132,11 +131,6 @@ std::vector<std::string> LinkSelectorNames();
 std::unique_ptr<LinkSelector> NewBfsLinkSelector();
 std::unique_ptr<LinkSelector> NewBestFirstLinkSelector();
 std::unique_ptr<LinkSelector> NewRegionRouletteLinkSelector(
-    const LinkSelectorOptions& options);
-// Default parameters; the headers named above take explicit ones.
-std::unique_ptr<LinkSelector> NewWangLandauLinkSelector(
-    const LinkSelectorOptions& options);
-std::unique_ptr<LinkSelector> NewAnnealingLinkSelector(
     const LinkSelectorOptions& options);
 
 }  // namespace topicrawl

@@ -1,5 +1,5 @@
 // TopicHub (seed 002 §3.1). The reasons for each reconstruction are in
-// topic_hub.h and docs/tda.md; this file follows the paper's three stages.
+// topic_hub.h and docs/strategies/tda.md; this file follows the paper's three stages.
 #include "graph/topic_hub.h"
 
 #include <algorithm>

@@ -12,7 +12,7 @@
 // The paper's equations 1, 2, 4, 5, 6 and 7 were lost in extraction; SPEC.md
 // ("Seed 002") gives the reconstructed forms used here, quoted at each
 // function. Every weight the paper leaves open (alpha, a, beta in (0, 1)) has
-// the default 0.5 and lives in TopicHubOptions; docs/tda.md records the
+// the default 0.5 and lives in TopicHubOptions; docs/strategies/tda.md records the
 // choices.
 //
 // Input is a whole crawl graph in dense page ids (CsrGraph), so 10^6 pages
@@ -46,7 +46,7 @@ struct TopicHubOptions {
   // (personalised PageRank), so update frequency survives convergence;
   // false is SPEC's literal form — uniform (1 - delta) / N, Sfreq only the
   // start vector — whose fixed point does not depend on Sfreq at all (see
-  // docs/tda.md and the test SiteRankLiteralFormForgetsItsStart).
+  // docs/strategies/tda.md and the test SiteRankLiteralFormForgetsItsStart).
   bool sfreq_teleport = true;
   // Eq. 4: a, the weight of the (normalised) aggregation CAP' in I(p).
   double importance_a = 0.5;

@@ -71,7 +71,7 @@ TEST(TopicHubTest, SiteRankWithADanglingSiteSolvedByHand) {
 TEST(TopicHubTest, SiteRankLiteralFormForgetsItsStart) {
   // SPEC's literal reading (uniform teleport, Sfreq only as the start)
   // converges to the same ranks whatever Sfreq is; the Sfreq teleport
-  // does not. This is why sfreq_teleport is the default (docs/tda.md).
+  // does not. This is why sfreq_teleport is the default (docs/strategies/tda.md).
   CsrGraph g = CsrGraph::FromEdges(3, std::vector<CsrGraph::Edge>{{0, 1}, {1, 2}, {2, 0}, {0, 2}});
   TopicHubOptions literal;
   literal.sfreq_teleport = false;

@@ -74,12 +74,25 @@ StatusOr<std::shared_ptr<const WordVectors>> WordVectors::Train(
   args.maxn = 0;     // no subwords: one row per word ...
   args.bucket = 0;   // ... and no 2M-row n-gram table
   args.verbose = 0;
+  auto cancelled = [&options] { return options.cancel != nullptr && options.cancel->load(); };
+  if (cancelled()) return Status::Error("word-vector training cancelled");
   fasttext::FastText ft;
+  // fastText calls back from its training threads every 64 lines each:
+  // a cancel ends training there (FastText::abort, then train() throws).
+  auto callback = [&](float progress, float, double, double, int64_t eta) {
+    if (cancelled()) {
+      ft.abort();
+      return;
+    }
+    if (options.progress) options.progress(progress, static_cast<double>(eta));
+  };
   try {
-    ft.train(args);
+    ft.train(args, callback);
   } catch (const std::exception& e) {
+    if (cancelled()) return Status::Error("word-vector training cancelled");
     return Status::Error("fastText training on " + corpus_path + ": " + e.what());
   }
+  if (cancelled()) return Status::Error("word-vector training cancelled");
   auto dict = ft.getDictionary();
   const int n = dict->nwords();
   std::vector<std::string> words(n);

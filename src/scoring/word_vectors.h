@@ -15,7 +15,9 @@
 #ifndef TOPICRAWL_SCORING_WORD_VECTORS_H_
 #define TOPICRAWL_SCORING_WORD_VECTORS_H_
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -39,8 +41,15 @@ struct WordVectorOptions {
   int seed = 1;         // fastText's RNG seed
   // Subtract the mean word vector and renormalise (Centered below);
   // [strategy.tda] center. Off by default until measured on both webs
-  // (docs/tda.md, `tda judge` reports both).
+  // (docs/strategies/tda.md, `tda judge` reports both).
   bool center = false;
+  // Not topic keys. Checked while training: true stops it (Train returns
+  // an error saying it was cancelled). May be null.
+  const std::atomic<bool>* cancel = nullptr;
+  // Called from fastText's training threads (several at once when threads
+  // > 1) now and then with the share done (0..1)
+  // and fastText's estimate of the seconds left. May be empty.
+  std::function<void(double done, double eta_s)> progress;
 };
 
 class WordVectors {
@@ -50,7 +59,8 @@ class WordVectors {
   // Trains skipgram vectors on `corpus_path` (see above) and computes the
   // IDF of each kept word over the corpus lines: idf = ln(N / df) with N
   // the number of lines. Errors: unreadable file, empty vocabulary (fewer
-  // than min_count occurrences of every word), fastText exceptions.
+  // than min_count occurrences of every word), fastText exceptions, a
+  // cancel (options.cancel).
   static StatusOr<std::shared_ptr<const WordVectors>> Train(
       const std::string& corpus_path, const WordVectorOptions& options);
   // From words, their vectors (rows of `dim`, normalised here) and IDFs.

@@ -1,5 +1,5 @@
 // ApiServer: the REST API, /metrics and the dashboard of one or more crawl
-// directories (docs/api.md), on cpp-httplib.
+// directories (docs/guides/api.md), on cpp-httplib.
 //
 // Two kinds of crawl are served:
 //   live       the crawl runs in this process: counters, host table and the

@@ -19,7 +19,7 @@ int64_t QueuedUrls(CrawlDbReader* db, DbAggregate* a) {
   }
   // Schema 5: admission rows whose url_id has no "done" row, a scan of the
   // log and a set of the done ids (7x less CPU than the view, which sorts
-  // every row: 0.39 s vs 2.8 s at 10^5 pages; docs/performance.md). Older
+  // every row: 0.39 s vs 2.8 s at 10^5 pages; docs/guides/performance.md). Older
   // schemas have no frontier_state: the view.
   std::optional<int64_t> queued = db->QueryInt(
       "SELECT count(*) FROM frontier_log WHERE state = 0 AND url_id NOT IN "

@@ -151,6 +151,7 @@ class AnnounceParser::Impl {
 
   bool Feed(std::string_view bytes);
   const AnnounceSummary& Finish();
+  AnnounceKind kind() const { return summary_.kind; }
 
  private:
   // Raw text of the entry being read.
@@ -559,6 +560,7 @@ AnnounceParser::AnnounceParser(std::string document_url, AnnounceLimits limits,
 AnnounceParser::~AnnounceParser() = default;
 bool AnnounceParser::Feed(std::string_view bytes) { return impl_->Feed(bytes); }
 const AnnounceSummary& AnnounceParser::Finish() { return impl_->Finish(); }
+AnnounceKind AnnounceParser::kind() const { return impl_->kind(); }
 
 AnnounceSummary ParseAnnouncement(const std::string& document_url, std::string_view body,
                                   const AnnounceLimits& limits, const AnnounceScope& scope,

@@ -123,6 +123,9 @@ class AnnounceParser {
   // End of the body: checks the document is complete and returns the
   // summary (also after a stop).
   const AnnounceSummary& Finish();
+  // The document's kind, known from its root element on (entry callbacks
+  // may ask).
+  AnnounceKind kind() const;
 
  private:
   class Impl;

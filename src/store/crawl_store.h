@@ -41,7 +41,7 @@
 // links as rows), 65 us with 100 links and no body; p50 latency ~0.14 ms,
 // p99 ~0.2 ms (commit + WAL checkpoint). The
 // crawler runs it on its own writer thread so commits never stall the fetch
-// loop (bench/crawl_bench.sh). Close() is a commit and a WAL checkpoint
+// loop (bench/crawl_throughput/pages_per_second.sh). Close() is a commit and a WAL checkpoint
 // (schemas 1-3 also merge the frontier log there and on resume).
 //
 // Paths: the store only creates or modifies files inside DIR (crawl.db and
@@ -173,7 +173,7 @@ struct CrawlStoreOptions {
   // which a checkpoint copies again. At 10^6 pages (~1,100 leaves a tree) a
   // 200 ms batch touched ~400 leaves a tree for ~500 rows: ~100 KB of WAL
   // per page, growing with the store; a 1 s batch shares each leaf among
-  // ~5x more rows (docs/performance.md, "ninth session"). Small stores
+  // ~5x more rows (docs/guides/performance.md, the 10^6-page runs). Small stores
   // keep short batches, so readers (serve, explain) see pages sooner. A
   // kill -9 loses at most one batch (its pages are fetched again on resume).
   std::chrono::milliseconds long_commit_interval{1000};
@@ -315,6 +315,13 @@ class CrawlStore {
   Status AddSeeds(const std::vector<FrontierRecord>& rows);
   // Appends an events row (at = clock time).
   Status AddEvent(const std::string& kind, const std::string& detail);
+  // Appends a host_files row: a per-host file the crawl fetched besides its
+  // pages (`name` "robots.txt" or "tdmrep.json"), kept as data so that
+  // exports can read the host's opt-out signals (export/host_optout.h).
+  // Table host_files(host, name, at, http_code, body), made on first use
+  // (any schema version; readers treat a missing table as no files).
+  Status AddHostFile(const std::string& host_key, const std::string& name, int http_code,
+                     const std::string& body);
   // Sets a meta key (insert or replace).
   Status SetMeta(const std::string& key, const std::string& value);
   // Reads a meta key; nullopt when absent.

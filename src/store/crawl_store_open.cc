@@ -48,14 +48,14 @@ namespace {
 // that expands it with json_each() into the documented columns (plus ord,
 // the link's position on the page). Why: a dev-web page has ~230 links;
 // as rows they were ~85% of the database and half of the store thread's
-// CPU (0.16 ms a page, bench/crawl_bench.sh: one B-tree insert per link,
+// CPU (0.16 ms a page, bench/crawl_throughput/pages_per_second.sh: one B-tree insert per link,
 // even 64 rows per statement and WITHOUT ROWID), as one row they are one
 // insert of ~30 KB. Reading through the view costs a JSON parse per page,
 // and `WHERE from_id = ?` still uses page_links' primary key. Schema 1
 // directories (links as rows) keep their layout when resumed
 // (Db::schema_version picks the statements).
 //
-// Schema 3 adds rounds (issue 11; docs/incremental.md):
+// Schema 3 adds rounds (issue 11; docs/guides/rounds.md):
 //   pages.round        the round that stored this version (a URL has one
 //                      pages row per version: its first fetch, and every
 //                      revisit that found new content)
@@ -230,7 +230,7 @@ CREATE TABLE warc_files(name TEXT PRIMARY KEY, length INTEGER,
 // 16 KiB pages took 351 us of CPU a page vs 4 KiB's ~400 us
 // (bench/store_bench.cc, realistic case); 32 KiB gained nothing more in CPU.
 // 64 KiB because of the bytes: page_links rows (a page's outlinks) of a few
-// KiB left 8 % of 16 KiB pages unused; at 10^6 pages (bench/scale_bench.sh,
+// KiB left 8 % of 16 KiB pages unused; at 10^6 pages (bench/large_crawl/million_page_crawl.sh,
 // idle, one run each) crawl.db is 2,464 B per ok page vs 2,544 at 16 KiB,
 // CPU 551 vs 560 s, resume 38.5 vs 35.4 s. The price: a random page read
 // (explain, recrawl's page facts) reads 64 KiB, and the WAL reaches 64 MB

@@ -124,7 +124,7 @@ Status CrawlStore::ForEachUrlHistory(
   StatusOr<SqliteStatement> q = db_->conn->Prepare(
       "SELECT f.url_id, f.url, f.depth, f.parent_id, f.anchor, f.score, f.state, "
       "h.round, h.at, h.state, h.http_code, h.bytes, h.page_id, h.digest, h.simhash, "
-      "h.new_links, h.revisit, h.out_links FROM frontier f "
+      "h.new_links, h.revisit, h.out_links, h.last_modified FROM frontier f "
       "LEFT JOIN fetches h ON h.url_id = f.url_id "
       "ORDER BY f.url_id, h.round");
   if (!q.ok()) return q.status();
@@ -160,6 +160,7 @@ Status CrawlStore::ForEachUrlHistory(
     f.new_links = static_cast<uint32_t>(q->Int(15));
     f.revisit = q->Int(16) != 0;
     f.out_links = static_cast<uint32_t>(q->Int(17));
+    if (!q->IsNull(18)) f.last_modified = q->Text(18);
     fetches.push_back(std::move(f));
   }
   if (!status.ok()) return status;

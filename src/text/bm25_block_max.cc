@@ -49,7 +49,7 @@ double Bm25Index::MeanBlockMaxRatio() const {
 
 // Why several lists at once: max-score's candidates are every document of
 // its essential lists, and at 10^6 vertices those are ~570 a query of which
-// ~4 are scored (docs/jlse.md). WAND only stops at a document where the
+// ~4 are scored (docs/strategies/jlse.md). WAND only stops at a document where the
 // lists positioned on or before it can together beat theta (the pivot), and
 // the block maxima then bound the pivot's neighbourhood much tighter than
 // the lists' global maxima: when the blocks that hold the pivot cannot beat

@@ -202,7 +202,11 @@ double Bm25Index::idf(int field, std::string_view term) const {
   const double n = it == term_ids_[field].end()
                        ? 0.0
                        : static_cast<double>(lists_[field][it->second].postings.size());
-  const double N = static_cast<double>(doc_len_.size());
+  return Idf(static_cast<double>(doc_len_.size()), n);
+}
+
+double Bm25Index::Idf(double N, double n) const {
+  if (params_.robertson_idf) return std::max(0.0, std::log((N - n + 0.5) / (n + 0.5)));
   return std::log(1.0 + (N - n + 0.5) / (n + 0.5));
 }
 
@@ -227,7 +231,7 @@ std::vector<Bm25Index::QueryTerm> Bm25Index::Prepare(const Bm25Query& query,
       const PostingList* list = it == term_ids_[f].end() ? nullptr : &lists_[f][it->second];
       // idf() without a second lookup (same expression).
       const double n = list ? static_cast<double>(list->postings.size()) : 0.0;
-      const double term_idf = std::log(1.0 + (N - n + 0.5) / (n + 0.5));
+      const double term_idf = Idf(N, n);
       // SelfScore's sum, term by term in the same order.
       if (self) self_score += params_.weights[f] * term_idf * qtf * TfPart(qtf, len, f);
       if (!list) continue;

@@ -12,7 +12,8 @@
 //
 // (the "+1" keeps idf positive for terms in more than half of the documents,
 // as Lucene does; the seed's eq. 6 is the classic Robertson form, which goes
-// negative there and would break the top-1 upper bounds). A query term that
+// negative there and would break the top-1 upper bounds:
+// Bm25Params::robertson_idf selects it, floored at 0). A query term that
 // occurs qtf times counts qtf times. The vertex score is the weighted sum
 // (eq. 8), s(q, d) = sum_f w_f sim_f(q, d), w = (0.5, 0.2, 0.3), k1 = 2,
 // b = 0.75.
@@ -51,7 +52,7 @@
 // cursors sit in a min-heap). A threshold (min_normalized) starts the
 // search there: the caller that only needs a vertex above it (jlse: above
 // sim_anchor) prunes more, and a query whose bounds together cannot reach
-// it returns at once. Cost growth with |Gw|: docs/jlse.md (the < 3x target
+// it returns at once. Cost growth with |Gw|: docs/strategies/jlse.md (the < 3x target
 // from 10^3 to 10^6 vertices is not met).
 //
 // Block-Max WAND (Ding & Suel 2011; bm25_block_max.cc): Finalize() also
@@ -68,7 +69,7 @@
 // and tie rule. Not the default: on our data (BM25 impacts with tf ~ 1 vary
 // only with field length, so a block's maximum is near its list's) it
 // skips few blocks and is slower than max-score at every size
-// (docs/jlse.md, "Block-Max WAND").
+// (docs/notebook/jlse.md, "Block-Max WAND").
 //
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
 // access.
@@ -92,6 +93,12 @@ struct Bm25Params {
   double k1 = 2.0;
   double b = 0.75;
   std::array<double, kBm25Fields> weights{0.5, 0.2, 0.3};
+  // idf form: false (default) Lucene's ln(1 + (N - n + 0.5) / (n + 0.5));
+  // true the seed's eq. 6, Robertson's ln((N - n + 0.5) / (n + 0.5)),
+  // floored at 0: a term in more than half of the documents adds nothing
+  // (unfloored it would subtract, and the top-1 bounds assume terms only
+  // add). [strategy.jlse] bm25_idf = "lucene" | "robertson".
+  bool robertson_idf = false;
 };
 
 // The terms of one document or query, per field, in order (repeats count).
@@ -119,7 +126,7 @@ struct Bm25Hit {
 // Which exact top-1 search a finalized index runs (an index that was not
 // finalized, or was changed by Add() since, always runs kMaxScore).
 // kAuto: the plain max-score below Finalize()'s tiered_from, the tiers
-// above (the fastest on bench/jlse_bench; kBlockMax is slower, docs/jlse.md).
+// above (the fastest on bench/jlse_bench; kBlockMax is slower, docs/strategies/jlse.md).
 enum class Bm25Search { kAuto, kMaxScore, kTiers, kBlockMax };
 
 class Bm25Index {
@@ -218,6 +225,8 @@ class Bm25Index {
   // SelfScore(query), computed in the same pass.
   std::vector<QueryTerm> Prepare(const Bm25Query& query, double* self) const;
   double TfPart(uint32_t tf, uint32_t len, int field) const;
+  // idf of a term in n of N documents (Bm25Params::robertson_idf).
+  double Idf(double N, double n) const;
   // Top1 over impact tiers (finalized index): see bm25_index.cc.
   void Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
   // Top1 by Block-Max WAND (finalized index): see bm25_block_max.cc.

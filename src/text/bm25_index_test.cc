@@ -53,6 +53,30 @@ TEST(Bm25IndexTest, ThreeDocumentsByHand) {
   EXPECT_NEAR(index.Top1(q3).normalized, 0.4457443 / 1.2775209, 1e-7);
 }
 
+// The seed's eq. 6 (Robertson's idf, floored at 0) on the same three
+// documents: tcp is in all 3, ln(0.5 / 3.5) < 0 -> 0; socket in 1,
+// ln(2.5 / 1.5) = 0.5108256.
+//   s(d0) = s(d1) = 0 (tcp only)
+//   s(d2) = 0.5 * 0.5108256 * 0.8 = 0.2043302; self 0.2554128 -> 0.8
+TEST(Bm25IndexTest, RobertsonIdfByHand) {
+  Bm25Params p;
+  p.robertson_idf = true;
+  Bm25Index index(p);
+  index.Add(Anchor({"tcp", "ip"}));
+  index.Add(Anchor({"tcp"}));
+  index.Add(Anchor({"udp", "socket", "tcp"}));
+  const Bm25Doc q = Anchor({"tcp", "socket"});
+  EXPECT_EQ(index.idf(0, "tcp"), 0.0);
+  EXPECT_NEAR(index.idf(0, "socket"), 0.5108256, 1e-7);
+  EXPECT_EQ(index.Score(q, 0), 0.0);
+  EXPECT_EQ(index.Score(q, 1), 0.0);
+  EXPECT_NEAR(index.Score(q, 2), 0.2043302, 1e-7);
+  EXPECT_NEAR(index.SelfScore(q), 0.2554128, 1e-7);
+  Bm25Hit hit = index.Top1(q);
+  EXPECT_EQ(hit.doc, 2);
+  EXPECT_NEAR(hit.normalized, 0.8, 1e-9);
+}
+
 // The URL field weighs 0.2: a URL-only match of a rare term in a 1-term URL
 // (avgdl(url) = 1/3): 0.2 * ln(8/3) * 3 / (1 + 2 (0.25 + 0.75 * 3)) = 0.0980829.
 TEST(Bm25IndexTest, FieldWeights) {

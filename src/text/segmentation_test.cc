@@ -71,7 +71,7 @@ TEST(SegmentationEvalTest, CountsExactSpans) {
 }
 
 // Floors sit a little below the measured word F1 (jieba with HMM: PKU
-// 0.8176, MSR 0.8266; ICU: PKU 0.7945), documented in docs/text.md.
+// 0.8176, MSR 0.8266; ICU: PKU 0.7945), documented in docs/guides/text-and-relevance.md.
 TEST(SighanBakeoffTest, PkuWordF1) {
   auto s = Jieba();
   auto score = EvaluateSegmenter(

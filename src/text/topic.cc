@@ -1,5 +1,6 @@
 #include "text/topic.h"
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include <toml++/toml.h>
 
+#include "text/strategy_params_recorder.h"
 #include "text/tokenizer.h"
 
 namespace topicrawl {
@@ -313,8 +315,53 @@ Status FlattenParams(const toml::table& table, const std::string& prefix,
 
 }  // namespace
 
+namespace {
+
+thread_local StrategyParamsRecorder* current_recorder = nullptr;
+
+void RecordRead(std::string_view key, std::string type, std::string fallback) {
+  if (current_recorder != nullptr) {
+    current_recorder->Record(key, std::move(type), std::move(fallback));
+  }
+}
+
+// The shortest text that reads back as `v` (0.8, not 0.80000000000000004),
+// as a TOML float.
+std::string TomlNumber(double v) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  std::string text(buf, ec == std::errc() ? end : buf);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+}  // namespace
+
+StrategyParamsRecorder::StrategyParamsRecorder() { current_recorder = this; }
+
+StrategyParamsRecorder::~StrategyParamsRecorder() { current_recorder = nullptr; }
+
+StrategyParamsRecorder* StrategyParamsRecorder::Current() { return current_recorder; }
+
+void StrategyParamsRecorder::Record(std::string_view key, std::string type,
+                                    std::string fallback) {
+  for (const StrategyParamRead& r : reads_) {
+    if (r.table == table_ && r.key == key && (r.type == type || type == "known")) return;
+  }
+  // A read after the key list names the key's type and default.
+  for (StrategyParamRead& r : reads_) {
+    if (r.table == table_ && r.key == key && r.type == "known") {
+      r.type = std::move(type);
+      r.fallback = std::move(fallback);
+      return;
+    }
+  }
+  reads_.push_back({table_, std::string(key), std::move(type), std::move(fallback)});
+}
+
 StatusOr<double> StrategyParams::Number(std::string_view key,
                                         double fallback) const {
+  RecordRead(key, "number", TomlNumber(fallback));
   auto it = values_.find(std::string(key));
   if (it == values_.end()) return fallback;
   if (auto* d = std::get_if<double>(&it->second)) return *d;
@@ -325,6 +372,7 @@ StatusOr<double> StrategyParams::Number(std::string_view key,
 
 StatusOr<int64_t> StrategyParams::Integer(std::string_view key,
                                           int64_t fallback) const {
+  RecordRead(key, "integer", std::to_string(fallback));
   auto it = values_.find(std::string(key));
   if (it == values_.end()) return fallback;
   if (auto* i = std::get_if<int64_t>(&it->second)) return *i;
@@ -333,6 +381,7 @@ StatusOr<int64_t> StrategyParams::Integer(std::string_view key,
 }
 
 StatusOr<bool> StrategyParams::Bool(std::string_view key, bool fallback) const {
+  RecordRead(key, "bool", fallback ? "true" : "false");
   auto it = values_.find(std::string(key));
   if (it == values_.end()) return fallback;
   if (auto* b = std::get_if<bool>(&it->second)) return *b;
@@ -342,6 +391,9 @@ StatusOr<bool> StrategyParams::Bool(std::string_view key, bool fallback) const {
 
 StatusOr<std::string> StrategyParams::String(std::string_view key,
                                              std::string fallback) const {
+  std::ostringstream quoted;
+  quoted << toml::value<std::string>(fallback);
+  RecordRead(key, "string", quoted.str());
   auto it = values_.find(std::string(key));
   if (it == values_.end()) return fallback;
   if (auto* s = std::get_if<std::string>(&it->second)) return *s;
@@ -351,6 +403,7 @@ StatusOr<std::string> StrategyParams::String(std::string_view key,
 
 std::vector<std::string> StrategyParams::UnknownKeys(
     const std::vector<std::string_view>& known) const {
+  for (std::string_view k : known) RecordRead(k, "known", "");
   std::vector<std::string> unknown;
   for (const auto& [key, value] : values_) {
     bool found = false;
@@ -362,6 +415,7 @@ std::vector<std::string> StrategyParams::UnknownKeys(
 
 const StrategyParams& Topic::Strategy(std::string_view name) const {
   static const StrategyParams kEmpty;
+  if (current_recorder != nullptr) current_recorder->EnterTable(name);
   auto it = strategies.find(std::string(name));
   return it == strategies.end() ? kEmpty : it->second;
 }

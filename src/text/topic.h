@@ -2,7 +2,7 @@
 // {(tk_i, w_tk_i)} (seed 000 eq. 1-2) plus the optional extras the other
 // seeds use (domain dictionary, example pages, known on/off-topic hosts,
 // ontology terms, contradiction words) and free-form per-strategy
-// parameters. Format reference: docs/topic-file.md.
+// parameters. Format reference: docs/guides/define-a-topic.md.
 //
 // Two file formats:
 //   * TOML (file name ends in .toml):

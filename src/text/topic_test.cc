@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "text/strategy_params_recorder.h"
 
 namespace topicrawl {
 namespace {
@@ -167,7 +168,7 @@ namespace topicrawl {
 namespace {
 
 // Seed 002's static ontology: [topic.ontology] terms with weights and
-// synonyms (docs/topic-file.md).
+// synonyms (docs/guides/define-a-topic.md).
 TEST(TopicOntologyTest, ParsesWeightsAndSynonyms) {
   auto topic = ParseTopicToml(R"([topic]
 keywords = { "安全" = 1.0 }
@@ -191,6 +192,34 @@ TEST(TopicOntologyTest, RejectsBadWeightsAndUnknownKeys) {
   EXPECT_FALSE(ParseTopicToml("[topic]\nkeywords = { a = 1.0 }\n[topic.ontology]\nb = -1\n", "x").ok());
   EXPECT_FALSE(ParseTopicToml("[topic]\nkeywords = { a = 1.0 }\n[topic.ontology]\nb = { wieght = 1 }\n", "x").ok());
   EXPECT_FALSE(ParseTopicToml("[topic]\nkeywords = { a = 1.0 }\nontology = [1]\n", "x").ok());
+}
+
+// The configuration reference lists what each strategy reads: the table,
+// the key, its type and the default the code falls back to.
+TEST(StrategyParamsRecorderTest, RecordsTableKeyTypeAndDefaultOfEveryRead) {
+  auto topic = ParseTopicToml(
+      "[topic]\nkeywords = { a = 1.0 }\n[strategy.x]\nrate = 2\n", "t.toml");
+  ASSERT_TRUE(topic.ok()) << topic.status().message();
+  std::vector<StrategyParamRead> reads;
+  {
+    StrategyParamsRecorder recorder;
+    EXPECT_EQ(StrategyParamsRecorder::Current(), &recorder);
+    const StrategyParams& x = topic->Strategy("x");
+    (void)x.UnknownKeys({"rate", "model"});
+    EXPECT_DOUBLE_EQ(*x.Number("rate", 0.5), 2.0);  // set: the default is still listed
+    (void)x.Integer("depth", 3);
+    (void)x.String("mode", "fast");
+    (void)x.Bool("on", true);
+    (void)topic->Strategy("y").Number("q", 1.25);  // an absent table
+    reads = recorder.reads();
+  }
+  EXPECT_EQ(StrategyParamsRecorder::Current(), nullptr);
+  std::vector<std::string> got;
+  for (const auto& r : reads) got.push_back(r.table + " " + r.key + " " + r.type + " " + r.fallback);
+  EXPECT_THAT(got, ElementsAre("x rate number 0.5", "x model known ", "x depth integer 3",
+                               "x mode string 'fast'", "x on bool true", "y q number 1.25"));
+  // Without a recorder nothing is recorded (and nothing breaks).
+  EXPECT_DOUBLE_EQ(*topic->Strategy("x").Number("rate", 0.5), 2.0);
 }
 
 }  // namespace

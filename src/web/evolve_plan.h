@@ -3,7 +3,7 @@
 // which round, and which go away. Pure function of the link graph, the
 // options and the seed; no files (web/evolved_web.h writes the rounds).
 //
-// Model ("news"; docs/incremental.md "Evolving webs" has the reasons and the
+// Model ("news"; docs/guides/rounds.md "Evolving webs" has the reasons and the
 // literature):
 //  * The graph is walked breadth-first from the roots (the home pages).
 //    Only pages reachable that way take part; pages the crawler could never

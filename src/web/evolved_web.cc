@@ -308,6 +308,21 @@ StatusOr<RoundNginx> RenderRoundNginx(const EvolvedWeb& web, int round) {
       map.emplace_back(host + path.substr(0, path.size() - kIndex.size() + 1), value);
     }
   }
+  // The round's robots.txt, sitemaps and feeds (web/announce_writer.h).
+  const fs::path announce = fs::path(web.dir) / "rounds" / std::to_string(round) / "announce";
+  std::error_code ec;
+  if (fs::is_directory(announce, ec)) {
+    for (auto it = fs::recursive_directory_iterator(announce, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (!it->is_regular_file()) continue;
+      std::string rel = fs::relative(it->path(), announce, ec).string();
+      if (!NginxValueSafe(rel)) {
+        ++out.skipped;
+        continue;
+      }
+      map.emplace_back(rel, std::string(kInternalPrefix) + std::to_string(round) + "/announce/" + rel);
+    }
+  }
   size_t longest = 0;
   for (const auto& [k, v] : map) longest = std::max(longest, k.size());
   std::ostringstream http;
@@ -357,7 +372,7 @@ Status PrepareEvolvedDir(const std::string& dir_in, bool force, const std::strin
 
 Status FinishEvolvedDir(const std::string& dir_in, const std::map<std::string, std::string>& meta) {
   const std::string dir = Absolute(dir_in);
-  std::string text = "# topicrawl evolved web (docs/incremental.md)\nformat\t" + std::string(kFormat) + "\n";
+  std::string text = "# topicrawl evolved web (docs/guides/rounds.md)\nformat\t" + std::string(kFormat) + "\n";
   for (const auto& [k, v] : meta) {
     if (k != "format") text += k + "\t" + v + "\n";
   }

@@ -3,7 +3,7 @@
 // Made by `topicrawl web evolve` (simulated, web/web_evolver.h) or
 // `topicrawl web build --rounds versions` (real Debian versions,
 // web/version_rounds.h); served per round by `web serve --round K`; its
-// ground truth is printed by `web truth`. docs/incremental.md documents the
+// ground truth is printed by `web truth`. docs/guides/rounds.md documents the
 // layout below for the readers of the truth files (eval/round_truth.h).
 //
 //   E/evolve.tsv            key<TAB>value; written last (its presence = complete)

@@ -72,6 +72,7 @@ constexpr std::string_view kTypes = R"(  types {
     text/css css;
     text/plain txt text;
     text/xml xml;
+    application/atom+xml atom;
     text/javascript js mjs;
     application/json json;
     application/pdf pdf;

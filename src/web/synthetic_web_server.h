@@ -34,7 +34,7 @@ class SyntheticWebServer {
   void Stop();
 
   // Every response is held this long before it is sent (a WAN-like
-  // latency for latency-bound benchmarks; bench/cluster_bench.sh). Call
+  // latency for latency-bound benchmarks; bench/cluster_scaling/workers_speedup.sh). Call
   // before Run(). 0 (default): answer at once.
   void SetLatencyMs(int ms) { latency_ms_ = ms; }
 

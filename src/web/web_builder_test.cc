@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/test_require.h"
 #include "web/subprocess.h"
 
 namespace topicrawl::web {
@@ -58,7 +59,7 @@ class WebBuilderTest : public ::testing::Test {
 };
 
 TEST_F(WebBuilderTest, ReusesPinnedDebExtractsOnceAndWritesSiteIndex) {
-  if (!available_) GTEST_SKIP() << "dpkg-deb cannot build packages here";
+  if (!available_) TOPICRAWL_SKIP_UNLESS_REQUIRED("dpkg-deb cannot build packages here");
   auto first = Build(sha_);
   ASSERT_TRUE(first.ok()) << first.status().message();
   EXPECT_EQ(first->reused, 1);
@@ -80,7 +81,7 @@ TEST_F(WebBuilderTest, ReusesPinnedDebExtractsOnceAndWritesSiteIndex) {
 }
 
 TEST_F(WebBuilderTest, ReportsSha256MismatchWithoutFailingTheBuild) {
-  if (!available_) GTEST_SKIP() << "dpkg-deb cannot build packages here";
+  if (!available_) TOPICRAWL_SKIP_UNLESS_REQUIRED("dpkg-deb cannot build packages here");
   auto report = Build(std::string(64, '0'));
   ASSERT_TRUE(report.ok()) << report.status().message();
   ASSERT_EQ(report->mismatches.size(), 1u);

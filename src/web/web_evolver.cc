@@ -1,5 +1,6 @@
 #include "web/web_evolver.h"
 
+#include <sys/stat.h>
 #include <utime.h>
 
 #include <algorithm>
@@ -18,7 +19,21 @@ namespace fs = std::filesystem;
 namespace {
 
 // Overlay files of round K get this mtime + K days (2026-01-01T00:00:00Z).
-constexpr long kOverlayEpoch = 1767225600;
+constexpr long kOverlayEpoch = 1767225600;  // 2026-01-01
+
+// Round 0's date: 2026-01-01, or the day after the newest base page's
+// mtime when a package was built later (a kernel point release of 2026),
+// so that every edit is dated after every page it replaces: nginx's
+// Last-Modified and the sitemaps' <lastmod> then order versions as time does.
+long OverlayEpoch(const BaseWeb& base) {
+  long newest = 0;
+  struct stat st {};
+  for (const std::string& f : base.files) {
+    if (::stat(f.c_str(), &st) == 0) newest = std::max<long>(newest, st.st_mtime);
+  }
+  long day_after = (newest / 86400 + 1) * 86400;
+  return std::max(kOverlayEpoch, day_after);
+}
 
 std::string FormatRate(double r) {
   std::ostringstream s;
@@ -164,6 +179,7 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
        << o.evolve.seed;
   if (Status s = PrepareEvolvedDir(out, o.force, what.str()); !s.ok()) return s;
 
+  const long epoch = OverlayEpoch(base);
   WebEvolveReport report;
   report.pages = n;
   report.links = built->links;
@@ -227,7 +243,7 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
       std::string path = OverlayFilePath(out, k, base.urls[i]);
       if (path.empty()) return Status::Error("cannot store a version of " + base.urls[i]);
       if (Status s = WriteWholeFile(path, html); !s.ok()) return s;
-      const long mtime = kOverlayEpoch + 86400L * k;
+      const long mtime = epoch + 86400L * k;
       utimbuf times{mtime, mtime};
       ::utime(path.c_str(), &times);
       report.overlay_bytes += html.size();
@@ -262,6 +278,17 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
     log("truth round " + std::to_string(k) + ": new " + std::to_string(c[TruthState::kNew]) + ", changed " +
         std::to_string(c[TruthState::kChanged]) + ", unchanged " + std::to_string(c[TruthState::kUnchanged]) +
         ", gone " + std::to_string(c[TruthState::kGone]));
+  }
+  if (o.announce.enabled) {
+    AnnounceWebOptions ao = o.announce;
+    ao.seed = o.evolve.seed;
+    ao.epoch = epoch;
+    auto announced = WriteAnnouncements(web, base, o.hosts, ao);
+    if (!announced.ok()) return announced.status();
+    report.announce = *announced;
+    log("announcements: " + std::to_string(announced->announcing) + " of " +
+        std::to_string(announced->hosts) + " hosts with sitemaps and feeds, " +
+        std::to_string(announced->files) + " files");
   }
   // The true change probability of every page that evolves (bench-only:
   // the oracle round policy, eval/round_oracle.h). Sorted by url.
@@ -301,6 +328,12 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
       {"volatile_change_share", FormatRate(o.evolve.volatile_change_share)},
       {"homes", o.homes_file.empty() ? "-" : fs::absolute(o.homes_file, ec).string()},
       {"pages", std::to_string(n)},
+      {"date_epoch", std::to_string(epoch)},
+      {"announce", o.announce.enabled ? "1" : "0"},
+      {"sitemap_hosts", FormatRate(o.announce.sitemap_hosts)},
+      {"lastmod_accuracy", FormatRate(o.announce.lastmod_accuracy)},
+      {"lastmod_wrong", FormatRate(o.announce.lastmod_wrong)},
+      {"feed_size", std::to_string(o.announce.feed_size)},
       {"reachable", std::to_string(report.reachable)},
   };
   if (Status s = FinishEvolvedDir(out, meta); !s.ok()) return s;

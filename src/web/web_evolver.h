@@ -16,7 +16,8 @@
 // of another page of the same host, chosen by the seed, are inserted as one
 // new <p> after a seeded paragraph of the page; half of the edits also
 // delete one of the page's paragraphs that carries no link. Overlay files get
-// the mtime 2026-01-01 + K days, so nginx's ETag and Last-Modified differ
+// the mtime D + K days (D = 2026-01-01, or the day after the newest base
+// page's mtime: evolve.tsv `date_epoch`), so nginx's ETag and Last-Modified differ
 // between the versions of a page.
 #ifndef TOPICRAWL_WEB_WEB_EVOLVER_H_
 #define TOPICRAWL_WEB_WEB_EVOLVER_H_
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "web/announce_writer.h"
 #include "web/evolve_plan.h"
 #include "web/evolved_web.h"
 
@@ -43,6 +45,9 @@ struct WebEvolveOptions {
   // (a quick, small evolution for a crawl limited to these hosts).
   std::vector<std::string> hosts;
   bool force = false;      // replace an existing or interrupted evolution in E
+  // Sitemaps, sitemap indexes and feeds per round and host
+  // (web/announce_writer.h); its seed is evolve.seed.
+  AnnounceWebOptions announce;
   std::ostream* log = nullptr;
 };
 
@@ -51,6 +56,7 @@ struct WebEvolveReport {
   std::vector<size_t> published, edited, gone;  // per round (plan)
   std::vector<size_t> overlay_entries, overlay_files;  // per round
   size_t overlay_bytes = 0;
+  AnnounceReport announce;
   double seconds = 0;
 };
 

@@ -19,6 +19,8 @@
 #include "crawl/crawl_config.h"
 #include "crawl/crawler.h"
 #include "gtest/gtest.h"
+#include "strategies/strategy_registry.h"
+#include "support/loopback_crawl_config.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {
@@ -94,15 +96,7 @@ class CrawlIntegrationTest : public ::testing::Test {
   }
 
   CrawlConfig BaseConfig() {
-    CrawlConfig c;
-    c.seeds = {"http://site.test/"};
-    c.out_dir = dir_;
-    c.delay_s = 0;
-    c.connect_to = {"site.test:80:127.0.0.1:" + std::to_string(server_.port())};
-    c.total_timeout_s = 2;
-    c.connect_timeout_s = 2;
-    c.progress_interval_ms = 0;
-    c.max_retries = 1;
+    CrawlConfig c = testing::LoopbackCrawlConfig(server_.port(), dir_);
     return c;
   }
 
@@ -149,7 +143,7 @@ class CrawlIntegrationTest : public ::testing::Test {
 
 TEST_F(CrawlIntegrationTest, BfsRecordsEveryFateExactlyOnce) {
   ServeMarkedSite();
-  Crawler crawler(BaseConfig(), nullptr);
+  Crawler crawler(BaseConfig(), nullptr, MakeCrawlStrategy);
   Status s = crawler.Run();
   ASSERT_TRUE(s.ok()) << s.message();
 
@@ -204,7 +198,7 @@ TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
   ServeHomeLinkingTo(50, "x");
   CrawlConfig c = BaseConfig();
   c.max_pages = 20;
-  Crawler crawler(c, nullptr);
+  Crawler crawler(c, nullptr, MakeCrawlStrategy);
   ASSERT_TRUE(crawler.Run().ok());
   EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 20);
 }
@@ -224,7 +218,7 @@ TEST_F(CrawlIntegrationTest, QueueInRamSpillsTheRestAndStillFetchesEveryPageOnce
     CrawlConfig c = BaseConfig();
     c.queue_in_ram = in_ram;
     c.queue_in_ram_per_host = std::min<int64_t>(in_ram, 10'000);
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     EXPECT_EQ(crawler.stats().pages_ok, 121);
     EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 121);
@@ -257,7 +251,7 @@ TEST_F(CrawlIntegrationTest, SpentTrapPatternsAreNotQueued) {
   CrawlConfig c = BaseConfig();
   c.max_urls_per_pattern = 5;
   c.concurrency = 1;  // one page at a time: the counts below are exact
-  Crawler crawler(c, nullptr);
+  Crawler crawler(c, nullptr, MakeCrawlStrategy);
   ASSERT_TRUE(crawler.Run().ok());
   int fetched = 0;
   for (const auto& req : server_.Requests()) fetched += req.target.rfind("/s?", 0) == 0;
@@ -296,13 +290,13 @@ TEST_F(CrawlIntegrationTest, ResumeContinuesWithoutRefetching) {
   CrawlConfig c = BaseConfig();
   c.max_pages = 10;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
   }
   c.resume = true;
   c.max_pages = 0;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     Status s = crawler.Run();
     ASSERT_TRUE(s.ok()) << s.message();
   }
@@ -333,7 +327,7 @@ TEST_F(CrawlIntegrationTest, ResumedSummaryCountsRelevantPagesAndItsOwnRate) {
   c.max_pages = 12;
   int64_t first_relevant = 0;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     first_relevant = crawler.stats().relevant;
     EXPECT_EQ(crawler.stats().pages_ok_before, 0);
@@ -344,7 +338,7 @@ TEST_F(CrawlIntegrationTest, ResumedSummaryCountsRelevantPagesAndItsOwnRate) {
   // the rate is 0 (no page of its own).
   c.resume = true;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     EXPECT_EQ(crawler.stats().pages_ok, 12);
     EXPECT_EQ(crawler.stats().pages_ok_before, 12);
@@ -355,7 +349,7 @@ TEST_F(CrawlIntegrationTest, ResumedSummaryCountsRelevantPagesAndItsOwnRate) {
   // the rate covers the 19 new pages only.
   c.max_pages = 0;
   {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     const CrawlStats& st = crawler.stats();
     EXPECT_EQ(st.pages_ok, 31);
@@ -462,7 +456,7 @@ TEST_F(CrawlIntegrationTest, DeterministicModeReplaysTheSameCrawl) {
     fs::remove_all(c.out_dir);
     c.deterministic = true;
     c.max_pages = 15;
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     ASSERT_TRUE(crawler.Run().ok());
     runs.push_back(UrlsInOrder(c.out_dir));
   }

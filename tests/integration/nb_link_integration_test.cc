@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "classify/crawl_export.h"
-#include "classify/link_dataset.h"
-#include "classify/nb_evaluation.h"
 #include "crawl/crawl_config.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
 #include "gtest/gtest.h"
+#include "strategies/naive_bayes/crawl_export.h"
+#include "strategies/naive_bayes/link_dataset.h"
+#include "strategies/naive_bayes/nb_evaluation.h"
+#include "strategies/strategy_registry.h"
 #include "support/test_http_server.h"
 #include "text/topic.h"
 
@@ -126,7 +127,7 @@ class NbLinkIntegrationTest : public ::testing::Test {
 TEST_F(NbLinkIntegrationTest, CollectTrainThenCrawlFetchesOnTopicLinksFirst) {
   WriteTopic("");
   // 1. The generic crawl of §3.2.2.
-  Crawler bfs(Config(dir_ + "/bfs", "bfs"), nullptr);
+  Crawler bfs(Config(dir_ + "/bfs", "bfs"), nullptr, MakeCrawlStrategy);
   ASSERT_TRUE(bfs.Run().ok());
   auto bfs_order = OkUrlsInOrder(dir_ + "/bfs");
   ASSERT_EQ(bfs_order.size(), 9u);
@@ -174,7 +175,7 @@ TEST_F(NbLinkIntegrationTest, CollectTrainThenCrawlFetchesOnTopicLinksFirst) {
   WriteTopic("[strategy.nb-link]\nmodel = \"link.json\"\npage_model = \"page.json\"\n");
   CrawlConfig nb = Config(dir_ + "/nb", "nb-link");
   nb.max_pages = 5;
-  Crawler crawler(nb, nullptr);
+  Crawler crawler(nb, nullptr, MakeCrawlStrategy);
   Status s = crawler.Run();
   ASSERT_TRUE(s.ok()) << s.message();
   auto order = OkUrlsInOrder(dir_ + "/nb");
@@ -251,8 +252,8 @@ TEST_F(NbLinkIntegrationTest, StrategyFailsAtStartUpWithoutUsableModel) {
   WriteTopic("[strategy.nb-link]\nmodel = \"link.json\"\n");
   s = MakeCrawlStrategy("nb-link", ctx);
   ASSERT_TRUE(s.ok()) << s.status().message();
-  EXPECT_TRUE((*s)->KeepMaxOnDuplicate());  // the seed's update rule
-  EXPECT_FALSE(MakeCrawlStrategy("bfs", ctx).value()->KeepMaxOnDuplicate());
+  EXPECT_TRUE(s->traits.keep_max_on_duplicate);  // the seed's update rule
+  EXPECT_FALSE(MakeCrawlStrategy("bfs", ctx)->traits.keep_max_on_duplicate);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 """Mean ± sample sd per strategy of `topicrawl analyze page-judge` output.
 
 usage: page_judge_summary.py PAGE-JUDGE.txt
-(bench/seed_tables.sh writes OUT/nb-*/page-judge.txt; runs are STRATEGY-SEED.)
+(bench/seed_tables/harvest_tables.sh writes OUT/nb-*/page-judge.txt; runs are STRATEGY-SEED.)
 """
 import collections, re, statistics, sys
 

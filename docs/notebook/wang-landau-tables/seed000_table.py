@@ -6,7 +6,7 @@ Per checkpoint DP and strategy: runs, Accuracy, LP, ARDP, SDDP, ARLP, SDLP,
 true harvest, recall (95 % interval of the mean), elapsed s; then the Friedman
 ranks compare computed. Values are mean ± sample sd over runs.
 --compact: the docs' table (no runs, interval or elapsed columns).
---cpu: CPU seconds per run and strategy from bench/seed_tables.sh's cpu.tsv
+--cpu: CPU seconds per run and strategy from bench/seed_tables/harvest_tables.sh's cpu.tsv
 (run<TAB>cpu_s, run = STRATEGY-SEED), with the wall time of the full crawl.
 """
 import json, statistics, sys

@@ -40,6 +40,20 @@ class FakeRoundHistory : public RoundHistory {
     return Status::Ok();
   }
 
+  Status ForEachAnnouncement(int round,
+                             const std::function<bool(const Announcement&)>& visit) override {
+    auto it = announcements.find(round);
+    if (it == announcements.end()) return Status::Ok();
+    for (const Announcement& a : it->second) {
+      if (!visit(a)) break;
+    }
+    return Status::Ok();
+  }
+  Status RecordHostTrust(int round, const std::vector<HostTrust>& rows) override {
+    host_trust[round] = rows;
+    return Status::Ok();
+  }
+
   // Adds a URL fetched in rounds 0..last with the given history.
   KnownUrl& Add(UrlId id, const std::string& url) {
     KnownUrl& u = urls[id];
@@ -60,6 +74,8 @@ class FakeRoundHistory : public RoundHistory {
   std::map<UrlId, KnownUrl> urls;
   std::vector<std::pair<UrlId, UrlId>> links;
   std::map<int, std::vector<UrlOutcome>> outcomes;
+  std::map<int, std::vector<Announcement>> announcements;  // by collection round
+  std::map<int, std::vector<HostTrust>> host_trust;         // as recorded
   int url_streams = 0;  // ForEachUrl calls
 };
 

@@ -1,5 +1,6 @@
-// Constructors of the shipped round policies, one .cc each; the registry
-// (crawl/rounds/round_registry.cc) lists them by name.
+// Constructors of the generic round policies, one .cc each; the registry
+// (strategies/round_registry.cc) lists them by name with the policies of
+// the strategy families.
 #ifndef TOPICRAWL_CRAWL_ROUNDS_POLICIES_H_
 #define TOPICRAWL_CRAWL_ROUNDS_POLICIES_H_
 
@@ -10,11 +11,8 @@
 namespace topicrawl {
 
 StatusOr<std::unique_ptr<RoundPolicy>> NewFullRoundPolicy(const RoundPolicyContext& context);
-StatusOr<std::unique_ptr<RoundPolicy>> NewStaticRoundPolicy(const RoundPolicyContext& context);
-StatusOr<std::unique_ptr<RoundPolicy>> NewTopicHubRoundPolicy(const RoundPolicyContext& context);
 StatusOr<std::unique_ptr<RoundPolicy>> NewAdaptiveRoundPolicy(const RoundPolicyContext& context);
 StatusOr<std::unique_ptr<RoundPolicy>> NewNutchRoundPolicy(const RoundPolicyContext& context);
-StatusOr<std::unique_ptr<RoundPolicy>> NewHubsRoundPolicy(const RoundPolicyContext& context);
 
 // adaptive_policy.cc, exposed for tests: Cho & Garcia-Molina's estimator of
 // the change rate per access, r = -log((n - X + 0.5) / (n + 0.5)), and the

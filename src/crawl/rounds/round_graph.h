@@ -32,8 +32,8 @@ struct RoundGraph {
     // found on an older page (a link that page did not have before), or by
     // a link on a page that is itself fresh (a new page's new pages).
     kNewToWeb,
-    // First fetched in the last round, whatever admitted it (sessions 1-8:
-    // also counts the old pages a round reaches for the first time).
+    // First fetched in the last round, whatever admitted it (so it also
+    // counts the old pages a round reaches for the first time).
     kFirstFetched,
   };
   // Reads `history`. A page is crawled when it has a current version,

@@ -15,7 +15,7 @@
 // `recrawl` -- in another process -- starts where the last one ended.
 //
 // Lifecycle, driven by `recrawl` (crawl/rounds/round_runner.h):
-//   policy = MakeRoundPolicy(name, context)
+//   policy = make_policy(name, context)  (strategies/round_registry.h)
 //   policy->RestoreState(saved state of this policy, "" the first time)
 //   if the last round was not yet fed to this policy:
 //       policy->OnRoundFinished(history of the finished round)
@@ -24,12 +24,15 @@
 // A round interrupted by kill -9 is continued by `recrawl --resume` with the
 // stored plan; the policy is not asked again.
 //
-// Policies: one .cc each in crawl/rounds/, listed in round_registry.cc:
+// Policies: one .cc each, listed in strategies/round_registry.cc; the
+// generic ones in crawl/rounds/, the others in their strategy family:
 //   full      revisit every known URL (baseline)
 //   adaptive  Cho & Garcia-Molina change-rate estimator weighted by relevance
 //   nutch     Nutch AdaptiveFetchSchedule intervals
-//   hubs      seed 003: revisit the pages a URL-feature SVM predicts to be hubs
-//   topichub  seed 002: re-seed from TopicHub pages (static: original seeds)
+//   hubs      (strategies/hub/) seed 003: revisit the pages a URL-feature SVM predicts to be hubs
+//   topichub  (strategies/tda/) seed 002: re-seed from TopicHub pages (static: original seeds)
+//   signals   (strategies/signals/) issue 34: trusted sitemap lastmods first, then
+//             announced new URLs, then the adaptive estimator
 #ifndef TOPICRAWL_CRAWL_ROUNDS_ROUND_POLICY_H_
 #define TOPICRAWL_CRAWL_ROUNDS_ROUND_POLICY_H_
 
@@ -78,6 +81,8 @@ struct KnownUrl {
   int first_round = -1;          // round of the first fetch; -1 never fetched
   int last_round = -1;           // round of the last fetch
   int64_t last_fetched_at = 0;   // unix ms of the last fetch
+  // HTTP Last-Modified of the newest fetch that sent one (unix ms; 0 none).
+  int64_t last_modified_ms = 0;
   uint32_t fetches = 0;          // n: fetches so far (every round counts once)
   uint32_t changes = 0;          // X: revisits that found it changed
   uint32_t trivial_changes = 0;  // revisits that found it trivially changed
@@ -115,6 +120,28 @@ struct UrlOutcome {
   std::optional<double> relevance;
 };
 
+// What a site announced about one URL in the collection before a round
+// (issue 34; store/announce_store.h): from its sitemaps or feeds.
+struct Announcement {
+  UrlId url_id = 0;           // DedupId of url (it may be unknown to the crawl)
+  std::string url;            // canonical
+  std::string host;           // lower-case host[:port]
+  int source = 1;             // 1 sitemap, 2 feed, 3 feed found by <link rel=alternate>
+  int64_t lastmod_ms = 0;     // 0: none
+  int64_t published_ms = 0;   // 0: none
+  int changefreq = 0;         // sitemap ChangeFreq (0 none)
+  double priority = -1;       // -1 none
+};
+
+// The lastmod trust of one host, as a policy judged it (stored per round).
+struct HostTrust {
+  std::string host;
+  double trust = 0;
+  int64_t agree = 0, disagree = 0;
+  std::string state;   // trusted | untrusted | unknown
+  std::string reason;
+};
+
 // A read-only view of the crawl for policies. Streams, so that a policy can
 // work on 10^7 URLs without the view holding them (a policy that keeps a
 // per-URL table does so in its own memory, compactly).
@@ -143,6 +170,17 @@ class RoundHistory {
   // in it.
   virtual Status ForEachOutcome(int round,
                                 const std::function<bool(const UrlOutcome&)>& visit) = 0;
+  // What the sites announced in the collection before round `round` (url
+  // order); nothing when no collection ran for it. Default: nothing.
+  virtual Status ForEachAnnouncement(int /*round*/,
+                                     const std::function<bool(const Announcement&)>& /*visit*/) {
+    return Status::Ok();
+  }
+  // Keeps the policy's per-host lastmod trust for round `round` with the
+  // crawl (store/announce_store.h host_trust). Default: dropped.
+  virtual Status RecordHostTrust(int /*round*/, const std::vector<HostTrust>& /*rows*/) {
+    return Status::Ok();
+  }
 };
 
 // What the recrawl asks for.
@@ -205,13 +243,19 @@ class RoundPolicy {
   // Default: stateless.
   virtual std::string SaveState() const { return ""; }
   virtual Status RestoreState(std::string_view /*state*/) { return Status::Ok(); }
+
+  // True when the runner must collect what the crawl's hosts announce
+  // (robots.txt Sitemap: lines, sitemaps, feeds) before Plan(); the
+  // announcements are then read through RoundHistory::ForEachAnnouncement.
+  virtual bool WantsAnnouncements() const { return false; }
 };
 
-// The explicit registry (round_registry.cc). Unknown names fail with a
-// message that lists the known ones.
-StatusOr<std::unique_ptr<RoundPolicy>> MakeRoundPolicy(const std::string& name,
-                                                       const RoundPolicyContext& context);
-std::vector<std::string> RoundPolicyNames();
+// Makes the round policy called `name`. The round runner is handed one (the
+// explicit list, strategies/round_registry.h, sits above the strategy
+// families that own most policies). An unknown name is an error that lists
+// the known ones.
+using RoundPolicyFactory = std::function<StatusOr<std::unique_ptr<RoundPolicy>>(
+    const std::string& name, const RoundPolicyContext& context)>;
 
 // Helpers shared by policies.
 // Keeps the `budget` revisits of highest priority (ties: lower url_id

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 #include <unordered_set>
 
 #include "core/clock.h"
 #include "crawl/dedup.h"
+#include "sitemap/announce_date.h"
+#include "store/announce_store.h"
 #include "url/url.h"
 
 namespace topicrawl {
@@ -147,6 +150,9 @@ Status StoreRoundHistory::ForEachUrl(const std::function<bool(const KnownUrl&)>&
           if (u.first_round < 0) u.first_round = f.round;
           u.last_round = f.round;
           u.last_fetched_at = f.at;
+          if (!f.last_modified.empty()) {
+            u.last_modified_ms = ParseRfc822Date(f.last_modified).value_or(u.last_modified_ms);
+          }
           ++u.fetches;
           if (f.revisit && f.state == UrlState::kChanged) ++u.changes;
           if (f.revisit && f.state == UrlState::kTriviallyChanged) ++u.trivial_changes;
@@ -204,6 +210,56 @@ Status StoreRoundHistory::ForEachLink(const std::function<bool(UrlId, UrlId)>& v
   return Status::Ok();
 }
 
+Status StoreRoundHistory::ForEachAnnouncement(
+    int round, const std::function<bool(const Announcement&)>& visit) {
+  if (!HasAnnouncements(store_->dir())) return Status::Ok();
+  if (Status f = store_->Flush(); !f.ok()) return f;
+  auto announced = AnnounceStore::Open(store_->dir());
+  if (!announced.ok()) return announced.status();
+  Announcement a;
+  return (*announced)->ForEachAnnouncement(round, [&](int, const AnnouncementRow& r) {
+    a.url_id = DedupId(r.url, ignore_scheme_);
+    a.url = r.url;
+    a.host = r.host;
+    a.source = r.source;
+    a.lastmod_ms = r.lastmod_ms;
+    a.published_ms = r.published_ms;
+    a.changefreq = r.changefreq;
+    a.priority = r.priority;
+    return visit(a);
+  });
+}
+
+Status StoreRoundHistory::RecordHostTrust(int round, const std::vector<HostTrust>& rows) {
+  if (Status f = store_->Flush(); !f.ok()) return f;
+  auto announced = AnnounceStore::Open(store_->dir());
+  if (!announced.ok()) return announced.status();
+  std::vector<HostTrustRow> out;
+  out.reserve(rows.size());
+  for (const HostTrust& h : rows) {
+    out.push_back({h.host, h.trust, h.agree, h.disagree, h.state, h.reason});
+  }
+  return (*announced)->WriteHostTrust(round, out);
+}
+
+// Reads what the crawl's hosts announce and keeps it as round `round`'s
+// collection (store/announce_store.h).
+Status CollectRoundAnnouncements(CrawlStore* store, const RecrawlOptions& options,
+                                 const std::vector<std::string>& origins, int round,
+                                 std::string* note) {
+  AnnounceCollectOptions o = options.announce;
+  o.now_ms = SystemClock()->UnixMillis();
+  AnnounceCollection c = CollectAnnouncements(origins, o);
+  if (Status f = store->Flush(); !f.ok()) return f;
+  auto announced = AnnounceStore::Open(store->dir());
+  if (!announced.ok()) return announced.status();
+  if (Status w = (*announced)->WriteRound(round, c.rows, c.fetches); !w.ok()) return w;
+  *note = std::to_string(c.rows.size()) + " URLs announced by " +
+          std::to_string(c.hosts_announcing) + " of " + std::to_string(c.hosts) + " hosts (" +
+          std::to_string(c.fetches.size()) + " robots/sitemap/feed fetches)";
+  return Status::Ok();
+}
+
 Status StoreRoundHistory::ForEachOutcome(int round,
                                          const std::function<bool(const UrlOutcome&)>& visit) {
   Status inner;
@@ -242,13 +298,14 @@ StatusOr<int> UnfinishedRound(const std::string& dir) {
   return *current;
 }
 
-StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options) {
+StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options,
+                                     const RoundPolicyFactory& make_policy) {
   RoundPolicyContext ctx;
   ctx.out_dir = options.dir;
   ctx.topic_file = options.topic_file;
   ctx.rng_seed = options.rng_seed;
   ctx.model_file = options.model_file;
-  auto policy = MakeRoundPolicy(options.policy, ctx);  // before touching the crawl
+  auto policy = make_policy(options.policy, ctx);  // before touching the crawl
   if (!policy.ok()) return policy.status();
   return PlanNextRoundWith(options, **policy);
 }
@@ -290,14 +347,27 @@ StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPol
   // One pass: the known pages (for a relative budget) and the known ids.
   int64_t known = 0;
   std::vector<UrlId> known_ids;
+  std::set<std::string> origins;  // of the stored pages: whose announcements to read
   {
     Status s = (*history)->ForEachUrl([&](const KnownUrl& u) {
-      if (u.page_id != 0) ++known;
+      if (u.page_id != 0) {
+        ++known;
+        if (size_t e = u.url.find('/', u.url.find("://") + 3); e != std::string::npos) {
+          origins.insert(u.url.substr(0, e));
+        }
+      }
       known_ids.push_back(u.url_id);
       return true;
     });
     if (!s.ok()) return s;
     std::sort(known_ids.begin(), known_ids.end());
+  }
+  std::string collected;
+  if (policy.WantsAnnouncements()) {
+    Status c = CollectRoundAnnouncements(store.get(), options,
+                                         {origins.begin(), origins.end()}, request.round,
+                                         &collected);
+    if (!c.ok()) return Status::Error("reading the hosts' sitemaps and feeds: " + c.message());
   }
   if (request.budget < 0 && options.budget_fraction >= 0) {
     request.budget = static_cast<int64_t>(options.budget_fraction * static_cast<double>(known) + 0.5);
@@ -343,7 +413,7 @@ StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPol
   out.revisits = static_cast<int64_t>(revisits.size());
   out.new_seeds = static_cast<int64_t>(new_seeds.size());
   out.budget = request.budget;
-  out.note = plan.note;
+  out.note = plan.note + (collected.empty() ? "" : "; " + collected);
   if (Status st = store->SetMeta("round_follow_new_links." + std::to_string(out.round),
                                  plan.follow_new_links ? "1" : "0");
       !st.ok()) {

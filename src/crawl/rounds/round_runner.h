@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "crawl/announce_collector.h"
 #include "crawl/rounds/round_policy.h"
 #include "store/crawl_store.h"
 
@@ -38,6 +39,10 @@ struct RecrawlOptions {
   std::string model_file;  // for policies that use a model (recrawl --model)
   uint64_t rng_seed = 1;
   bool dedup_ignore_scheme = true;
+  // How the hosts' sitemaps and feeds are read before planning, for a
+  // policy that wants them (RoundPolicy::WantsAnnouncements): the crawl's
+  // fetcher options, robots agent and politeness delay.
+  AnnounceCollectOptions announce;
 };
 
 struct PlannedRound {
@@ -50,10 +55,12 @@ struct PlannedRound {
 
 // Plans and stores the next round (see above). Errors leave the directory
 // as it was: not a crawl, an older schema, an unfinished round ("resume
-// it"), an unknown policy, a policy error.
-StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options);
+// it"), an unknown policy, a policy error. `make_policy` makes
+// options.policy (strategies/round_registry.h's MakeRoundPolicy).
+StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options,
+                                     const RoundPolicyFactory& make_policy);
 
-// The same with a policy made by the caller (not from the registry): for
+// The same with a policy made by the caller (not from a factory): for
 // bench tools whose policy is no crawl option, e.g. the oracle that reads an
 // evolved web's true change rates (eval/round_oracle.h). Its state is kept
 // under options.policy, which names it in the round's meta.
@@ -83,6 +90,9 @@ class StoreRoundHistory : public RoundHistory {
   Status ForEachUrl(const std::function<bool(const KnownUrl&)>& visit) override;
   Status ForEachLink(const std::function<bool(UrlId, UrlId)>& visit) override;
   Status ForEachOutcome(int round, const std::function<bool(const UrlOutcome&)>& visit) override;
+  Status ForEachAnnouncement(int round,
+                             const std::function<bool(const Announcement&)>& visit) override;
+  Status RecordHostTrust(int round, const std::vector<HostTrust>& rows) override;
 
   // Counts of round `round` (also used by eval).
   StatusOr<RoundSummary> Summarize(int round);

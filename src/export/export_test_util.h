@@ -1,0 +1,19 @@
+// A small closed crawl directory for the export tests: pages from
+// store_test_util's MakeTestPage (ok pages, 404s, robots denials) and, when
+// asked, a revisit round whose unchanged pages become WARC revisit records.
+#ifndef TOPICRAWL_EXPORT_EXPORT_TEST_UTIL_H_
+#define TOPICRAWL_EXPORT_EXPORT_TEST_UTIL_H_
+
+#include <string>
+
+#include "core/status.h"
+
+namespace topicrawl::testing {
+
+// Pages 1..n into `dir` (created); with `revisits`, round 1 revisits pages
+// 1..n/2 that are ok: odd ones answer 304, even ones an identical body.
+Status MakeExportCrawl(const std::string& dir, int n, bool revisits);
+
+}  // namespace topicrawl::testing
+
+#endif  // TOPICRAWL_EXPORT_EXPORT_TEST_UTIL_H_

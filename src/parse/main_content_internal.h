@@ -1,0 +1,55 @@
+// Internals of main_content.cc shared with main_content_render.cc: the
+// per-element facts of one page (indexed in document order) and the
+// renderer of the chosen elements to text and Markdown.
+#ifndef TOPICRAWL_PARSE_MAIN_CONTENT_INTERNAL_H_
+#define TOPICRAWL_PARSE_MAIN_CONTENT_INTERNAL_H_
+
+#include <myhtml/api.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topicrawl::main_content_internal {
+
+// One HTML element below <body> that was not dropped as unlikely.
+struct Element {
+  myhtml_tree_node_t* node = nullptr;
+  int parent = -1;
+  int first_child = -1;
+  int next_sibling = -1;
+  myhtml_tag_id_t tag = 0;
+  bool dropped = false;     // unlikely candidate: not rendered, not counted
+  bool data_table = false;  // tables: looks like data (kept by cleaning)
+  int class_weight = 0;     // +-25 per class and id pattern
+  uint32_t chars = 0;       // code points of text in the subtree
+  uint32_t link_chars = 0;  // of which inside <a>
+  uint32_t heading_chars = 0;
+  uint32_t commas = 0;
+  uint32_t p = 0, img = 0, li = 0, input = 0, embeds = 0;  // descendants
+  uint32_t rows = 0, cells = 0, th = 0;                      // tables
+  bool has_block_child = false;
+  bool scored = false;
+  double score = 0;
+
+  double LinkDensity() const { return chars == 0 ? 0.0 : double(link_chars) / chars; }
+};
+
+// Element index + 1 stored in a node's myhtml data slot (0: not indexed).
+inline int IndexOf(myhtml_tree_node_t* node) {
+  return static_cast<int>(reinterpret_cast<intptr_t>(myhtml_node_get_data(node))) - 1;
+}
+
+// Renders the subtrees of `roots` (element indexes, in order) as text and
+// Markdown, skipping dropped elements and cleaning conditionally (see
+// main_content.h). Links resolve against `page_url`.
+void RenderContent(const std::vector<Element>& elements, const std::vector<int>& roots,
+                   std::string_view page_url, std::string* text, std::string* markdown);
+
+// True for elements that end a line of text (HTML block-level and br).
+bool IsBlockTag(myhtml_tag_id_t tag);
+
+}  // namespace topicrawl::main_content_internal
+
+#endif  // TOPICRAWL_PARSE_MAIN_CONTENT_INTERNAL_H_

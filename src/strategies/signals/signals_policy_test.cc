@@ -1,0 +1,199 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "crawl/rounds/fake_round_history.h"
+#include "crawl/rounds/round_policy.h"
+#include "strategies/round_registry.h"
+
+namespace topicrawl {
+namespace {
+
+constexpr int64_t kDay = 86400000;
+constexpr int64_t kT0 = 1767225600000;  // 2026-01-01: the round-0 fetches' Last-Modified
+
+std::unique_ptr<RoundPolicy> Signals() {
+  auto p = MakeRoundPolicy("signals", {});
+  EXPECT_TRUE(p.ok()) << p.status().message();
+  return std::move(p).value();
+}
+
+// `n` pages of `host` (ids from `first`), fetched in round 0 with
+// Last-Modified kT0.
+void AddHost(FakeRoundHistory* h, const std::string& host, UrlId first, int n) {
+  for (int i = 0; i < n; ++i) {
+    KnownUrl& u = h->Add(first + i, "http://" + host + "/p" + std::to_string(i));
+    u.host = host;
+    u.last_modified_ms = kT0;
+    u.relevance = 0.5;
+  }
+}
+
+void Announce(FakeRoundHistory* h, int round, const KnownUrl& u, int64_t lastmod) {
+  Announcement a;
+  a.url_id = u.url_id;
+  a.url = u.url;
+  a.host = u.host;
+  a.lastmod_ms = lastmod;
+  h->announcements[round].push_back(a);
+}
+
+const HostTrust* TrustOf(const FakeRoundHistory& h, int round, const std::string& host) {
+  auto it = h.host_trust.find(round);
+  if (it == h.host_trust.end()) return nullptr;
+  for (const HostTrust& t : it->second) {
+    if (t.host == host) return &t;
+  }
+  return nullptr;
+}
+
+std::set<UrlId> Ids(const RoundPlan& plan) {
+  std::set<UrlId> ids;
+  for (const Revisit& r : plan.revisits) ids.insert(r.url_id);
+  return ids;
+}
+
+TEST(SignalsPolicy, TrustedNewerLastmodsComeFirstAndCoveredPagesWait) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  AddHost(&h, "good.test", 1, 20);
+  AddHost(&h, "plain.test", 101, 20);  // no sitemap: the estimator's
+  for (int i = 0; i < 20; ++i) {
+    // Pages 1, 2, 3 changed after our fetch; the others not.
+    Announce(&h, 1, h.urls.at(1 + i), i < 3 ? kT0 + kDay : kT0 - 30 * kDay);
+  }
+  auto p = Signals();
+  ASSERT_TRUE(p->OnRoundFinished(h).ok());
+  RoundPlan plan;
+  ASSERT_TRUE(p->Plan({1, 8, kT0 + 2 * kDay}, h, &plan).ok());
+  ASSERT_EQ(plan.revisits.size(), 8u);
+  std::set<UrlId> first3 = {plan.revisits[0].url_id, plan.revisits[1].url_id, plan.revisits[2].url_id};
+  EXPECT_EQ(first3, (std::set<UrlId>{1, 2, 3}));
+  // The rest: plain.test pages and at most two explored good.test pages.
+  int good = 0;
+  for (size_t i = 3; i < plan.revisits.size(); ++i) good += plan.revisits[i].url_id < 100;
+  EXPECT_LE(good, 2);
+  const HostTrust* t = TrustOf(h, 1, "good.test");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->state, "trusted");
+  EXPECT_EQ(TrustOf(h, 1, "plain.test"), nullptr);  // announces nothing
+}
+
+TEST(SignalsPolicy, BuildDateHostIsUntrustedWithinTwoRoundsAndFallsBackToTheEstimator) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  AddHost(&h, "build.test", 1, 30);
+  for (const auto& [id, u] : h.urls) Announce(&h, 1, u, kT0 + kDay);  // the build date of round 1
+  auto p = Signals();
+  ASSERT_TRUE(p->OnRoundFinished(h).ok());
+  RoundPlan plan;
+  ASSERT_TRUE(p->Plan({1, 5, kT0 + 2 * kDay}, h, &plan).ok());
+  const HostTrust* t = TrustOf(h, 1, "build.test");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->state, "untrusted");
+  EXPECT_NE(t->reason.find("build date"), std::string::npos) << t->reason;
+  // No revisit is ranked as a lastmod claim: all are the estimator's.
+  ASSERT_EQ(plan.revisits.size(), 5u);
+  for (const Revisit& r : plan.revisits) EXPECT_LT(r.priority, 100.0);
+  EXPECT_NE(plan.note.find("0 lastmod claims"), std::string::npos) << plan.note;
+}
+
+TEST(SignalsPolicy, BuildDateSeenOnlyAsAMovingDateIsUntrustedInRoundTwo) {
+  // The round-1 references are unknown (no Last-Modified): the date does
+  // not look newer than anything, so round 1 cannot tell; round 2 sees the
+  // one date move.
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  AddHost(&h, "build.test", 1, 30);
+  for (auto& [id, u] : h.urls) {
+    u.last_modified_ms = 0;
+    u.last_fetched_at = kT0 + 10 * kDay;  // our clock is ahead of the site's dates
+    Announce(&h, 1, u, kT0 + kDay);
+    Announce(&h, 2, u, kT0 + 2 * kDay);
+  }
+  auto p = Signals();
+  ASSERT_TRUE(p->OnRoundFinished(h).ok());
+  RoundPlan plan1;
+  ASSERT_TRUE(p->Plan({1, 5, 0}, h, &plan1).ok());
+  EXPECT_EQ(TrustOf(h, 1, "build.test")->state, "trusted");
+  // Round 1 ran (nothing changed), round 2 is planned by a restored policy.
+  h.summary.round = 1;
+  for (const Revisit& r : plan1.revisits) h.outcomes[1].push_back({r.url_id, UrlState::kUnchanged, true, 0, 0.5});
+  auto p2 = Signals();
+  ASSERT_TRUE(p2->RestoreState(p->SaveState()).ok());
+  ASSERT_TRUE(p2->OnRoundFinished(h).ok());
+  RoundPlan plan2;
+  ASSERT_TRUE(p2->Plan({2, 5, 0}, h, &plan2).ok());
+  const HostTrust* t = TrustOf(h, 2, "build.test");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->state, "untrusted");
+  EXPECT_NE(t->reason.find("moved"), std::string::npos) << t->reason;
+}
+
+TEST(SignalsPolicy, LastmodsThatHideChangesLoseTrustFromRevisits) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  AddHost(&h, "stale.test", 1, 20);
+  for (const auto& [id, u] : h.urls) Announce(&h, 1, u, kT0 - (id % 7 + 1) * kDay);  // never newer
+  auto p = Signals();
+  ASSERT_TRUE(p->OnRoundFinished(h).ok());
+  RoundPlan plan;
+  ASSERT_TRUE(p->Plan({1, 20, 0}, h, &plan).ok());
+  ASSERT_EQ(plan.revisits.size(), 2u);  // covered by trusted lastmods: exploration only
+  // Both explored pages had changed although their lastmod said not.
+  h.summary.round = 1;
+  for (const Revisit& r : plan.revisits) h.outcomes[1].push_back({r.url_id, UrlState::kChanged, true, 0, 0.5});
+  h.announcements[2] = h.announcements[1];
+  ASSERT_TRUE(p->OnRoundFinished(h).ok());
+  RoundPlan plan2;
+  ASSERT_TRUE(p->Plan({2, 20, 0}, h, &plan2).ok());
+  const HostTrust* t = TrustOf(h, 2, "stale.test");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->state, "untrusted");
+  EXPECT_EQ(t->disagree, 2);
+  EXPECT_EQ(plan2.revisits.size(), 20u);  // the estimator takes the whole budget
+}
+
+TEST(SignalsPolicy, AnnouncedNewUrlsSeedTheRoundNewestFirst) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  h.seeds = {"http://good.test/"};
+  AddHost(&h, "good.test", 1, 3);
+  Announcement a;
+  a.host = "good.test";
+  a.url = "http://good.test/old";
+  a.url_id = 900;
+  a.lastmod_ms = kT0 + kDay;
+  h.announcements[1].push_back(a);
+  a.url = "http://good.test/new";
+  a.url_id = 901;
+  a.published_ms = kT0 + 3 * kDay;
+  h.announcements[1].push_back(a);
+  auto p = Signals();
+  RoundPlan plan;
+  ASSERT_TRUE(p->Plan({1, 10, 0}, h, &plan).ok());
+  EXPECT_EQ(plan.seeds, (std::vector<std::string>{"http://good.test/new", "http://good.test/old",
+                                                  "http://good.test/"}));
+}
+
+TEST(SignalsPolicy, StateRoundTripsAndCorruptStateIsAnError) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  AddHost(&h, "good.test", 1, 12);
+  for (const auto& [id, u] : h.urls) Announce(&h, 1, u, kT0 + (id == 1 ? kDay : -kDay * id));
+  auto p = Signals();
+  RoundPlan plan;
+  ASSERT_TRUE(p->Plan({1, 4, 0}, h, &plan).ok());
+  const std::string saved = p->SaveState();
+  auto q = Signals();
+  ASSERT_TRUE(q->RestoreState(saved).ok());
+  EXPECT_EQ(q->SaveState(), saved);
+  EXPECT_FALSE(Signals()->RestoreState("H good.test 1 2 3 0.5\n").ok());  // no estimator part
+  EXPECT_FALSE(Signals()->RestoreState("X what\nE\n").ok());
+  EXPECT_FALSE(Signals()->RestoreState("H good.test one\nE\n").ok());
+}
+
+}  // namespace
+}  // namespace topicrawl
