@@ -87,8 +87,14 @@ try { Object.defineProperty(navigator, 'serviceWorker', {get: () => undefined});
 window.open = function() { return null; };
 )JS";
 
-// Scrolls to the bottom; the document height, or -1 when nothing scrolls.
-constexpr char kScroll[] = R"JS((() => {
+// Lets the page's queued tasks run (a fetch chained on another's answer is
+// issued by then), then scrolls to the bottom: the document height, -1 when
+// nothing scrolls, -2 while the document has not finished loading (a load
+// event can be lost when the renderer process is swapped; readyState is
+// asked instead of a wall-clock guess).
+constexpr char kScroll[] = R"JS((async () => {
+  await new Promise(r => setTimeout(r, 30));
+  if (document.readyState !== 'complete') return -2;
   const d = document.documentElement; if (!d) return -1;
   const h = Math.max(d.scrollHeight, document.body ? document.body.scrollHeight : 0);
   if (h <= window.innerHeight + 8) return -1;
@@ -124,6 +130,8 @@ struct RenderWorker::Impl {
     TimePoint started{}, deadline{}, last_activity{};
     bool loaded = false, doc_served = false;
     int pending = 0;  // intercepted requests not answered yet
+    uint64_t activity = 0;     // requests seen and answered, ever
+    uint64_t scroll_mark = 0;  // `activity` when the scroll check was sent
     int setup_replies = 0;
     int64_t last_height = -2;
     size_t bytes = 0;
@@ -416,7 +424,11 @@ void RenderWorker::Impl::OnReply(const Outstanding& o, const json& m) {
       break;
     case Reply::kScroll: {
       const int64_t h = result.value("result", json::object()).value("value", int64_t{-1});
-      if (h < 0 || h == p->last_height || p->result.scrolls >= opt.max_scrolls) {
+      if (h == -2 || p->pending > 0 || p->activity != p->scroll_mark) {
+        // Still loading, or the page asked for more meanwhile: not idle.
+        p->last_activity = Now();
+        p->stage = Stage::kLoading;
+      } else if (h < 0 || h == p->last_height || p->result.scrolls >= opt.max_scrolls) {
         Extract(*p);
       } else {
         p->last_height = h;
@@ -468,6 +480,7 @@ void RenderWorker::Impl::OnEvent(Page& p, const std::string& method, const json&
 void RenderWorker::Impl::Answer(Page& p, const std::string& request_id, const json* fulfil,
                                 const char* fail_reason) {
   --p.pending;
+  ++p.activity;
   p.last_activity = Now();
   if (fulfil != nullptr) {
     Send(p, "Fetch.fulfillRequest", *fulfil, Reply::kIgnore, true);
@@ -502,6 +515,7 @@ void RenderWorker::Impl::Fulfil(Page& p, const std::string& request_id,
 
 void RenderWorker::Impl::OnPaused(Page& p, const json& params) {
   ++p.pending;
+  ++p.activity;
   p.last_activity = Now();
   const std::string id = params.value("requestId", "");
   const std::string type = params.value("resourceType", "");
@@ -630,13 +644,14 @@ void RenderWorker::Impl::Tick() {
       } else {  // not even loading yet: the browser is too slow or stuck
         hung.push_back(serial);
       }
-    } else if (p.stage == Stage::kLoading && p.pending == 0 &&
-               (p.loaded || (p.doc_served && now - p.last_activity >= std::chrono::seconds(1))) &&
+    } else if (p.stage == Stage::kLoading && p.pending == 0 && (p.loaded || p.doc_served) &&
                now - p.last_activity >= std::chrono::milliseconds(opt.quiet_ms)) {
-      // (A document served and silent for a second counts as loaded: a
-      // load event can be lost when the renderer process is swapped.)
+      // Network idle: ask the page (kScroll) whether it is loaded and stays
+      // idle through one more turn of its event loop.
       p.stage = Stage::kScrolling;
-      Send(p, "Runtime.evaluate", {{"expression", kScroll}, {"returnByValue", true}},
+      p.scroll_mark = p.activity;
+      Send(p, "Runtime.evaluate",
+           {{"expression", kScroll}, {"returnByValue", true}, {"awaitPromise", true}},
            Reply::kScroll, true);
     }
   }

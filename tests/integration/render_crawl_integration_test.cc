@@ -18,6 +18,7 @@
 #include "crawl/crawler.h"
 #include "render/browser_process.h"
 #include "store/warc_reader.h"
+#include "strategies/strategy_registry.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {
@@ -89,7 +90,7 @@ class CrawlerRenderTest : public ::testing::Test {
   }
 
   std::vector<std::string> Run(const CrawlConfig& c) {
-    Crawler crawler(c, nullptr);
+    Crawler crawler(c, nullptr, MakeCrawlStrategy);
     Status s = crawler.Run();
     EXPECT_TRUE(s.ok()) << s.message();
     return Column("SELECT url FROM pages WHERE status = 'ok' ORDER BY url");
@@ -136,7 +137,7 @@ TEST_F(CrawlerRenderTest, AlwaysFindsScriptBuiltLinksAndStoresTheDom) {
   EXPECT_EQ(spa_.RequestCount("/app.js"), 1);  // shared subresource cache
   std::map<std::string, int> types;
   std::string article_dom;
-  for (const auto& entry : fs::directory_iterator(dir_)) {
+  for (const auto& entry : fs::recursive_directory_iterator(dir_)) {
     if (entry.path().string().find(".warc.gz") == std::string::npos) continue;
     Status s = ReadWarcFile(entry.path(), [&](ParsedWarcRecord& r) {
       ++types[std::string(r.Header("WARC-Type"))];
@@ -148,6 +149,7 @@ TEST_F(CrawlerRenderTest, AlwaysFindsScriptBuiltLinksAndStoresTheDom) {
     });
     ASSERT_TRUE(s.ok()) << s.message();
   }
+  EXPECT_EQ(types["response"], 10);  // spa home, 6 articles, 3 static pages
   EXPECT_EQ(types["conversion"], types["response"]);
   EXPECT_NE(article_dom.find("Article 3 about packet routing"), std::string::npos);
 }
