@@ -4,7 +4,7 @@
 
 #include "core/hash.h"
 #include "store/crawl_store.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl::testing {
 
