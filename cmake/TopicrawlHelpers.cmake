@@ -32,14 +32,19 @@ function(topicrawl_test name)
     set(ARG_LABELS unit)
   endif()
   gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" DISCOVERY_TIMEOUT 60)
-  # `unit_tests` builds every unit-labelled test (the ASan+UBSan CI pass
-  # builds only these).
+  # `unit_tests` builds every unit-labelled test, `integration_tests` every
+  # other one: CI runs the unit tests in the ASan+UBSan build and the
+  # integration tests in the release build, so each test is built and run
+  # once.
   if(ARG_LABELS STREQUAL "unit")
-    if(NOT TARGET unit_tests)
-      add_custom_target(unit_tests)
-    endif()
-    add_dependencies(unit_tests ${name})
+    set(group unit_tests)
+  else()
+    set(group integration_tests)
   endif()
+  if(NOT TARGET ${group})
+    add_custom_target(${group})
+  endif()
+  add_dependencies(${group} ${name})
 endfunction()
 
 # topicrawl_bench(NAME SOURCES x_bench.cc DEPS libs...)

@@ -39,6 +39,7 @@ Status ApplyCrawlFlags(CLI::App* cmd, const CrawlFlags& flags, CrawlConfig* conf
   if (given("--rng-seed")) config->rng_seed = f.rng_seed;
   if (given("--no-links-table")) config->store_links = false;
   if (given("--link-details")) config->store_link_details = true;
+  if (given("--warc-compression")) config->warc_compression = f.warc_compression;
   if (given("--deterministic")) config->deterministic = true;
   if (given("--focus-tolerance")) config->focus_tolerance = f.focus_tolerance;
   if (given("--focus-window")) config->focus_window = f.focus_window;
@@ -140,6 +141,11 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
       ->description("Links table: also store each link's text context and scoring explanation, "
                     "and the admitting link's explanation in frontier rows "
                     "(default: URL, anchor, score)");
+  cmd->add_option("--warc-compression", c.warc_compression,
+                  "gzip (.warc.gz) or zstd (.warc.zst, IIPC proposal, with a dictionary "
+                  "trained on the first 1,000 records)")
+      ->check(CLI::IsMember({"gzip", "zstd"}))
+      ->default_str("gzip");
   cmd->add_option("--focus-tolerance", c.focus_tolerance,
                   "Best-first kin: fetch only links within this score of the best queued "
                   "(default -1 = off)");

@@ -69,6 +69,12 @@ const EngineFlag kEngineFlags[] = {
                  cmd->add_flag(std::string(n))->description("Ignore robots.txt (only for your own sites)");
                },
                [](const CrawlConfig&, CrawlConfig* to) { to->respect_robots = false; }},
+    EngineFlag{"--tdmrep",
+               [](CLI::App* cmd, const char* n, CrawlConfig*) {
+                 cmd->add_flag(std::string(n))->description(
+                     "Also fetch each host's /.well-known/tdmrep.json (TDMRep opt-out, for exports)");
+               },
+               [](const CrawlConfig&, CrawlConfig* to) { to->fetch_tdmrep = true; }},
     TOPICRAWL_OPTION("--include-host", include_hosts, "Only crawl these hosts (and subdomains)"),
     TOPICRAWL_OPTION("--exclude-host", exclude_hosts, "Never crawl these hosts"),
     TOPICRAWL_OPTION("--include-regex", include_regex, "Only URLs matching one of these"),

@@ -94,8 +94,9 @@ StatusOr<MergeStats> MergeCrawls(const std::string& out, const std::vector<std::
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
       const std::string name = file.filename().string();  // topicrawl-<14 digits>-<seq>
-      const std::string renamed = name.substr(0, 25) +
-                                  Seq5(++warc_seq) + ".warc.gz";
+      const bool zstd = name.size() > 9 && name.substr(name.size() - 9) == ".warc.zst";
+      const std::string renamed = name.substr(0, 25) + Seq5(++warc_seq) +
+                                  (zstd ? ".warc.zst" : ".warc.gz");
       s = db.Exec("INSERT INTO warcmap VALUES(" + src + ", " + Quote(name) + ", " +
                   Quote(renamed) + ");");
       if (!s.ok()) return s;

@@ -55,6 +55,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"follow_nofollow", &CrawlConfig::follow_nofollow},
       {"dedup_ignore_scheme", &CrawlConfig::dedup_ignore_scheme},
       {"respect_robots", &CrawlConfig::respect_robots},
+      {"fetch_tdmrep", &CrawlConfig::fetch_tdmrep},
       {"delay_s", &CrawlConfig::delay_s},
       {"per_host_connections", &CrawlConfig::per_host_connections},
       {"concurrency", &CrawlConfig::concurrency},
@@ -88,6 +89,7 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"store_link_details", &CrawlConfig::store_link_details},
       {"near_duplicate_follow_links", &CrawlConfig::near_duplicate_follow_links},
       {"write_warc", &CrawlConfig::write_warc},
+      {"warc_compression", &CrawlConfig::warc_compression},
       {"progress_interval_ms", &CrawlConfig::progress_interval_ms},
       {"state_interval_s", &CrawlConfig::state_interval_s},
   };
@@ -232,6 +234,10 @@ Status LoadCrawlConfigToml(const std::string& path, CrawlConfig* config) {
 
 Status ValidateCrawlConfig(const CrawlConfig& c) {
   if (c.max_pages < 0) return Status::Error("max_pages must be >= 0");
+  if (c.warc_compression != "gzip" && c.warc_compression != "zstd") {
+    return Status::Error("warc_compression must be gzip or zstd, not '" + c.warc_compression +
+                         "'");
+  }
   if (!(c.state_interval_s > 0)) return Status::Error("state_interval_s must be > 0");
   if (c.delay_s < 0) return Status::Error("delay_s must be >= 0");
   if (c.retry_delay_s < 0) return Status::Error("retry_delay_s must be >= 0");

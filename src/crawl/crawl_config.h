@@ -44,6 +44,7 @@ struct CrawlConfig {
 
   // --- politeness ---
   bool respect_robots = true;
+  bool fetch_tdmrep = false;  // fetch /.well-known/tdmrep.json after robots.txt
   double delay_s = 1.0;             // min seconds between requests to a host
   int per_host_connections = 2;
   int concurrency = 64;             // global in-flight transfers
@@ -122,7 +123,8 @@ struct CrawlConfig {
   // A page whose SimHash is within 3 bits of a stored page's is stored with
   // near_dup_of; its outlinks are still followed unless this is false.
   bool near_duplicate_follow_links = true;
-  bool write_warc = true;
+  bool write_warc = true;  // a WARC/1.1 record per fetch in DIR/warc/
+  std::string warc_compression = "gzip";  // or "zstd": .warc.zst (store/warc_writer.h)
   int progress_interval_ms = 1000;  // stderr progress line cadence; 0 = off
   // Seconds between saves of the strategy's learned state (DIR/state/
   // strategy.bin, also saved at the end): a kill -9 loses at most this much

@@ -62,6 +62,9 @@ FetcherOptions MakeFetcherOptions(const CrawlConfig& c) {
 
 namespace {
 
+// TDMRep (W3C TDM Reservation Protocol, 2024) §3.3: a host's TDM policy file.
+constexpr char kTdmRepPath[] = "/.well-known/tdmrep.json";
+
 FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const StrategyTraits& traits) {
   FrontierOptions o;
   o.keep_max_on_duplicate = traits.keep_max_on_duplicate;
@@ -84,8 +87,16 @@ FrontierOptions MakeFrontierOptions(const CrawlConfig& c, const StrategyTraits& 
 }  // namespace
 
 Status Crawler::Impl::Setup() {
+  CrawlStoreOptions store_options;
+  if (config_.warc_compression == "zstd") {
+    store_options.warc.compression = WarcCompression::kZstd;
+  } else if (config_.warc_compression != "gzip") {
+    return Status::Error("warc_compression must be gzip or zstd, not '" +
+                         config_.warc_compression + "'");
+  }
   auto store = CrawlStore::Open(config_.out_dir,
-                                config_.resume ? OpenMode::kResume : OpenMode::kCreate);
+                                config_.resume ? OpenMode::kResume : OpenMode::kCreate,
+                                store_options);
   if (!store.ok()) return store.status();
   store_ = std::move(store).value();
 
@@ -363,6 +374,32 @@ void Crawler::Impl::OnRobotsFetched(FetchResult result) {
                           std::to_string(result.http_code)](CrawlStore* store) {
     store->AddEvent("robots", detail);
   });
+  if (result.status == FetchStatus::kOk) {
+    // Kept for the exports' opt-out signals (Content-Usage, Content-Signal).
+    writer_->Post([key, code = result.http_code, body = std::move(result.body)](
+                      CrawlStore* store) { store->AddHostFile(key, "robots.txt", code, body); });
+  }
+  if (config_.fetch_tdmrep && result.status != FetchStatus::kPrivateAddress &&
+      robots_waiting_.count(key)) {
+    CrawlTask tdmrep;
+    tdmrep.url = key + kTdmRepPath;
+    tdmrep.host_id = result.task.host_id;
+    fetcher_->Submit(std::move(tdmrep), FetchKind::kRobots);
+    return;
+  }
+  ReleaseRobotsWaiters(key);
+}
+
+void Crawler::Impl::OnTdmRepFetched(FetchResult result) {
+  const std::string key = RobotsHostKey(result.task.url);
+  if (result.status == FetchStatus::kOk) {
+    writer_->Post([key, code = result.http_code, body = std::move(result.body)](
+                      CrawlStore* store) { store->AddHostFile(key, "tdmrep.json", code, body); });
+  }
+  ReleaseRobotsWaiters(key);
+}
+
+void Crawler::Impl::ReleaseRobotsWaiters(const std::string& key) {
   auto delay = robots_->CrawlDelay(key);
   auto it = robots_waiting_.find(key);
   if (it == robots_waiting_.end()) return;
@@ -646,7 +683,9 @@ Status Crawler::Impl::Run() {
     DrainProcessed();
     Dispatch();
     for (FetchResult& r : fetcher_->Poll(PollWait())) {
-      if (r.task.url_id == 0) {  // robots.txt transfers carry no frontier id
+      if (r.task.url_id == 0 && r.task.url.ends_with(kTdmRepPath)) {
+        OnTdmRepFetched(std::move(r));
+      } else if (r.task.url_id == 0) {  // robots.txt transfers carry no frontier id
         OnRobotsFetched(std::move(r));
       } else {
         OnPageFetched(std::move(r));

@@ -75,6 +75,11 @@ class Crawler::Impl {
   // RobotsHostKey(url), remembered by the URL's "scheme://authority" prefix.
   const std::string& RobotsKeyOf(const std::string& url);
   void OnRobotsFetched(FetchResult result);
+  // /.well-known/tdmrep.json of a host (CrawlConfig::fetch_tdmrep): fetched
+  // after its robots.txt while the host is still held; stored as a host file.
+  void OnTdmRepFetched(FetchResult result);
+  // Releases the hosts waiting for `key`'s robots.txt (and tdmrep.json).
+  void ReleaseRobotsWaiters(const std::string& key);
   void OnPageFetched(FetchResult result);
   void Process(FetchResult result);  // parse pool
   void DrainProcessed();

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <map>
 
-#include "export/export_test_util.h"
+#include "support/export_test_util.h"
 #include "export/surt.h"
 #include "nlohmann/json.hpp"
 #include "support/store_test_util.h"

@@ -2,6 +2,8 @@
 
 #include <strings.h>
 
+#include "nlohmann/json.hpp"
+
 namespace topicrawl {
 namespace {
 
@@ -54,6 +56,46 @@ void TdmReservation(std::string_view where, std::string_view value, OptOutSignal
 
 }  // namespace
 
+bool UsageReserves(std::string_view preferences) {
+  const std::string v = Lower(preferences);
+  std::string_view rest = v;
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    std::string_view member = Trim(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const size_t eq = member.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;  // a bare key is "true"
+    std::string_view value = Trim(member.substr(eq + 1));
+    if (const size_t semi = value.find(';'); semi != std::string_view::npos) {
+      value = Trim(value.substr(0, semi));  // Structured Fields parameters
+    }
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    if (value == "n" || value == "no") return true;
+  }
+  return false;
+}
+
+StatusOr<std::vector<TdmRepRule>> ParseTdmRepJson(std::string_view body) {
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Error("tdmrep.json is not JSON");
+  if (!j.is_array()) return Status::Error("tdmrep.json is not a JSON array");
+  std::vector<TdmRepRule> rules;
+  for (const nlohmann::json& e : j) {
+    if (!e.is_object() || !e.contains("location") || !e["location"].is_string()) continue;
+    TdmRepRule r;
+    r.location = e["location"].get<std::string>();
+    const auto res = e.find("tdm-reservation");
+    if (res != e.end() && res->is_number_integer()) r.reservation = res->get<int>();
+    if (res != e.end() && res->is_string()) r.reservation = res->get<std::string>() == "1";
+    const auto pol = e.find("tdm-policy");
+    if (pol != e.end() && pol->is_string()) r.policy = pol->get<std::string>();
+    rules.push_back(std::move(r));
+  }
+  return rules;
+}
+
 OptOutSignals DetectOptOut(std::string_view http_head,
                            const std::vector<std::pair<std::string, std::string>>& meta) {
   OptOutSignals out;
@@ -69,6 +111,10 @@ OptOutSignals DetectOptOut(std::string_view http_head,
     if (name == "x-robots-tag") RobotsDirectives("x-robots-tag", value, &out);
     if (name == "tdm-reservation") TdmReservation("tdm-reservation", value, &out);
     if (name == "tdm-policy") out.signals.push_back("tdm-policy: " + std::string(value));
+    if (name == "content-usage") {
+      out.signals.push_back("content-usage: " + std::string(value));
+      out.reserved = out.reserved || UsageReserves(value);
+    }
   }
   for (const auto& [name, content] : meta) {
     if (name == "tdm-reservation") {

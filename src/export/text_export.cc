@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "export/export_pages.h"
+#include "export/host_optout.h"
 #include "export/optout.h"
 #include "fetch/charset.h"
 #include "nlohmann/json.hpp"
@@ -22,7 +23,8 @@ bool IsHtml(const std::string& content_type) {
 
 // Writes the lines of every page to `out`.
 Status WriteLines(CrawlDbReader& db, const std::string& crawl_dir, const ExportFilter& filter,
-                  const TextExportOptions& options, std::ostream& out, TextExportStats* stats) {
+                  const HostOptOut& hosts, const TextExportOptions& options, std::ostream& out,
+                  TextExportStats* stats) {
   const char* field = options.markdown ? "markdown" : "text";
   return ForEachExportPage(db, filter, [&](const ExportPage& p) {
     ++stats->pages;
@@ -42,7 +44,8 @@ Status WriteLines(CrawlDbReader& db, const std::string& crawl_dir, const ExportF
     }
     const DecodedText decoded = DecodeToUtf8(body, p.content_type);
     MainContent m = ExtractMainContent(decoded.utf8, p.url);
-    const OptOutSignals optout = DetectOptOut(head, m.opt_out_meta);
+    OptOutSignals optout = DetectOptOut(head, m.opt_out_meta);
+    hosts.Apply(p.url, &optout);
     if (optout.reserved && options.respect_optout) {
       ++stats->opted_out;
       return true;
@@ -78,9 +81,11 @@ StatusOr<TextExportStats> WriteTextExport(const std::string& crawl_dir,
   ExportFilter filter;
   filter.relevant_only = options.relevant_only;
   filter.beta = ExportBeta(**db, options.beta);
+  HostOptOut hosts(options.robots_agent);
+  if (Status s = hosts.Load(**db); !s.ok()) return s;
   TextExportStats stats;
   if (out_path.empty()) {
-    Status s = WriteLines(**db, crawl_dir, filter, options, out, &stats);
+    Status s = WriteLines(**db, crawl_dir, filter, hosts, options, out, &stats);
     out.flush();
     if (!s.ok()) return s;
     if (!out) return Status::Error("write failed");
@@ -89,7 +94,7 @@ StatusOr<TextExportStats> WriteTextExport(const std::string& crawl_dir,
   const std::string tmp = out_path + ".tmp";
   std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
   if (!file) return Status::Error("cannot write " + tmp + ": " + std::strerror(errno));
-  Status s = WriteLines(**db, crawl_dir, filter, options, file, &stats);
+  Status s = WriteLines(**db, crawl_dir, filter, hosts, options, file, &stats);
   file.close();
   if (s.ok() && !file) s = Status::Error("write failed for " + tmp);
   if (s.ok() && std::rename(tmp.c_str(), out_path.c_str()) != 0) {

@@ -11,7 +11,9 @@
 // Opt-out signals (export/optout.h) found on a page are written in an
 // extra "optout" array; with respect_optout (the default) a page with a
 // reserving signal (noindex, noarchive, noai, tdm-reservation 1, ...) is
-// left out and counted instead.
+// left out and counted instead. The host's signals (robots.txt
+// Content-Usage / Content-Signal, tdmrep.json: export/host_optout.h) count
+// the same.
 //
 // Written to `out_path`.tmp and renamed at the end (a failure leaves
 // nothing at `out_path`); an empty `out_path` streams to `out`.
@@ -31,6 +33,7 @@ struct TextExportOptions {
   bool relevant_only = false;
   double beta = -1;  // < 0: the crawl's beta
   bool respect_optout = true;
+  std::string robots_agent = "topicrawl";  // whose robots.txt groups apply
 };
 
 struct TextExportStats {

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "export/cdxj.h"
-#include "export/export_test_util.h"
+#include "support/export_test_util.h"
 #include "nlohmann/json.hpp"
 #include "support/store_test_util.h"
 #include "store/warc_reader.h"

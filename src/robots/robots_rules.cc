@@ -125,7 +125,10 @@ class RobotsParser {
   }
 
  private:
-  enum class Key { kUnknown, kUserAgent, kAllow, kDisallow, kSitemap, kCrawlDelay };
+  enum class Key {
+    kUnknown, kUserAgent, kAllow, kDisallow, kSitemap, kCrawlDelay, kContentUsage,
+    kContentSignal
+  };
 
   void Issue(int line, std::string problem) {
     rules_->issues_.push_back(RobotsIssue{line, std::move(problem)});
@@ -155,6 +158,12 @@ class RobotsParser {
         break;
       case Key::kCrawlDelay:
         OnCrawlDelay(n, value);
+        break;
+      case Key::kContentUsage:
+        OnUsage(n, "content-usage", value);
+        break;
+      case Key::kContentSignal:
+        OnUsage(n, "content-signal", value);
         break;
       case Key::kUnknown:
         Issue(n, "unknown key '" + std::string(key) + "'");
@@ -195,6 +204,8 @@ class RobotsParser {
     if (EqualsIgnoreCase(key, "disallow")) return Key::kDisallow;
     if (EqualsIgnoreCase(key, "sitemap")) return Key::kSitemap;
     if (EqualsIgnoreCase(key, "crawl-delay")) return Key::kCrawlDelay;
+    if (EqualsIgnoreCase(key, "content-usage")) return Key::kContentUsage;
+    if (EqualsIgnoreCase(key, "content-signal")) return Key::kContentSignal;
     // Typos google/robotstxt accepts; honouring a misspelt Disallow errs on
     // the side of the site owner.
     for (std::string_view typo : {"useragent", "user agent"}) {
@@ -266,6 +277,30 @@ class RobotsParser {
     rules_->groups_.back().crawl_delay = seconds;
   }
 
+  // "[path] preferences": a value starting with '/' or '*' names a path
+  // first. Inside a group the line is a group member (aipref-attach §4
+  // extends RFC 9309's rule production), so it ends a run of user-agents.
+  void OnUsage(int n, const char* field, std::string_view value) {
+    RobotsRules::UsageLine line;
+    line.field = field;
+    if (!value.empty() && (value[0] == '/' || value[0] == '*')) {
+      const size_t space = value.find_first_of(" \t");
+      line.path = NormalizePattern(value.substr(0, space));
+      value = space == std::string_view::npos ? std::string_view() : Trim(value.substr(space));
+    }
+    if (value.empty()) {
+      Issue(n, std::string(field) + " line without preferences ignored");
+      return;
+    }
+    line.value = std::string(value);
+    if (rules_->groups_.empty()) {
+      rules_->global_usage_.push_back(std::move(line));
+      return;
+    }
+    saw_rule_ = true;
+    rules_->groups_.back().usage.push_back(std::move(line));
+  }
+
   RobotsRules* rules_;
   bool saw_rule_ = false;  // an allow/disallow line since the last user-agent
 };
@@ -328,6 +363,35 @@ bool RobotsRules::Allowed(std::string_view agent, std::string_view url) const {
     }
   }
   return best_allow >= best_disallow;  // no match at all: -1 >= -1, allowed
+}
+
+std::vector<RobotsRules::UsageLine> RobotsRules::UsagePreferences(std::string_view agent,
+                                                                  std::string_view url) const {
+  const std::string path = RobotsMatchPath(url);
+  // One a field. Group lines come after the file-level ones and replace
+  // them at equal path length: the group names this agent.
+  std::vector<UsageLine> best;
+  auto consider = [&](const UsageLine& line) {
+    if (!RobotsPatternMatches(line.path, path)) return;
+    for (UsageLine& b : best) {
+      if (b.field != line.field) continue;
+      if (line.path.size() >= b.path.size()) b = line;
+      return;
+    }
+    best.push_back(line);
+  };
+  for (const UsageLine& line : global_usage_) consider(line);
+  for (const Group* g : GroupsFor(agent)) {
+    for (const UsageLine& line : g->usage) consider(line);
+  }
+  return best;
+}
+
+bool RobotsPatternMatches(std::string_view raw_pattern, std::string_view path) {
+  if (raw_pattern.empty()) return true;
+  const std::string pattern = NormalizePattern(raw_pattern);  // idempotent
+  const bool wildcard = pattern.find('*') != std::string_view::npos || pattern.back() == '$';
+  return wildcard ? WildcardMatch(path, pattern) : path.substr(0, pattern.size()) == pattern;
 }
 
 std::optional<double> RobotsRules::CrawlDelay(std::string_view agent) const {

@@ -28,6 +28,17 @@
 //   §2.2.4  "other records": Sitemap URLs are collected; Crawl-delay (not
 //           part of the RFC) is read per group and used as a politeness floor.
 //
+// Usage preferences (recorded, never used to allow or deny a fetch):
+//   Content-Usage (IETF aipref, draft-ietf-aipref-attach-04 §4): a group
+//           member like Allow/Disallow, "Content-Usage: [path] preferences",
+//           e.g. "Content-Usage: train-ai=n" or "Content-Usage: /news/
+//           train-ai=n, search=y" (vocabulary: draft-ietf-aipref-vocab);
+//           for a URL the line with the longest matching path applies.
+//   Content-Signal (contentsignals.org, Cloudflare's robots.txt extension):
+//           "Content-Signal: search=yes, ai-train=no, ai-input=no", same
+//           placement and optional path.
+//   Lines before the first user-agent line apply to every agent.
+//
 // Leniencies taken from google/robotstxt (each reported as a RobotsIssue):
 // "key value" without ':' when the line has exactly two words; the typos
 // "useragent", "user agent", "dissallow", "dissalow", "disalow", "diasllow",
@@ -79,6 +90,16 @@ class RobotsRules {
   // value when several merged groups give one); nullopt when none does.
   std::optional<double> CrawlDelay(std::string_view agent) const;
 
+  // The usage preference lines (Content-Usage, Content-Signal) of the
+  // groups that apply to `agent` whose path matches `url`: per field the
+  // line with the longest path (a line without path matches every URL).
+  struct UsageLine {
+    std::string field;  // "content-usage" or "content-signal"
+    std::string path;   // normalised pattern; empty = every path
+    std::string value;  // the preferences as written ("train-ai=n, search=y")
+  };
+  std::vector<UsageLine> UsagePreferences(std::string_view agent, std::string_view url) const;
+
   // Sitemap URLs, in file order (they belong to no group, RFC 9309 §2.2.4).
   const std::vector<std::string>& sitemaps() const { return sitemaps_; }
   // Ignored or repaired lines, in file order.
@@ -100,6 +121,7 @@ class RobotsRules {
     std::vector<std::string> agents;  // lower-case product tokens or "*"
     std::vector<Rule> rules;
     std::optional<double> crawl_delay;
+    std::vector<UsageLine> usage;
   };
   enum class Mode { kRules, kAllowAll, kDisallowAll };
 
@@ -109,6 +131,7 @@ class RobotsRules {
   Mode mode_ = Mode::kRules;
   std::vector<Group> groups_;
   std::vector<std::string> sitemaps_;
+  std::vector<UsageLine> global_usage_;  // usage lines before any group
   std::vector<RobotsIssue> issues_;
   bool truncated_ = false;
 };
@@ -116,6 +139,11 @@ class RobotsRules {
 // The product token of a User-Agent string: its leading run of letters, '_'
 // and '-' (RFC 9309 §2.2.1), e.g. "topicrawl/0.1 (+http://x)" -> "topicrawl".
 std::string_view RobotsProductToken(std::string_view user_agent);
+
+// True when robots path `pattern` (RFC 9309 §2.2.2-2.2.3: prefix match, '*'
+// any sequence, final '$' anchors; normalised as rules are) matches the
+// path `path` (RobotsMatchPath form). An empty pattern matches every path.
+bool RobotsPatternMatches(std::string_view pattern, std::string_view path);
 
 // The part of `url` robots rules match against: path, params and query,
 // without fragment; "/" when empty (google/robotstxt GetPathParamsQuery).

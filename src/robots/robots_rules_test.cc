@@ -230,6 +230,58 @@ TEST(RobotsRulesTest, MatchPathKeepsQueryDropsFragment) {
   EXPECT_EQ(RobotsMatchPath(""), "/");
 }
 
+// aipref-attach §4 / contentsignals.org: Content-Usage and Content-Signal
+// lines of the applying group, per field the longest matching path; they
+// never change what is allowed.
+TEST(RobotsRulesTest, UsagePreferencesOfTheApplyingGroupByLongestPath) {
+  const char* robots =
+      "Content-Usage: search=y\n"  // before any group: every agent
+      "User-agent: *\n"
+      "Content-Signal: search=yes, ai-train=no\n"
+      "Content-Usage: train-ai=n\n"
+      "Content-Usage: /open/ train-ai=y\n"
+      "Content-Usage: /open/*.pdf$ train-genai=n\n"
+      "Allow: /\n"
+      "User-agent: otherbot\n"
+      "content-usage: bots=n\n";
+  RobotsRules rules = RobotsRules::Parse(robots);
+  EXPECT_TRUE(rules.issues().empty()) << rules.issues()[0].problem;
+  EXPECT_EQ(rules.group_count(), 2u);
+  auto text = [&](std::string_view agent, std::string_view url) {
+    std::string out;
+    for (const auto& u : rules.UsagePreferences(agent, url)) {
+      out += u.field + "|" + u.path + "|" + u.value + ";";
+    }
+    return out;
+  };
+  EXPECT_EQ(text(kAgent, "http://h/a.html"),
+            "content-usage||train-ai=n;content-signal||search=yes, ai-train=no;");
+  EXPECT_EQ(text(kAgent, "http://h/open/x.html"),
+            "content-usage|/open/|train-ai=y;content-signal||search=yes, ai-train=no;");
+  EXPECT_EQ(text(kAgent, "http://h/open/paper.pdf"),
+            "content-usage|/open/*.pdf$|train-genai=n;content-signal||search=yes, ai-train=no;");
+  EXPECT_EQ(text("otherbot", "http://h/a"), "content-usage||bots=n;");
+  EXPECT_TRUE(rules.Allowed(kAgent, "http://h/a.html"));
+  EXPECT_EQ(text(kAgent, "http://h/"), text("thirdbot", "http://h/"));
+  // A usage line ends a run of user-agent lines, like a rule.
+  RobotsRules two = RobotsRules::Parse(
+      "User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /\n");
+  EXPECT_EQ(two.group_count(), 2u);
+  EXPECT_TRUE(two.UsagePreferences("b", "http://h/").empty());
+  RobotsRules empty = RobotsRules::Parse("User-agent: *\nContent-Usage: /x/\n");
+  EXPECT_TRUE(empty.UsagePreferences(kAgent, "http://h/x/").empty());
+  ASSERT_EQ(empty.issues().size(), 1u);
+}
+
+TEST(RobotsRulesTest, PatternMatchesAsRules) {
+  EXPECT_TRUE(RobotsPatternMatches("", "/anything"));
+  EXPECT_TRUE(RobotsPatternMatches("/a", "/abc"));
+  EXPECT_FALSE(RobotsPatternMatches("/b", "/abc"));
+  EXPECT_TRUE(RobotsPatternMatches("/*.pdf$", "/x/y.pdf"));
+  EXPECT_FALSE(RobotsPatternMatches("/*.pdf$", "/x/y.pdf?q"));
+  EXPECT_TRUE(RobotsPatternMatches("/caf\xC3\xA9/", "/caf%C3%A9/menu"));
+}
+
 TEST(RobotsRulesTest, EmptyFileAllowsAll) {
   EXPECT_TRUE(Allowed("", "http://h/x"));
   EXPECT_TRUE(RobotsRules().Allowed(kAgent, "http://h/x"));

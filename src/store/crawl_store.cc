@@ -461,6 +461,32 @@ Status CrawlStore::AddEvent(const std::string& kind, const std::string& detail) 
   return MaybeCommit();
 }
 
+Status CrawlStore::AddHostFile(const std::string& host_key, const std::string& name,
+                               int http_code, const std::string& body) {
+  if (Status s = BeginIfNeeded(); !s.ok()) return s;
+  SqliteStatement& f = db_->insert_host_file;
+  if (!db_->host_files_ready) {
+    if (Status s = db_->conn->Exec(
+            "CREATE TABLE IF NOT EXISTS host_files(host TEXT, name TEXT, at INTEGER, "
+            "http_code INTEGER, body BLOB)");
+        !s.ok()) {
+      return Fail(s);
+    }
+    StatusOr<SqliteStatement> st = db_->conn->Prepare(
+        "INSERT INTO host_files(host,name,at,http_code,body) VALUES(?,?,?,?,?)");
+    if (!st.ok()) return Fail(st.status());
+    f = std::move(st).value();
+    db_->host_files_ready = true;
+  }
+  f.BindText(1, host_key);
+  f.BindText(2, name);
+  f.BindInt(3, options_.clock->UnixMillis());
+  f.BindInt(4, http_code);
+  f.BindText(5, body);
+  if (Status s = f.Run(); !s.ok()) return Fail(s);
+  return MaybeCommit();
+}
+
 Status CrawlStore::SetMeta(const std::string& key, const std::string& value) {
   if (Status s = BeginIfNeeded(); !s.ok()) return s;
   SqliteStatement& m = db_->set_meta;

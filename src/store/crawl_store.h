@@ -311,6 +311,13 @@ class CrawlStore {
   Status AddSeeds(const std::vector<FrontierRecord>& rows);
   // Appends an events row (at = clock time).
   Status AddEvent(const std::string& kind, const std::string& detail);
+  // Appends a host_files row: a per-host file the crawl fetched besides its
+  // pages (`name` "robots.txt" or "tdmrep.json"), kept as data so that
+  // exports can read the host's opt-out signals (export/host_optout.h).
+  // Table host_files(host, name, at, http_code, body), made on first use
+  // (any schema version; readers treat a missing table as no files).
+  Status AddHostFile(const std::string& host_key, const std::string& name, int http_code,
+                     const std::string& body);
   // Sets a meta key (insert or replace).
   Status SetMeta(const std::string& key, const std::string& value);
   // Reads a meta key; nullopt when absent.

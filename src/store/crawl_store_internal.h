@@ -53,6 +53,8 @@ class CrawlStore::Db {
   std::string cut_url;           // reused buffer (CompactUrl, schema 5)
   SqliteStatement merge_log, clear_log;
   SqliteStatement insert_event, set_meta, upsert_warc_file;
+  SqliteStatement insert_host_file;  // prepared on first use (AddHostFile)
+  bool host_files_ready = false;
   SqliteStatement insert_fetch, version_page;  // schema 3
   SqliteStatement begin, commit, rollback;
   // Schema 6: refusal_reasons, interned; "status\nerror" -> id, read from

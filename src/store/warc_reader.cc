@@ -1,12 +1,16 @@
 #include "store/warc_reader.h"
 
 #include <zlib.h>
+#include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <strings.h>
+
+#include "store/zstd_frame.h"
 
 namespace topicrawl {
 namespace {
@@ -18,9 +22,22 @@ using File = std::unique_ptr<FILE, FileCloser>;
 
 std::string At(uint64_t offset) { return " at offset " + std::to_string(offset); }
 
+// Reads a WARC file one compressed record (gzip member or zstd frame) at a
+// time, reporting each one's offset and compressed length.
+class RecordReader {
+ public:
+  virtual ~RecordReader() = default;
+  // Next record into *out. Returns false at a clean end of file (*status
+  // OK) or on an error (*status says why).
+  virtual bool Next(std::string* out, uint64_t* offset, uint64_t* length, Status* status) = 0;
+  // Positions the reader at `offset` (for a single-record read).
+  virtual bool Seek(uint64_t offset) = 0;
+  virtual Status read_error() const = 0;
+};
+
 // Inflates gzip members one by one from a FILE, reporting each member's
 // compressed offset and length.
-class MemberReader {
+class MemberReader : public RecordReader {
  public:
   explicit MemberReader(FILE* f) : file_(f) {
     std::memset(&z_, 0, sizeof(z_));
@@ -33,7 +50,7 @@ class MemberReader {
   // Next member into *out. Returns false at a clean end of file (*status OK)
   // or on an error (*status says why).
   bool Next(std::string* out, uint64_t* offset, uint64_t* length,
-            Status* status) {
+            Status* status) override {
     *status = Status::Ok();
     out->clear();
     if (!ok_) {
@@ -71,15 +88,14 @@ class MemberReader {
     return true;
   }
 
-  // Positions the reader at `offset` (for a single-record read).
-  bool Seek(uint64_t offset) {
+  bool Seek(uint64_t offset) override {
     if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0) return false;
     position_ = offset;
     z_.avail_in = 0;
     return true;
   }
 
-  const Status& read_error() const { return read_error_; }
+  Status read_error() const override { return read_error_; }
 
  private:
   // Ensures input is available; false at EOF or on a read error.
@@ -105,6 +121,150 @@ class MemberReader {
   uint64_t position_ = 0;
   Status read_error_;
 };
+
+uint32_t ZstLe32(const unsigned char* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+// Decompresses the zstd frames of a .warc.zst file (store/zstd_frame.h):
+// the dictionary of a leading dict-frame is loaded first, other skippable
+// (extension) frames are skipped.
+class ZstdReader : public RecordReader {
+ public:
+  explicit ZstdReader(FILE* f) : file_(f), dctx_(ZSTD_createDCtx()) {}
+  ~ZstdReader() override { ZSTD_freeDCtx(dctx_); }
+
+  // Reads the dictionary frame at the start of the file, if there is one.
+  Status LoadDictionary() {
+    if (!Reposition(0)) return Status::Error("cannot seek");
+    if (!Ensure(8) || ZstLe32(in_ + pos_) != kWarcZstdDictMagic) return Status::Ok();
+    const uint32_t size = ZstLe32(in_ + pos_ + 4);
+    if (size > (16u << 20)) {  // ZDICT makes ~110 KiB; a bigger one is damage
+      return Status::Error("zstd dictionary frame of " + std::to_string(size) +
+                           " bytes at offset 0 (more than 16 MiB)");
+    }
+    pos_ += 8;
+    position_ += 8;
+    std::string dict;
+    if (!Take(size, &dict)) return Status::Error("truncated zstd dictionary frame at offset 0");
+    if (dict.size() >= 4 && ZstLe32(reinterpret_cast<const unsigned char*>(dict.data())) ==
+                                0xFD2FB528u) {  // a compressed dictionary
+      const unsigned long long n = ZSTD_getFrameContentSize(dict.data(), dict.size());
+      if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || n > (16u << 20)) {
+        return Status::Error("unreadable compressed zstd dictionary");
+      }
+      std::string raw(n, '\0');
+      const size_t rc = ZSTD_decompress(raw.data(), raw.size(), dict.data(), dict.size());
+      if (ZSTD_isError(rc)) return Status::Error("unreadable compressed zstd dictionary");
+      dict = std::move(raw);
+    }
+    const size_t rc = ZSTD_DCtx_loadDictionary(dctx_, dict.data(), dict.size());
+    if (ZSTD_isError(rc)) return Status::Error(std::string("zstd dictionary: ") + ZSTD_getErrorName(rc));
+    return Status::Ok();
+  }
+
+  bool Next(std::string* out, uint64_t* offset, uint64_t* length, Status* status) override {
+    *status = Status::Ok();
+    out->clear();
+    while (Ensure(4) && (ZstLe32(in_ + pos_) & 0xFFFFFFF0u) == 0x184D2A50u) {  // skippable
+      if (!Ensure(8)) break;
+      const uint64_t skip = 8 + uint64_t(ZstLe32(in_ + pos_ + 4));
+      if (!Take(skip, nullptr)) {
+        *status = Status::Error("truncated skippable frame" + At(position_));
+        return false;
+      }
+    }
+    if (pos_ == len_) {
+      if (!read_error_.ok()) *status = read_error_;
+      return false;  // clean end
+    }
+    *offset = position_;
+    ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
+    char chunk[1 << 16];
+    while (true) {
+      if (pos_ == len_ && !Ensure(1)) {
+        *status = read_error_.ok() ? Status::Error("truncated zstd frame" + At(*offset)) : read_error_;
+        return false;
+      }
+      ZSTD_inBuffer in{in_ + pos_, len_ - pos_, 0};
+      ZSTD_outBuffer o{chunk, sizeof(chunk), 0};
+      const size_t rc = ZSTD_decompressStream(dctx_, &o, &in);
+      pos_ += in.pos;
+      position_ += in.pos;
+      out->append(chunk, o.pos);
+      if (ZSTD_isError(rc)) {
+        *status = Status::Error(std::string("corrupt zstd frame (") + ZSTD_getErrorName(rc) + ")" +
+                                At(*offset));
+        return false;
+      }
+      if (rc == 0) break;
+    }
+    *length = position_ - *offset;
+    return true;
+  }
+
+  bool Seek(uint64_t offset) override { return Reposition(offset); }
+  Status read_error() const override { return read_error_; }
+
+ private:
+  bool Reposition(uint64_t offset) {
+    if (fseeko(file_, static_cast<off_t>(offset), SEEK_SET) != 0) return false;
+    position_ = offset;
+    pos_ = len_ = 0;
+    return true;
+  }
+
+  // At least n (<= buffer) unread bytes buffered; false at end of file.
+  bool Ensure(size_t n) {
+    if (len_ - pos_ >= n) return true;
+    std::memmove(in_, in_ + pos_, len_ - pos_);
+    len_ -= pos_;
+    pos_ = 0;
+    while (len_ < n) {
+      const size_t got = std::fread(in_ + len_, 1, sizeof(in_) - len_, file_);
+      if (got == 0) {
+        if (std::ferror(file_)) read_error_ = Status::Error(std::string("read error: ") + std::strerror(errno));
+        return false;
+      }
+      len_ += got;
+    }
+    return true;
+  }
+
+  // Consumes n bytes (into *out when not null); false when the file ends.
+  bool Take(uint64_t n, std::string* out) {
+    while (n > 0) {
+      if (pos_ == len_ && !Ensure(1)) return false;
+      const size_t k = static_cast<size_t>(std::min<uint64_t>(n, len_ - pos_));
+      if (out != nullptr) out->append(reinterpret_cast<const char*>(in_ + pos_), k);
+      pos_ += k;
+      position_ += k;
+      n -= k;
+    }
+    return true;
+  }
+
+  FILE* file_;
+  ZSTD_DCtx* dctx_;
+  unsigned char in_[1 << 16];
+  size_t pos_ = 0, len_ = 0;
+  uint64_t position_ = 0;  // file offset of in_[pos_]
+  Status read_error_;
+};
+
+// The reader for the file's compression (zstd by its first four bytes).
+StatusOr<std::unique_ptr<RecordReader>> OpenReader(FILE* f) {
+  unsigned char magic[4] = {0, 0, 0, 0};
+  const size_t n = std::fread(magic, 1, 4, f);
+  std::rewind(f);
+  if (n == 4 && (ZstLe32(magic) == 0xFD2FB528u || ZstLe32(magic) == kWarcZstdDictMagic)) {
+    auto z = std::make_unique<ZstdReader>(f);
+    if (Status s = z->LoadDictionary(); !s.ok()) return s;
+    if (!z->Seek(0)) return Status::Error("cannot seek");
+    return std::unique_ptr<RecordReader>(std::move(z));
+  }
+  return std::unique_ptr<RecordReader>(std::make_unique<MemberReader>(f));
+}
 
 }  // namespace
 
@@ -188,7 +348,9 @@ Status ReadWarcFile(const std::string& path,
   if (!f) {
     return Status::Error("cannot open " + path + ": " + std::strerror(errno));
   }
-  MemberReader reader(f.get());
+  auto opened = OpenReader(f.get());
+  if (!opened.ok()) return Status::Error(path + ": " + opened.status().message());
+  RecordReader& reader = **opened;
   std::string data;
   ParsedWarcRecord record;
   Status status;
@@ -211,7 +373,9 @@ StatusOr<ParsedWarcRecord> ReadWarcRecordAt(const std::string& path,
   if (!f) {
     return Status::Error("cannot open " + path + ": " + std::strerror(errno));
   }
-  MemberReader reader(f.get());
+  auto opened = OpenReader(f.get());
+  if (!opened.ok()) return Status::Error(path + ": " + opened.status().message());
+  RecordReader& reader = **opened;
   if (!reader.Seek(offset)) return Status::Error("cannot seek in " + path);
   std::string data;
   ParsedWarcRecord record;

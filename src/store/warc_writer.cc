@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 
 #include "store/sha1.h"
 
@@ -66,20 +68,22 @@ std::string WarcDate(int64_t unix_ms) {
   return buf;
 }
 
-std::string WarcFileName(int64_t unix_ms, uint32_t seq) {
+std::string WarcFileName(int64_t unix_ms, uint32_t seq, bool zstd) {
   time_t t = static_cast<time_t>(unix_ms / 1000);
   struct tm tm;
   gmtime_r(&t, &tm);
   char buf[128];
   std::snprintf(buf, sizeof(buf),
-                "topicrawl-%04d%02d%02d%02d%02d%02d-%05u.warc.gz",
+                "topicrawl-%04d%02d%02d%02d%02d%02d-%05u.warc.%s",
                 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-                tm.tm_min, tm.tm_sec, seq);
+                tm.tm_min, tm.tm_sec, seq, zstd ? "zst" : "gz");
   return buf;
 }
 
 bool ParseWarcFileName(std::string_view name, uint32_t* seq) {
-  constexpr std::string_view kPrefix = "topicrawl-", kSuffix = ".warc.gz";
+  constexpr std::string_view kPrefix = "topicrawl-";
+  const std::string_view kSuffix =
+      name.size() > 9 && name.substr(name.size() - 9) == ".warc.zst" ? ".warc.zst" : ".warc.gz";
   if (name.size() < kPrefix.size() + 14 + 1 + 5 + kSuffix.size() ||
       name.substr(0, kPrefix.size()) != kPrefix ||
       name.substr(name.size() - kSuffix.size()) != kSuffix) {
@@ -116,14 +120,17 @@ WarcWriter::WarcWriter(std::string dir, uint32_t first_seq,
       rng_(std::random_device{}() ^
            (uint64_t(::getpid()) << 32) ^
            static_cast<uint64_t>(clock->UnixMillis())),
-      gzip_(options.compression_level) {}
+      gzip_(options.compression_level),
+      zstd_(options.zstd_level) {}
 
 WarcWriter::~WarcWriter() { (void)CloseFile(); }
 
 Status WarcWriter::OpenNextFile() {
   if (Status s = CloseFile(); !s.ok()) return s;
   const int64_t now = clock_->UnixMillis();
-  std::string name = WarcFileName(now, next_seq_);
+  const bool zstd = options_.compression == WarcCompression::kZstd;
+  if (zstd && !dictionary_done_ && dictionary_.empty()) LoadExistingDictionary();
+  std::string name = WarcFileName(now, next_seq_, zstd);
   std::string path = dir_ + "/" + name;
   // O_EXCL: never reuse or clobber a file; O_NOFOLLOW: never write through a
   // symlink planted in the directory.
@@ -153,6 +160,10 @@ Status WarcWriter::OpenNextFile() {
   warcinfo_id_.clear();  // the warcinfo record does not refer to itself
   info.record_id = NewWarcRecordId(rng_);
   const size_t before = buffer_.size();
+  if (zstd) {
+    if (!dictionary_.empty()) buffer_.Append(WarcZstdDictFrame(dictionary_));
+    if (Status s = zstd_.SetDictionary(dictionary_); !s.ok()) return s;
+  }
   if (Status s = Compress(info); !s.ok()) return s;
   warcinfo_id_ = info.record_id;
   file_size_ += buffer_.size() - before;
@@ -171,7 +182,8 @@ Status WarcWriter::CloseFile() {
 
 StatusOr<WarcSpan> WarcWriter::Append(const std::vector<WarcRecord>& records) {
   if (!error_.ok()) return error_;
-  if (fd_ < 0 || file_size_ >= options_.max_file_bytes) {
+  if (fd_ < 0 || file_size_ >= options_.max_file_bytes || rotate_) {
+    rotate_ = false;
     if (Status s = OpenNextFile(); !s.ok()) {
       error_ = s;
       return s;
@@ -188,6 +200,7 @@ StatusOr<WarcSpan> WarcWriter::Append(const std::vector<WarcRecord>& records) {
   }
   span.length = buffer_.size() - buffer_start;
   file_size_ += span.length;
+  if (Status s = MaybeTrainDictionary(); !s.ok()) return s;
   if (buffer_.size() >= options_.buffer_bytes) {
     if (Status s = Flush(); !s.ok()) return s;
   }
@@ -226,7 +239,60 @@ Status WarcWriter::Compress(const WarcRecord& record) {
   // where they lie, straight into buffer_ (no concatenation, no zero fill).
   const std::string_view pieces[] = {head, record.block, record.block_suffix,
                                      "\r\n\r\n"};
+  if (options_.compression == WarcCompression::kZstd) {
+    if (!dictionary_done_) Sample(pieces);
+    return zstd_.Append(pieces, &buffer_);
+  }
   return gzip_.Append(pieces, &buffer_);
+}
+
+void WarcWriter::Sample(std::span<const std::string_view> pieces) {
+  // A sample is a record's first 64 KiB: headers and the start of the
+  // page, where pages of one site repeat themselves.
+  constexpr size_t kSampleBytes = 64 * 1024;
+  std::string sample;
+  for (std::string_view p : pieces) {
+    sample.append(p.substr(0, kSampleBytes - sample.size()));
+    if (sample.size() == kSampleBytes) break;
+  }
+  samples_.push_back(std::move(sample));
+}
+
+Status WarcWriter::MaybeTrainDictionary() {
+  if (options_.compression != WarcCompression::kZstd || dictionary_done_ ||
+      samples_.size() < options_.zstd_dict_records) {
+    return Status::Ok();
+  }
+  dictionary_done_ = true;
+  StatusOr<std::string> dict = TrainWarcDictionary(samples_, options_.zstd_dict_bytes);
+  std::vector<std::string>().swap(samples_);
+  // Without a dictionary (zstd could not train one) files go on without.
+  if (dict.ok()) {
+    dictionary_ = std::move(*dict);
+    rotate_ = true;
+  }
+  return Status::Ok();
+}
+
+void WarcWriter::LoadExistingDictionary() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 9 && name.substr(name.size() - 9) == ".warc.zst" &&
+        ParseWarcFileName(name, nullptr)) {
+      names.push_back(name);
+    }
+  }
+  std::sort(names.rbegin(), names.rend());
+  for (const std::string& name : names) {
+    std::string dict = ReadWarcZstdDictionary(dir_ + "/" + name);
+    if (!dict.empty()) {
+      dictionary_ = std::move(dict);
+      dictionary_done_ = true;
+      return;
+    }
+  }
 }
 
 Status WarcWriter::WriteAll(const char* data, size_t n) {

@@ -13,7 +13,13 @@
 //
 // Compression: ISA-L igzip (gzip_member.h), straight into one reusable
 // output buffer that is written in large blocks; any gzip reader reads the
-// files.
+// files. With WarcCompression::kZstd, files are `.warc.zst` per the IIPC
+// Zstandard proposal (zstd_frame.h): one zstd frame per record. The first
+// file has no dictionary; once it holds `zstd_dict_records` records a
+// dictionary is trained on them (ZDICT), the writer rotates, and every
+// later file starts with that dictionary in its dict-frame and compresses
+// each record with it. A writer resuming in a directory that already holds
+// a dictionary reuses the newest one.
 //
 // Durability: Append() only buffers; bytes reach the OS on Flush(), on
 // rotation, when the buffer exceeds WarcOptions::buffer_bytes, and in the
@@ -27,6 +33,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,10 +42,19 @@
 #include "core/status.h"
 #include "core/write_behind.h"
 #include "store/gzip_member.h"
+#include "store/zstd_frame.h"
 
 namespace topicrawl {
 
+enum class WarcCompression { kGzip, kZstd };
+
 struct WarcOptions {
+  WarcCompression compression = WarcCompression::kGzip;
+  int zstd_level = 3;
+  // Records of the first file the zstd dictionary is trained on, and its
+  // size limit (zstd's default dictionary size, 110 KiB).
+  size_t zstd_dict_records = 1000;
+  size_t zstd_dict_bytes = 112640;
   // Compression level per record on zlib's 0-9 scale, mapped onto ISA-L
   // igzip levels 0-3 (GzipMemberWriter::IgzipLevel(): 0 -> 0, 1-2 -> 1,
   // 3-5 -> 2, 6-9 -> 3). 1 (igzip 1, ~1 GB/s, about zlib 1's ratio) is the
@@ -100,9 +116,11 @@ std::string NewWarcRecordId(std::mt19937_64& rng);
 // W3C-DTF UTC timestamp with milliseconds, e.g. "2024-05-01T12:00:00.123Z"
 // (section 5.4 allows a precision finer than seconds).
 std::string WarcDate(int64_t unix_ms);
-// "topicrawl-<YYYYmmddHHMMSS>-<seq, 5 digits>.warc.gz".
-std::string WarcFileName(int64_t unix_ms, uint32_t seq);
-// True for names WarcFileName() produces; *seq receives the sequence number.
+// "topicrawl-<YYYYmmddHHMMSS>-<seq, 5 digits>.warc.gz" (".warc.zst" with
+// zstd).
+std::string WarcFileName(int64_t unix_ms, uint32_t seq, bool zstd = false);
+// True for names WarcFileName() produces (either suffix); *seq receives the
+// sequence number.
 bool ParseWarcFileName(std::string_view name, uint32_t* seq);
 
 class WarcWriter {
@@ -141,8 +159,14 @@ class WarcWriter {
              Clock* clock);
   Status OpenNextFile();
   Status CloseFile();
-  // Appends `record` as one gzip member to buffer_.
+  // Appends `record` as one gzip member (zstd frame) to buffer_.
   Status Compress(const WarcRecord& record);
+  // zstd: keeps the first records as dictionary samples; trains the
+  // dictionary when there are enough.
+  void Sample(std::span<const std::string_view> pieces);
+  Status MaybeTrainDictionary();
+  // zstd: the newest dictionary of a .warc.zst file already in dir_.
+  void LoadExistingDictionary();
   Status WriteAll(const char* data, size_t n);
 
   const std::string dir_;
@@ -157,6 +181,11 @@ class WarcWriter {
   ByteBuffer buffer_;        // compressed bytes not yet written
   std::string head_;         // WARC header being built, reused
   GzipMemberWriter gzip_;
+  ZstdFrameWriter zstd_;
+  std::string dictionary_;             // zstd: trained or loaded; "" before
+  std::vector<std::string> samples_;   // zstd: first records, until trained
+  bool dictionary_done_ = false;       // trained, loaded, or given up
+  bool rotate_ = false;                // start a new file before the next group
   WriteBehind behind_;       // written bytes leave the page cache (see .cc)
   Status error_;             // sticky
 };

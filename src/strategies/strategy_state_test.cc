@@ -348,18 +348,20 @@ TEST_P(EveryStrategyTest, StateOfAnotherTopicIsRefused) {
   EXPECT_NE(s.message().find("another topic"), std::string::npos) << s.message();
 }
 
+// jlse and ata score pages with their Naive Bayes page classifier, not
+// TF-IDF: they keep no document frequencies, and write no df.tsv.
 TEST_P(EveryStrategyTest, WritesDfTsvAtFinish) {
   const std::string name = GetParam();
-  if (name == "jlse" || name == "ata") {
-    GTEST_SKIP() << name << " scores pages with its Naive Bayes page classifier, not TF-IDF: "
-                    "it keeps no document frequencies to write";
-  }
   const std::string dir = TempDir("df-" + name);
   auto a = MakeRun(name, Context(dir, WriteTopic(dir)));
   ASSERT_TRUE(a);
   for (int i = 0; i < 3; ++i) StorePage(a.get(), i);
   Status s = a->strategy.learner->Finish();
   ASSERT_TRUE(s.ok()) << s.message();
+  if (name == "jlse" || name == "ata") {
+    EXPECT_FALSE(fs::exists(dir + "/df.tsv")) << name;
+    return;
+  }
   const std::string df = ReadFile(dir + "/df.tsv");
   EXPECT_EQ(df.rfind("#documents\t3\n", 0), 0u) << name << ": " << df;
   EXPECT_NE(df.find("network\t"), std::string::npos) << name;

@@ -20,6 +20,7 @@
 #include "crawl/crawler.h"
 #include "gtest/gtest.h"
 #include "strategies/strategy_registry.h"
+#include "support/loopback_crawl_config.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {
@@ -95,15 +96,7 @@ class CrawlIntegrationTest : public ::testing::Test {
   }
 
   CrawlConfig BaseConfig() {
-    CrawlConfig c;
-    c.seeds = {"http://site.test/"};
-    c.out_dir = dir_;
-    c.delay_s = 0;
-    c.connect_to = {"site.test:80:127.0.0.1:" + std::to_string(server_.port())};
-    c.total_timeout_s = 2;
-    c.connect_timeout_s = 2;
-    c.progress_interval_ms = 0;
-    c.max_retries = 1;
+    CrawlConfig c = testing::LoopbackCrawlConfig(server_.port(), dir_);
     return c;
   }
 

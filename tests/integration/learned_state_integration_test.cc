@@ -225,8 +225,8 @@ class LearnedStateTest : public ::testing::Test {
 class KillResumeTest : public LearnedStateTest,
                        public ::testing::WithParamInterface<std::string> {};
 
-// kill -9 once the state was saved and at least 15 pages are stored, then
-// --resume to the budget.
+// kill -9 once the state was saved and at least 15 pages are stored (tda:
+// and its first model is on disk), then --resume to the budget.
 TEST_P(KillResumeTest, KillNineThenResumeRestoresTheLearnedState) {
   const std::string strategy = GetParam();
   const std::string topic = Topic();
@@ -235,17 +235,24 @@ TEST_P(KillResumeTest, KillNineThenResumeRestoresTheLearnedState) {
   int64_t before = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    before = Count(dir, "SELECT count(*) FROM pages WHERE status = 'ok'");
-    if (before >= 15 && fs::exists(dir + "/state/strategy.bin")) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    // The store is read only once the first state save shows it is set up
+    // (a reader during its creation makes the crawl fail: "database is
+    // locked").
+    if (!fs::exists(dir + "/state/strategy.bin")) continue;
+    before = Count(dir, "SELECT count(*) FROM pages WHERE status = 'ok'");
+    const bool model = strategy != "tda" || fs::exists(dir + "/tda-vectors.bin");
+    if (before >= 15 && model) break;
   }
   ASSERT_GE(before, 15) << ReadFile(base_ + "/first.log");
   ASSERT_LT(before, kBudget) << "the crawl ended before the kill: make the pages slower";
+  if (strategy == "tda") ASSERT_TRUE(fs::exists(dir + "/tda-vectors.bin")) << ReadFile(base_ + "/first.log");
   ASSERT_EQ(kill(pid, SIGKILL), 0);
   ASSERT_EQ(Wait(pid, 30), 128 + SIGKILL);
   before = Count(dir, "SELECT count(*) FROM pages WHERE status = 'ok'");
   const int64_t max_id = Count(dir, "SELECT max(id) FROM pages");
-  const bool vectors = fs::exists(dir + "/tda-vectors.bin");
+  int64_t fetched = 0;  // pages served before the kill: the most it parsed
+  for (const auto& req : server_.Requests()) fetched += req.target.rfind("/n", 0) == 0;
 
   const std::string resume = std::string(TOPICRAWL_BINARY) + " crawl --resume " + dir +
                              " --max-pages " + std::to_string(kBudget) + Flags();
@@ -259,14 +266,16 @@ TEST_P(KillResumeTest, KillNineThenResumeRestoresTheLearnedState) {
   // The strategy's statistics go on from the restored state: a topic
   // strategy's document frequencies count more than the resumed run's pages
   // (a kill -9 loses at most the pages of the last state interval, which
-  // stretches to 50x a save's time).
+  // stretches to 50x a save's time), and at most the pages parsed before the
+  // kill plus the resumed run's: a page parsed (and counted) before a save
+  // but not yet in the store at the kill is fetched and counted again.
   if (fs::exists(dir + "/df.tsv")) {
     std::istringstream df(ReadFile(dir + "/df.tsv"));
     std::string tag;
     int64_t documents = -1;
     df >> tag >> documents;
     EXPECT_GT(documents, kBudget - before) << strategy;
-    EXPECT_LE(documents, kBudget) << strategy;
+    EXPECT_LE(documents, fetched + (kBudget - before)) << strategy;
   } else {
     ASSERT_TRUE(strategy == "jlse" || strategy == "ata") << strategy << ": no df.tsv";
   }
@@ -280,9 +289,7 @@ TEST_P(KillResumeTest, KillNineThenResumeRestoresTheLearnedState) {
     const std::string first = Query(dir, "SELECT explanation FROM pages WHERE id > " +
                                              std::to_string(max_id) +
                                              " AND status = 'ok' ORDER BY id LIMIT 1");
-    if (vectors) {
-      EXPECT_NE(first.find("\"vectors\":true"), std::string::npos) << first;
-    }
+    EXPECT_NE(first.find("\"vectors\":true"), std::string::npos) << first;
   }
 }
 

@@ -283,6 +283,54 @@ StatusOr<std::shared_ptr<const NaiveBayes>> TrainFromExamples(const Topic& topic
   return std::shared_ptr<const NaiveBayes>(std::move(nb));
 }
 
+// The JlseParams keys of a [strategy.jlse] / [strategy.ata] table and
+// `strict` (the strategy's own); `where` ("FILE: [strategy.NAME]") starts
+// every error.
+StatusOr<JlseParams> ReadJlseParams(const StrategyParams& sp, const std::string& where,
+                                    bool use_graph, bool* strict) {
+  JlseParams p;
+  p.use_graph = use_graph;
+  auto num = [&](const char* key, double* v) -> Status {
+    auto r = sp.Number(key, *v);
+    if (!r.ok()) return r.status();
+    *v = *r;
+    return Status::Ok();
+  };
+  auto flag = [&](const char* key, bool* v) -> Status {
+    auto r = sp.Bool(key, *v);
+    if (!r.ok()) return r.status();
+    *v = *r;
+    return Status::Ok();
+  };
+  double cf = p.cf, k = p.q.max_sweeps, ctx = static_cast<double>(p.max_context_terms);
+  for (Status s : {num("page_threshold", &p.page_threshold),
+                   flag("expand_irrelevant", &p.expand_irrelevant),
+                   flag("expand_results", &p.expand_results), flag("strict", strict),
+                   num("anchor_negative", &p.anchor_negative), num("cf", &cf),
+                   num("gamma", &p.q.gamma), num("reward", &p.q.reward), num("k", &k),
+                   num("k1", &p.bm25.k1), num("b", &p.bm25.b),
+                   num("w_anchor", &p.bm25.weights[0]), num("w_url", &p.bm25.weights[1]),
+                   num("w_context", &p.bm25.weights[2]), num("max_context_terms", &ctx)}) {
+    if (!s.ok()) return Status::Error(where + ": " + s.message());
+  }
+  p.cf = static_cast<int>(cf);
+  p.q.max_sweeps = std::max(1, static_cast<int>(k));
+  p.max_context_terms = static_cast<size_t>(std::max(1.0, ctx));
+  auto priority = sp.String("priority", "normalized");
+  if (!priority.ok()) return priority.status();
+  if (*priority != "normalized" && *priority != "product") {
+    return Status::Error(where + " priority must be \"normalized\" or \"product\"");
+  }
+  p.normalized_priority = *priority == "normalized";
+  auto idf = sp.String("bm25_idf", "lucene");
+  if (!idf.ok()) return idf.status();
+  if (*idf != "lucene" && *idf != "robertson") {
+    return Status::Error(where + " bm25_idf must be \"lucene\" or \"robertson\"");
+  }
+  p.bm25.robertson_idf = *idf == "robertson";
+  return p;
+}
+
 }  // namespace
 
 StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
@@ -306,50 +354,11 @@ StatusOr<Strategy> NewJlseFamilyStrategy(const StrategyContext& context,
     return Status::Error(context.topic_file + ": [strategy." + name + "]: unknown key '" +
                          unknown.front() + "' (known: " + list + ")");
   }
-  JlseParams p;
-  p.use_graph = use_graph;
   bool strict = false;
-  auto num = [&](const char* key, double* v) -> Status {
-    auto r = sp.Number(key, *v);
-    if (!r.ok()) return r.status();
-    *v = *r;
-    return Status::Ok();
-  };
-  auto flag = [&](const char* key, bool* v) -> Status {
-    auto r = sp.Bool(key, *v);
-    if (!r.ok()) return r.status();
-    *v = *r;
-    return Status::Ok();
-  };
-  double cf = p.cf, k = p.q.max_sweeps, ctx = static_cast<double>(p.max_context_terms);
-  for (Status s : {num("page_threshold", &p.page_threshold),
-                   flag("expand_irrelevant", &p.expand_irrelevant),
-                   flag("expand_results", &p.expand_results), flag("strict", &strict),
-                   num("anchor_negative", &p.anchor_negative), num("cf", &cf),
-                   num("gamma", &p.q.gamma), num("reward", &p.q.reward), num("k", &k),
-                   num("k1", &p.bm25.k1), num("b", &p.bm25.b),
-                   num("w_anchor", &p.bm25.weights[0]), num("w_url", &p.bm25.weights[1]),
-                   num("w_context", &p.bm25.weights[2]), num("max_context_terms", &ctx)}) {
-    if (!s.ok()) return Status::Error(context.topic_file + ": [strategy." + name + "]: " +
-                                      s.message());
-  }
-  p.cf = static_cast<int>(cf);
-  p.q.max_sweeps = std::max(1, static_cast<int>(k));
-  p.max_context_terms = static_cast<size_t>(std::max(1.0, ctx));
-  auto priority = sp.String("priority", "normalized");
-  if (!priority.ok()) return priority.status();
-  if (*priority != "normalized" && *priority != "product") {
-    return Status::Error(context.topic_file + ": [strategy." + name +
-                         "] priority must be \"normalized\" or \"product\"");
-  }
-  p.normalized_priority = *priority == "normalized";
-  auto idf = sp.String("bm25_idf", "lucene");
-  if (!idf.ok()) return idf.status();
-  if (*idf != "lucene" && *idf != "robertson") {
-    return Status::Error(context.topic_file + ": [strategy." + name +
-                         "] bm25_idf must be \"lucene\" or \"robertson\"");
-  }
-  p.bm25.robertson_idf = *idf == "robertson";
+  auto params = ReadJlseParams(sp, context.topic_file + ": [strategy." + name + "]", use_graph,
+                               &strict);
+  if (!params.ok()) return params.status();
+  JlseParams p = std::move(params).value();
   // The result-page SVM (`topicrawl train result-svm`); without it the
   // documented rule IsDetailPageByRule.
   std::shared_ptr<const SvmModel> result_svm;

@@ -1,4 +1,4 @@
-#include "export/export_test_util.h"
+#include "support/export_test_util.h"
 
 #include <vector>
 
