@@ -140,6 +140,24 @@ void ComputeWallTime(const CrawlRecord& crawl, std::optional<int64_t> start,
   if (*m->wall_s > 0) m->pages_per_s = static_cast<double>(m->dp) / *m->wall_s;
 }
 
+// A checkpoint's figures from the crawl's own relevance scores: dp, lp,
+// accuracy, the mean and sd of every page's score (ardp, sddp) and of the
+// pages judged relevant (arlp, sdlp).
+CheckpointMetrics ScoreCheckpoint(int64_t n, const RunningStats& all,
+                                  const RunningStats& relevant) {
+  CheckpointMetrics c;
+  c.n = c.dp = n;
+  c.lp = relevant.n;
+  c.accuracy = static_cast<double>(c.lp) / static_cast<double>(n);
+  c.ardp = all.mean;
+  c.sddp = all.PopulationSd();
+  if (relevant.n > 0) {
+    c.arlp = relevant.mean;
+    c.sdlp = relevant.PopulationSd();
+  }
+  return c;
+}
+
 }  // namespace
 
 CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& options,
@@ -190,16 +208,7 @@ CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& optio
       continue;
     }
     ++next_checkpoint;
-    CheckpointMetrics c;
-    c.n = c.dp = n;
-    c.lp = relevant.n;
-    c.accuracy = static_cast<double>(c.lp) / n;
-    c.ardp = all.mean;
-    c.sddp = all.PopulationSd();
-    if (relevant.n > 0) {
-      c.arlp = relevant.mean;
-      c.sdlp = relevant.PopulationSd();
-    }
+    CheckpointMetrics c = ScoreCheckpoint(n, all, relevant);
     if (start && page.fetched_at_ms) {
       c.elapsed_s = static_cast<double>(*page.fetched_at_ms - *start) / 1000.0;
     }
