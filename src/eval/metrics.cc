@@ -158,6 +158,22 @@ CheckpointMetrics ScoreCheckpoint(int64_t n, const RunningStats& all,
   return c;
 }
 
+// The n-th download against the labels: the true harvest and recall curves,
+// their running sums and the pages needed for 50 % and 90 % recall.
+void TrackLabels(const DownloadedPage& page, bool judged_relevant, int64_t n,
+                 LabelTracker* tracker, double* harvest_sum, double* recall_sum,
+                 CrawlMetrics* m) {
+  tracker->Add(page, judged_relevant);
+  const double harvest = static_cast<double>(tracker->relevant_found()) / static_cast<double>(n);
+  const double recall = tracker->Recall();
+  *harvest_sum += harvest;
+  *recall_sum += recall;
+  m->curves.true_harvest.push_back(harvest);
+  m->curves.recall.push_back(recall);
+  if (recall >= 0.5 && !m->pages_to_recall_50) m->pages_to_recall_50 = n;
+  if (recall >= 0.9 && !m->pages_to_recall_90) m->pages_to_recall_90 = n;
+}
+
 }  // namespace
 
 CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& options,
@@ -193,17 +209,7 @@ CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& optio
     all.Add(r);
     if (r >= m.beta) relevant.Add(r);
     m.curves.accuracy.push_back(static_cast<double>(relevant.n) / n);
-    if (tracker) {
-      tracker->Add(page, r >= m.beta);
-      double harvest = static_cast<double>(tracker->relevant_found()) / n;
-      double recall = tracker->Recall();
-      harvest_sum += harvest;
-      recall_sum += recall;
-      m.curves.true_harvest.push_back(harvest);
-      m.curves.recall.push_back(recall);
-      if (recall >= 0.5 && !m.pages_to_recall_50) m.pages_to_recall_50 = n;
-      if (recall >= 0.9 && !m.pages_to_recall_90) m.pages_to_recall_90 = n;
-    }
+    if (tracker) TrackLabels(page, r >= m.beta, n, &*tracker, &harvest_sum, &recall_sum, &m);
     if (next_checkpoint >= checkpoints.size() || checkpoints[next_checkpoint] != n) {
       continue;
     }

@@ -129,6 +129,16 @@ double CrawlBeta(CrawlDbReader& db) {
   return beta;
 }
 
+// Terms as the queries expect them: the index's stemmer and strategy, CJK
+// text as n-grams.
+Xapian::TermGenerator IndexTermGenerator() {
+  Xapian::TermGenerator tg;
+  tg.set_stemmer(Stemmer());
+  tg.set_stemming_strategy(kIndexStemming);
+  tg.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+  return tg;
+}
+
 // One page's document: title (weight 3) and text terms, the host, relevant
 // and round filters, the relevance value and the stored JSON shown in hits.
 Xapian::Document SearchDocument(Xapian::TermGenerator* tg, bool positions, int64_t id,
@@ -185,10 +195,7 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
     progress.last_page_id = last.empty() ? 0 : std::stoll(last);
     const double beta = CrawlBeta(db);
     const bool has_round = db.HasColumn("pages", "round");
-    Xapian::TermGenerator tg;
-    tg.set_stemmer(Stemmer());
-    tg.set_stemming_strategy(kIndexStemming);
-    tg.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+    Xapian::TermGenerator tg = IndexTermGenerator();
     if (progress.last_page_id == 0 && xdb.get_doccount() == 0) {
       xdb.set_metadata("positions", options.positions ? "1" : "0");
     }
