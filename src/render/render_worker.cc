@@ -80,21 +80,42 @@ std::vector<std::pair<std::string, std::string>> ReplayHeaders(std::string_view 
 namespace {
 
 // Runs before any script of the page (Page.addScriptToEvaluateOnNewDocument):
-// no service workers, no pop-ups.
+// no service workers, no pop-ups; and a count of the page's own network work
+// in progress -- fetch() and XMLHttpRequest until their answer is handed to
+// the page, and a Response body being read (json(), text(), ...) until its
+// promise settles and one more task has run -- that the idle check reads
+// (a request answered over DevTools is not yet a DOM built from it).
 constexpr char kPrelude[] = R"JS(
 try { delete Navigator.prototype.serviceWorker; } catch (e) {}
 try { Object.defineProperty(navigator, 'serviceWorker', {get: () => undefined}); } catch (e) {}
 window.open = function() { return null; };
+(() => {
+  let busy = 0;
+  const done = () => setTimeout(() => { busy--; }, 0);
+  const track = p => { busy++; p.then(done, done); return p; };
+  const fetch0 = window.fetch;
+  if (fetch0) window.fetch = function(...a) { return track(fetch0.apply(this, a)); };
+  for (const m of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+    const f = Response.prototype[m];
+    if (f) Response.prototype[m] = function(...a) { return track(f.apply(this, a)); };
+  }
+  const send0 = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function(...a) {
+    busy++; this.addEventListener('loadend', done, {once: true});
+    try { return send0.apply(this, a); } catch (e) { done(); throw e; } };
+  Object.defineProperty(window, '__topicrawlBusy', {get: () => busy});
+})();
 )JS";
 
 // Lets the page's queued tasks run (a fetch chained on another's answer is
 // issued by then), then scrolls to the bottom: the document height, -1 when
 // nothing scrolls, -2 while the document has not finished loading (a load
 // event can be lost when the renderer process is swapped; readyState is
-// asked instead of a wall-clock guess).
+// asked instead of a wall-clock guess) or while the page's own requests and
+// body reads are in progress (kPrelude).
 constexpr char kScroll[] = R"JS((async () => {
   await new Promise(r => setTimeout(r, 30));
-  if (document.readyState !== 'complete') return -2;
+  if (document.readyState !== 'complete' || window.__topicrawlBusy > 0) return -2;
   const d = document.documentElement; if (!d) return -1;
   const h = Math.max(d.scrollHeight, document.body ? document.body.scrollHeight : 0);
   if (h <= window.innerHeight + 8) return -1;
