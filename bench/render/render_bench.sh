@@ -4,7 +4,7 @@
 # (web synth --js-host-fraction 1: four script styles, src/web/synthetic_js.h).
 #
 #   bench/render/render_bench.sh            # 600 pages, 2 render workers
-#   PAGES=1000 WORKERS=2 TABS=6 OUT=/tmp/rb bench/render/render_bench.sh
+#   PAGES=1000 WORKERS=2 OUT=/tmp/rb bench/render/render_bench.sh
 #
 # Prints: pages rendered, wall seconds, rendered pages/s, the crawler's peak
 # RSS, the peak memory (sum of PSS) of all Chromium processes, and the mean
@@ -15,7 +15,6 @@ BIN=${BIN:-build/topicrawl}
 OUT=${OUT:-/work/runs/render/bench}
 PAGES=${PAGES:-600}
 WORKERS=${WORKERS:-2}
-TABS=${TABS:-6}
 GT=${GT:-40}
 rm -rf "$OUT"; mkdir -p "$OUT"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
