@@ -1,5 +1,7 @@
 #include "parse/main_content.h"
 
+#include <strings.h>
+
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -437,6 +439,26 @@ void OptOutMeta(myhtml_tree_t* tree, std::vector<std::pair<std::string, std::str
 }  // namespace main_content_internal
 
 using main_content_internal::Element;
+
+std::vector<std::pair<std::string, std::string>> ExtractOptOutMeta(
+    std::string_view utf8_html, const MainContentOptions& options) {
+  thread_local main_content_internal::TreeHolder holder;
+  std::vector<std::pair<std::string, std::string>> out;
+  if (utf8_html.size() > options.max_bytes) utf8_html = Utf8Prefix(utf8_html, options.max_bytes);
+  // The head ends at the first "</head" in any case; ASCII-only search.
+  for (size_t at = utf8_html.find("</"); at != std::string_view::npos;
+       at = utf8_html.find("</", at + 2)) {
+    if (at + 6 <= utf8_html.size() && strncasecmp(utf8_html.data() + at + 2, "head", 4) == 0) {
+      utf8_html = utf8_html.substr(0, at);
+      break;
+    }
+  }
+  std::string limited;
+  if (LimitNestingDepth(utf8_html, options.max_depth, &limited).changed) utf8_html = limited;
+  myhtml_tree_t* tree = holder.Parse(utf8_html);
+  if (tree != nullptr) main_content_internal::OptOutMeta(tree, &out);
+  return out;
+}
 
 MainContent ExtractMainContent(std::string_view utf8_html, std::string_view page_url,
                                const MainContentOptions& options) {
