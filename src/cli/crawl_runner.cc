@@ -99,6 +99,14 @@ const EngineFlag kEngineFlags[] = {
                      "Queued links kept in RAM; the rest wait on disk (default 1000000)"),
     TOPICRAWL_OPTION("--queue-in-ram-per-host", queue_in_ram_per_host,
                      "Queued links of one host kept in RAM (default 10000)"),
+    TOPICRAWL_OPTION("--render", render,
+                     "Render pages in headless Chromium: never (default), auto (per host, "
+                     "where scripts build the page), always"),
+    TOPICRAWL_OPTION("--render-workers", render_workers, "Chromium processes (default 2)"),
+    TOPICRAWL_OPTION("--render-timeout", render_timeout_s,
+                     "Seconds one page may take to render (default 10)"),
+    TOPICRAWL_OPTION("--render-max-share", render_max_share,
+                     "auto: most rendered pages as a share of all (default 0.1)"),
 };
 #undef TOPICRAWL_OPTION
 

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "crawl/url_trap.h"
+#include "robots/robots_cache.h"
 #include "url/url.h"
 
 namespace topicrawl::cli {
@@ -121,6 +122,24 @@ std::string LinkExplanation(sqlite3* db, const std::string& url) {
   return "";
 }
 
+// --render auto: the decision recorded for the page's host ("" if none).
+std::string RenderDecision(sqlite3* db, const std::string& url) {
+  const std::string key = RobotsHostKey(url);
+  if (key.empty()) return "";
+  sqlite3_stmt* st = nullptr;
+  const char* sql =
+      "SELECT detail FROM events WHERE kind = 'render_decision' AND substr(detail, 1, ?2) = ?1 "
+      "LIMIT 1";
+  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) return "";
+  const std::string prefix = key + ": ";
+  sqlite3_bind_text(st, 1, prefix.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 2, static_cast<int>(prefix.size()));
+  std::string out;
+  if (sqlite3_step(st) == SQLITE_ROW) out = Text(st, 0).substr(prefix.size());
+  sqlite3_finalize(st);
+  return out;
+}
+
 int RunExplain(const std::string& dir, const std::string& input) {
   sqlite3* db = nullptr;
   std::string path = dir + "/crawl.db";
@@ -173,6 +192,9 @@ int RunExplain(const std::string& dir, const std::string& input) {
               page->anchor.c_str());
   std::string link = LinkExplanation(db, page->url);
   if (!link.empty()) std::printf("  why queued: %s\n", link.c_str());
+  if (std::string r = RenderDecision(db, page->url); !r.empty()) {
+    std::printf("  rendering (its host): %s\n", r.c_str());
+  }
   std::printf("path back to the seed:\n");
   std::optional<Row> cur = page;
   for (int hops = 0; cur && hops < 1000; ++hops) {

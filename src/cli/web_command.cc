@@ -295,6 +295,8 @@ void AddSyntheticKnobs(CLI::App* cmd, web::SyntheticWebOptions* o) {
   cmd->add_option("--session-host-fraction", o->session_host_fraction, "Share of hosts with ?sid= session URLs")->capture_default_str();
   cmd->add_option("--robots-calendar-disallow", o->robots_calendar_disallow, "Share of calendar hosts whose robots.txt disallows /cal/")->capture_default_str();
   cmd->add_option("--crawl-delay", o->crawl_delay, "Crawl-delay in robots.txt (0 = none)")->capture_default_str();
+  cmd->add_option("--js-host-fraction", o->js_host_fraction,
+                  "Share of hosts whose pages scripts build (src/web/synthetic_js.h)")->capture_default_str();
 }
 
 web::SyntheticWebServer* g_synth_server = nullptr;

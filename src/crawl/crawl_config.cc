@@ -92,6 +92,14 @@ const std::vector<std::pair<std::string, Field>>& Fields() {
       {"warc_compression", &CrawlConfig::warc_compression},
       {"progress_interval_ms", &CrawlConfig::progress_interval_ms},
       {"state_interval_s", &CrawlConfig::state_interval_s},
+      {"render", &CrawlConfig::render},
+      {"render_workers", &CrawlConfig::render_workers},
+      {"render_tabs", &CrawlConfig::render_tabs},
+      {"render_timeout_s", &CrawlConfig::render_timeout_s},
+      {"render_browser_mb", &CrawlConfig::render_browser_mb},
+      {"render_pages_per_browser", &CrawlConfig::render_pages_per_browser},
+      {"render_samples", &CrawlConfig::render_samples},
+      {"render_max_share", &CrawlConfig::render_max_share},
   };
   return *fields;
 }
@@ -251,6 +259,19 @@ Status ValidateCrawlConfig(const CrawlConfig& c) {
     return Status::Error("per_host_connections must be >= 1");
   if (c.concurrency < 1) return Status::Error("concurrency must be >= 1");
   if (c.parse_threads < 1) return Status::Error("parse_threads must be >= 1");
+  if (c.render != "never" && c.render != "auto" && c.render != "always") {
+    return Status::Error("render must be never, auto or always (got '" + c.render + "')");
+  }
+  if (c.render_workers < 1 || c.render_tabs < 1 || c.render_samples < 1 ||
+      c.render_pages_per_browser < 1) {
+    return Status::Error("render_workers, render_tabs, render_samples and "
+                         "render_pages_per_browser must be >= 1");
+  }
+  if (c.render_timeout_s <= 0) return Status::Error("render_timeout_s must be > 0");
+  if (c.render_browser_mb < 64) return Status::Error("render_browser_mb must be >= 64");
+  if (c.render_max_share < 0 || c.render_max_share > 1) {
+    return Status::Error("render_max_share must be within [0, 1]");
+  }
   if (c.focus_window < 0) return Status::Error("focus_window must be >= 0");
   if (c.max_redirects < 0) return Status::Error("max_redirects must be >= 0");
   if (c.connection_cache < 0) return Status::Error("connection_cache must be >= 0");

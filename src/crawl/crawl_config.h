@@ -130,6 +130,21 @@ struct CrawlConfig {
   // strategy.bin, also saved at the end): a kill -9 loses at most this much
   // learning. A save slower than 2 % of it stretches the interval.
   double state_interval_s = 10;
+
+  // Render pages in headless Chromium (docs/guides/javascript.md): never,
+  // auto (per host, render/render_decider.h) or always.
+  std::string render = "never";
+  int render_workers = 2;        // Chromium processes
+  int render_tabs = 6;           // pages rendered at once per Chromium process
+  double render_timeout_s = 10;  // time cap of one page's render, seconds
+  // A Chromium whose processes use more than this (RSS, MB) is replaced.
+  int64_t render_browser_mb = 1024;
+  // A Chromium is replaced after rendering this many pages.
+  int render_pages_per_browser = 1000;
+  // auto: pages rendered per host as samples before its decision.
+  int render_samples = 2;
+  // auto: at most this share of the crawl's pages is rendered.
+  double render_max_share = 0.1;
 };
 
 // Reads a seeds file: one URL per line ('#' comments, blank lines skipped), or

@@ -15,6 +15,13 @@ void CrawlMonitor::SetStrategy(std::string name, double beta) {
   beta_ = beta;
 }
 
+void CrawlMonitor::SetRender(std::string mode, int64_t rendered,
+                             std::vector<std::string> decisions) {
+  render_mode_ = std::move(mode);
+  pages_rendered_ = rendered;
+  render_decisions_ = std::move(decisions);
+}
+
 void CrawlMonitor::OnPage(const MonitoredPage& page) {
   if (page.host >= hosts_.size()) hosts_.resize(page.host + 1);
   HostCounts& h = hosts_[page.host];
@@ -53,6 +60,9 @@ void CrawlMonitor::Publish(const CrawlStats& stats, const Frontier* frontier, Ti
   snap->state = state;
   snap->strategy = strategy_;
   snap->beta = beta_;
+  snap->render_mode = render_mode_;
+  snap->pages_rendered = pages_rendered_;
+  snap->render_decisions = render_decisions_;
   snap->harvest_window = static_cast<int64_t>(window_.size());
   snap->harvest_window_relevant = window_relevant_;
   snap->published_at_ms = unix_ms;

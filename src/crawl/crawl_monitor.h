@@ -77,6 +77,11 @@ struct CrawlSnapshot {
   std::vector<HostSnapshot> hosts;
   std::vector<RecentPage> recent_relevant;  // newest first
   std::vector<SeriesPoint> series;          // one point per publish, oldest first
+  // --render (docs/guides/javascript.md): the mode, pages rendered so far,
+  // and each decided host's auto-mode decision with its evidence.
+  std::string render_mode = "never";
+  int64_t pages_rendered = 0;
+  std::vector<std::string> render_decisions;
 };
 
 struct CrawlMonitorOptions {
@@ -107,6 +112,7 @@ class CrawlMonitor {
 
   // --- crawl thread ---
   void SetStrategy(std::string name, double beta);
+  void SetRender(std::string mode, int64_t rendered, std::vector<std::string> decisions);
   void OnPage(const MonitoredPage& page);
   bool PublishDue(TimePoint now) const { return now >= next_publish_; }
   // `frontier` may be null (no host table). `state` as in CrawlSnapshot.
@@ -134,6 +140,9 @@ class CrawlMonitor {
   // Crawl thread only.
   std::string strategy_;
   double beta_ = -1;
+  std::string render_mode_ = "never";
+  int64_t pages_rendered_ = 0;
+  std::vector<std::string> render_decisions_;
   std::vector<HostCounts> hosts_;      // by HostId
   std::deque<bool> window_;            // relevant flags of the last ok pages
   int64_t window_relevant_ = 0;

@@ -140,6 +140,7 @@ Status Crawler::Impl::Setup() {
   ro.user_agent = config_.robots_agent;
   robots_ = std::make_unique<RobotsCache>(clock_, ro);
   pool_ = std::make_unique<ThreadPool>(static_cast<size_t>(config_.parse_threads), "tr-parse");
+  if (Status rs = SetupRender(); !rs.ok()) return rs;
 
   Status s = BuildFilters();
   if (!s.ok()) return s;
@@ -487,18 +488,35 @@ void Crawler::Impl::Process(FetchResult result) {
   // Parse pool: CPU work only, no shared state but the strategy's
   // (thread-safe) statistics.
   ProcessedPage p;
+  p.fetch = std::move(result);
+  if (render_mode_ != RenderMode::kAlways) ParseFetched(&p);
+  if (MaybeRender(&p)) return;  // FinishRender takes it from here
+  if (render_mode_ == RenderMode::kAlways) ParseFetched(&p);
+  AssessAndQueue(std::move(p));
+}
+
+void Crawler::Impl::ParseFetched(ProcessedPage* p) {
   try {
-    p.decoded = DecodeToUtf8(result.body, result.content_type);
-    const std::string& base = result.final_url.empty() ? result.task.url : result.final_url;
-    p.page = ParseHtml(p.decoded.utf8, base, parse_options_);
-    strategy_.judge->Assess(result.task, p.page, &p.assessment);
-    p.digest = Hash64(result.body);
-    p.simhash = SimHash64(p.page.text);
+    p->decoded = DecodeToUtf8(p->fetch.body, p->fetch.content_type);
+    const FetchResult& f = p->fetch;
+    const std::string& base = f.final_url.empty() ? f.task.url : f.final_url;
+    p->page = ParseHtml(p->decoded.utf8, base, parse_options_);
   } catch (const std::exception& e) {
-    p.parse_error = e.what();
+    p->parse_error = e.what();
+  }
+}
+
+void Crawler::Impl::AssessAndQueue(ProcessedPage p) {
+  if (p.parse_error.empty()) {
+    try {
+      strategy_.judge->Assess(p.fetch.task, p.page, &p.assessment);
+      p.digest = Hash64(p.fetch.body);
+      p.simhash = SimHash64(p.page.text);
+    } catch (const std::exception& e) {
+      p.parse_error = e.what();
+    }
   }
   p.assessment.links.resize(p.page.links.size());
-  p.fetch = std::move(result);
   {
     std::lock_guard<std::mutex> lock(processed_mu_);
     processed_.push_back(std::move(p));
@@ -726,7 +744,13 @@ Status Crawler::Impl::Run() {
                  std::chrono::duration<double>(clock_->Now() - loop_end).count(), what.c_str());
   };
   if (parsing_ > 0) closing("waiting for " + std::to_string(parsing_) + " pages being parsed");
-  pool_->WaitIdle();
+  // A page parsed now may still go to the render pool, and a finished
+  // render comes back through the parse pool: wait until both are idle.
+  // Each render is time-boxed.
+  do {
+    if (render_) render_->WaitIdle();
+    pool_->WaitIdle();
+  } while (render_ && !render_->Idle());
   DrainProcessed();
   RecordAbandoned();
   // Where the CPU went (read while the threads still exist): the crawl
@@ -744,6 +768,7 @@ Status Crawler::Impl::Run() {
   }
   if (!cpu.empty()) store_->AddEvent("cpu", cpu);
   RecordTrapLinks();
+  RecordRender();
   store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
   store_->AddEvent(interrupted_ ? "interrupted" : "finished",
                    "pages_ok=" + std::to_string(stats_.pages_ok));
@@ -778,7 +803,8 @@ Status Crawler::Impl::Run() {
     std::fprintf(stderr, "interrupted while finishing the strategy\n");
   }
   if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
-  closing("releasing the fetcher and parse threads");
+  closing("releasing the fetcher, render and parse threads");
+  CloseRender();
   fetcher_.reset();
   pool_.reset();
   const Frontier::SpillCounts sc = frontier_->spill_counts();  // a copy: the frontier goes below

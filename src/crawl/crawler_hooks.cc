@@ -56,6 +56,17 @@ void Crawler::Impl::ServeMonitor(TimePoint now, bool final) {
   const char* state = final ? (interrupted_ ? "stopped" : "finished")
                       : monitor_->stop_requested() ? "stopping"
                                                    : "running";
+  if (render_) {
+    std::vector<std::string> decisions;
+    if (decider_) {
+      for (const HostRenderDecision& d : decider_->Decisions()) {
+        decisions.push_back(d.host + ": " + RenderStateName(d.state) +
+                            (d.evidence.empty() ? "" : " (" + d.evidence + ")"));
+      }
+    }
+    monitor_->SetRender(RenderModeName(render_mode_), render_->Stats().rendered,
+                        std::move(decisions));
+  }
   monitor_->Publish(stats_, frontier_.get(), now, clock_->UnixMillis(), state);
 }
 

@@ -5,7 +5,9 @@
 //   crawler_store.cc  what a fetched, failed, refused or revisited URL
 //                     becomes in the store (pages rows, links, fates,
 //                     URL-trap admission and its events);
-//   crawler_hooks.cc  the monitor (REST/dashboard) and cluster hooks.
+//   crawler_hooks.cc  the monitor (REST/dashboard) and cluster hooks;
+//   crawler_render.cc --render: pages through the Chromium render pool
+//                     (render/render_pool.h), auto mode's per-host choice.
 // Nothing outside crawl/ includes this header: the interface is crawler.h.
 #ifndef TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
 #define TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
@@ -32,6 +34,8 @@
 #include "fetch/fetcher.h"
 #include "frontier/frontier.h"
 #include "parse/html_parser.h"
+#include "render/render_decider.h"
+#include "render/render_pool.h"
 #include "robots/robots_cache.h"
 #include "store/crawl_store.h"
 #include "url/url_filter.h"
@@ -49,6 +53,11 @@ class Crawler::Impl {
     std::string parse_error;  // non-empty: parsing threw; stored as parse_error
     uint64_t digest = 0;      // Hash64 of the body (rounds: change detection)
     uint64_t simhash = 0;     // SimHash64 of the text (near-duplicates)
+    // --render: the DOM the links and text came from (a WARC conversion
+    // record), what the render did, and an auto-mode decision it made.
+    std::string rendered_html;
+    std::string render_note;
+    std::string render_event;
   };
 
   Impl(CrawlConfig config, const std::atomic<bool>* stop, StrategyFactory make_strategy)
@@ -83,6 +92,18 @@ class Crawler::Impl {
   void ReleaseRobotsWaiters(const std::string& key);
   void OnPageFetched(FetchResult result);
   void Process(FetchResult result);  // parse pool
+  // Parse-pool steps: decode + parse the fetched body; strategy assessment,
+  // digests and hand-over to the crawl thread.
+  void ParseFetched(ProcessedPage* p);
+  void AssessAndQueue(ProcessedPage p);
+  // crawler_render.cc
+  Status SetupRender();
+  // True when the page went to the render pool (it comes back through
+  // FinishRender on a parse thread).
+  bool MaybeRender(ProcessedPage* p);
+  void FinishRender(ProcessedPage p, RenderDecider::Action action, RenderResult r);
+  void RecordRender();  // the close: render figures to stderr and an event
+  void CloseRender();
   void DrainProcessed();
   void StoreProcessed(ProcessedPage p);
   void StoreFailure(FetchResult result);
@@ -140,6 +161,9 @@ class Crawler::Impl {
   // 2.3.1.4: disallow all), the reason stored with each denied URL.
   std::map<std::string, std::string> robots_unreachable_;
   ParseOptions parse_options_;
+  RenderMode render_mode_ = RenderMode::kNever;
+  std::unique_ptr<RenderPool> render_;      // --render auto|always
+  std::unique_ptr<RenderDecider> decider_;  // --render auto
 
   std::mutex processed_mu_;
   std::deque<ProcessedPage> processed_;  // guarded by processed_mu_

@@ -63,6 +63,13 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   rec.request_head = std::move(p.fetch.request_head);
   rec.response_head = std::move(p.fetch.response_head);
   rec.body = std::move(p.fetch.body);  // p is ours: no 30 KB copy
+  rec.rendered_html = std::move(p.rendered_html);
+  rec.render_note = std::move(p.render_note);
+  if (!p.render_event.empty()) {
+    writer_->Post([detail = std::move(p.render_event)](CrawlStore* store) {
+      store->AddEvent("render_decision", detail);
+    });
+  }
   rec.remote_ip = f.remote_ip;
   rec.digest = p.digest;
   rec.simhash = p.simhash;

@@ -592,11 +592,14 @@ size_t CurlFetcher::OnHeader(char* data, size_t size, size_t n, void* userdata) 
 bool CurlFetcher::HeadersComplete(Transfer* t) {
   if (t->status < 200) return true;  // 1xx interim response
   t->discard_body = IsRedirect(t->status) && !t->location.empty();
-  if (t->discard_body || t->kind != FetchKind::kPage || t->status >= 300) return true;
+  // robots.txt and sitemaps take any type and their own size limits.
+  bool own_rules = t->kind == FetchKind::kRobots || t->kind == FetchKind::kSitemap;
+  if (t->discard_body || own_rules || t->status >= 300) return true;
   const FetcherOptions& o = *t->options;
-  bool type_ok = t->content_type.empty()
-                     ? o.accept_missing_content_type
-                     : IsAcceptedMediaType(t->content_type, o.accepted_content_types);
+  bool type_ok = t->kind == FetchKind::kResource ||
+                 (t->content_type.empty()
+                      ? o.accept_missing_content_type
+                      : IsAcceptedMediaType(t->content_type, o.accepted_content_types));
   if (!type_ok) {
     t->type_rejected = true;
     return false;

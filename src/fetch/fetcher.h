@@ -53,6 +53,8 @@ enum class FetchKind {
   kSitemap, // sitemap or feed: any Content-Type (servers send text/xml,
             // application/gzip, application/octet-stream ...); bodies over
             // max_sitemap_bytes fail with kTooLarge
+  kResource,  // a rendered page's subresource (script, JSON, stylesheet):
+              // any Content-Type; max_body_bytes applies as for pages
 };
 
 // Every default is the production default.

@@ -154,6 +154,9 @@ json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
     int backed_off = 0;
     for (const HostSnapshot& h : s->hosts) backed_off += h.backoff_level > 0;
     j["hosts_backed_off"] = backed_off;
+    j["render"] = {{"mode", s->render_mode},
+                   {"pages_rendered", s->pages_rendered},
+                   {"decisions", s->render_decisions}};
     j["published_at"] = s->published_at_ms;
     series = s->series;
     window = s->harvest_window;

@@ -130,6 +130,10 @@ struct PageRecord {
   std::string response_head;
   std::string body;
   std::string remote_ip;
+  // --render: the DOM Chromium built from `body` (a WARC conversion record
+  // refers to the response) and what the render did (metadata "render").
+  std::string rendered_html;
+  std::string render_note;
 
   std::vector<LinkRecord> links;
   // New frontier rows discovered by this page. A url_id already in the

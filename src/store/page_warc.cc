@@ -157,7 +157,22 @@ std::vector<WarcRecord> BuildPageWarcRecords(const PageRecord& page, PageId id,
   AddField(&b, "admitted", std::to_string(page.admitted.size()));
   for (const WarcField& f : dropped) AddField(&b, f.name, f.value);
   if (!page.error.empty()) AddField(&b, "fetch-error", page.error);
+  if (!page.render_note.empty()) AddField(&b, "render", page.render_note);
   records.push_back(std::move(metadata));
+
+  if (!page.rendered_html.empty()) {
+    // WARC/1.1 section 6.8: a conversion is an alternative version of the
+    // response's content, here the DOM after the page's scripts ran.
+    WarcRecord conversion;
+    conversion.type = "conversion";
+    conversion.date_unix_ms = page.fetched_at;
+    conversion.target_uri = target;
+    conversion.content_type = "text/html; charset=utf-8";
+    conversion.headers.push_back({"WARC-Refers-To", response_id});
+    conversion.block_suffix = page.rendered_html;
+    conversion.suffix_is_payload = true;
+    records.push_back(std::move(conversion));
+  }
   return records;
 }
 

@@ -4,6 +4,8 @@
 //   response  application/http; msgtype=response  (rewritten head + body)
 //   request   application/http; msgtype=request   (when a request head exists)
 //   metadata  application/warc-fields             (crawl facts, see below)
+//   conversion text/html                          (--render: the rendered
+//              DOM, WARC-Refers-To the response; only for rendered pages)
 // request and metadata carry WARC-Concurrent-To: <response record id>.
 // The response comes first so that reading one gzip member at the page's
 // warc_offset yields the response (as CDX-style readers expect).

@@ -99,6 +99,24 @@ TEST(BuildPageWarcRecordsTest, ResponseRequestMetadataLinkedByConcurrentTo) {
   }
 }
 
+// --render: the DOM as a conversion record referring to the response.
+TEST(BuildPageWarcRecordsTest, RenderedDomIsAConversionRecord) {
+  std::mt19937_64 rng(1);
+  PageRecord page = OkPage();
+  page.rendered_html = "<html><body><a href=\"/built\">by script</a></body></html>";
+  page.render_note = "rendered in 0.20 s: 2 requests";
+  std::vector<WarcRecord> r = BuildPageWarcRecords(page, 12, rng);
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[3].type, "conversion");
+  EXPECT_EQ(r[3].content_type, "text/html; charset=utf-8");
+  EXPECT_EQ(r[3].target_uri, "http://a.test/y");
+  ASSERT_EQ(r[3].headers.size(), 1u);
+  EXPECT_EQ(r[3].headers[0].name, "WARC-Refers-To");
+  EXPECT_EQ(r[3].headers[0].value, r[0].record_id);
+  EXPECT_EQ(std::string(r[3].block_suffix), page.rendered_html);
+  EXPECT_NE(r[2].block.find("render: rendered in 0.20 s: 2 requests\r\n"), std::string::npos);
+}
+
 TEST(BuildPageWarcRecordsTest, NoRecordsForFailureWithoutResponse) {
   std::mt19937_64 rng(1);
   PageRecord page;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/hash.h"
+#include "url/path_encoding.h"
 #include "web/synthetic_vocabulary.h"
 
 namespace topicrawl::web {
@@ -139,6 +140,7 @@ struct SyntheticWeb::HostInfo {
   bool sessions = false;
   bool robots_block_calendar = false;
   uint64_t pages = 0;
+  JsStyle js = JsStyle::kStatic;
 };
 
 Status SyntheticWebOptions::Validate() const {
@@ -168,6 +170,7 @@ Status SyntheticWebOptions::Validate() const {
       {"session_host_fraction", {session_host_fraction, {0, 1}}},
       {"robots_calendar_disallow", {robots_calendar_disallow, {0, 1}}},
       {"crawl_delay", {crawl_delay, {0, 3600}}},
+      {"js_host_fraction", {js_host_fraction, {0, 1}}},
   };
   for (const auto& [knob, value_range] : checks) {
     Status s = Range(knob, value_range.first, value_range.second.first, value_range.second.second);
@@ -208,7 +211,14 @@ SyntheticWeb::HostInfo SyntheticWeb::Host(uint32_t h) const {
   info.robots_block_calendar =
       info.calendar && Unit(H(s, kSaltHost, h, 5)) < options_.robots_calendar_disallow;
   info.pages = PagesOnHost(h);
+  info.js = HostJsStyle(h);
   return info;
+}
+
+JsStyle SyntheticWeb::HostJsStyle(uint32_t h) const {
+  const uint64_t r = H(options_.seed, kSaltHost, h, 6);
+  if (Unit(r) >= options_.js_host_fraction) return JsStyle::kStatic;
+  return static_cast<JsStyle>(1 + Below(Mix(r), 4));
 }
 
 uint64_t SyntheticWeb::PagesOnHost(uint32_t h) const {
@@ -524,6 +534,36 @@ SyntheticResponse SyntheticWeb::Calendar(uint32_t h, uint64_t year, uint32_t mon
 SyntheticResponse SyntheticWeb::Respond(std::string_view host, std::string_view target) const {
   uint32_t h = 0;
   if (!ParseHost(host, &h)) return NotFound();
+  const JsStyle js = HostJsStyle(h);
+  if (js == JsStyle::kStatic) return RespondStatic(h, target);
+  // A script-built host: the static page inside a shell, its app, its API.
+  std::string_view path = target.substr(0, target.find('?'));
+  if (path == "/app.js") {
+    SyntheticResponse r;
+    r.content_type = "application/javascript; charset=utf-8";
+    r.body = JsApp(js);
+    return r;
+  }
+  if (path == "/api/page.json") {
+    std::string_view query = target.substr(std::min(target.size(), path.size() + 1));
+    if (query.substr(0, 2) != "u=") return NotFound();
+    SyntheticResponse page = RespondStatic(h, PercentDecode(query.substr(2)));
+    if (page.status != 200 || page.content_type.find("html") == std::string::npos) {
+      return NotFound();
+    }
+    page.content_type = "application/json";
+    page.body = JsPageJson(page.body);
+    return page;
+  }
+  SyntheticResponse r = RespondStatic(h, target);
+  if (r.status == 200 && r.content_type.find("html") != std::string::npos &&
+      path.substr(0, 5) != "/cal/") {
+    r.body = JsShell(js, r.body);
+  }
+  return r;
+}
+
+SyntheticResponse SyntheticWeb::RespondStatic(uint32_t h, std::string_view target) const {
   std::string_view path = target, query;
   if (size_t q = target.find('?'); q != std::string_view::npos) {
     path = target.substr(0, q);
@@ -599,7 +639,10 @@ uint64_t SyntheticWeb::WriteLabels(uint32_t topic, std::ostream& out) const {
 void SyntheticWeb::WriteHomes(std::ostream& out) const {
   out << "host\thome_url\trole\n";
   for (uint32_t h = 0; h < options_.hosts; ++h) {
-    out << HostName(h) << "\thttp://" << HostName(h) << "/index.html\thome\n";
+    // A script-built host's role names its style ("home js:api").
+    const JsStyle js = HostJsStyle(h);
+    out << HostName(h) << "\thttp://" << HostName(h) << "/index.html\thome"
+        << (js == JsStyle::kStatic ? "" : std::string(" js:") + JsStyleName(js)) << "\n";
   }
 }
 

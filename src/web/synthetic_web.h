@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "web/synthetic_js.h"
 
 namespace topicrawl::web {
 
@@ -87,6 +88,10 @@ struct SyntheticWebOptions {
   double session_host_fraction = 0.1;
   double robots_calendar_disallow = 0.5;
   double crawl_delay = 0;            // seconds in robots.txt; 0 = no Crawl-delay line
+  // Share of hosts whose pages are built by scripts (web/synthetic_js.h):
+  // same links and text, served as an application shell. 0 keeps every
+  // host static (and the web byte-identical to webs without the knob).
+  double js_host_fraction = 0;
 
   // Range checks of every knob; the message names the knob.
   Status Validate() const;
@@ -115,6 +120,8 @@ class SyntheticWeb {
   // are ignored). Unknown hosts and paths give 404.
   SyntheticResponse Respond(std::string_view host, std::string_view target) const;
 
+  // How host h builds its pages (JsStyle::kStatic unless js_host_fraction).
+  JsStyle HostJsStyle(uint32_t h) const;
   // Host name of host index h (< options().hosts).
   std::string HostName(uint32_t h) const;
   uint64_t PagesOnHost(uint32_t h) const;
@@ -144,6 +151,7 @@ class SyntheticWeb {
   std::string Title(uint32_t h, uint64_t p) const;
   bool ParseHost(std::string_view host, uint32_t* h) const;
   SyntheticResponse Page(uint32_t h, uint64_t p, std::string_view sid) const;
+  SyntheticResponse RespondStatic(uint32_t h, std::string_view target) const;
   SyntheticResponse Calendar(uint32_t h, uint64_t year, uint32_t month) const;
   std::string Robots(uint32_t h) const;
 

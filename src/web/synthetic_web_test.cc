@@ -250,3 +250,44 @@ TEST(TopicIndexTest, AcceptsNamesAndIndices) {
 
 }  // namespace
 }  // namespace topicrawl::web
+
+namespace topicrawl::web {
+namespace {
+
+// Script-built hosts (synthetic_js.h): the shell carries none of the static
+// page's links; the API answers with exactly the static body.
+TEST(SyntheticJsTest, ShellsHideTheLinksAndTheApiServesTheStaticBody) {
+  SyntheticWebOptions o = Small();
+  SyntheticWeb plain(o);
+  o.js_host_fraction = 1;
+  SyntheticWeb js(o);
+  std::set<JsStyle> styles;
+  for (uint32_t h = 0; h < o.hosts; ++h) {
+    const JsStyle style = js.HostJsStyle(h);
+    ASSERT_NE(style, JsStyle::kStatic);
+    EXPECT_EQ(plain.HostJsStyle(h), JsStyle::kStatic);
+    styles.insert(style);
+    const std::string host = js.HostName(h);
+    const std::string page = plain.Respond(host, "/").body;
+    const std::string shell = js.Respond(host, "/").body;
+    EXPECT_EQ(shell.find("<a href"), std::string::npos) << JsStyleName(style);
+    EXPECT_NE(shell.find("<script src=\"/app.js\">"), std::string::npos);
+    const SyntheticResponse app = js.Respond(host, "/app.js");
+    EXPECT_EQ(app.content_type, "application/javascript; charset=utf-8");
+    EXPECT_EQ(app.body, JsApp(style));
+    SyntheticResponse api = js.Respond(host, "/api/page.json?u=%2F");
+    EXPECT_EQ(api.status, 200);
+    EXPECT_EQ(api.body, JsPageJson(page));
+    EXPECT_EQ(js.Respond(host, "/api/page.json?u=%2Fnope").status, 404);
+  }
+  EXPECT_GE(styles.size(), 3u);
+}
+
+TEST(SyntheticJsTest, JsonStringEscapesForScriptElements) {
+  EXPECT_EQ(JsonString("a\"b\\c\n</script>"), "\"a\\\"b\\\\c\\n\\u003c/script>\"");
+  EXPECT_EQ(BodyOf("<html><body>x<a>y</a></body></html>"), "x<a>y</a>");
+  EXPECT_EQ(JsPageJson("<body><p>hi</p></body>"), "{\"html\":\"\\u003cp>hi\\u003c/p>\"}");
+}
+
+}  // namespace
+}  // namespace topicrawl::web

@@ -1,0 +1,177 @@
+// --render: fetched HTML pages through headless Chromium (render/).
+//
+// always: every fetched page is rendered before it is parsed; the rendered
+//   DOM is what the parser, the strategy and the store's links see.
+// auto: every page is parsed statically first; RenderDecider says whether
+//   the page's host renders (or samples) and only those pages go to the
+//   pool. A sample compares the two parses (render/render_decider.h) and may
+//   decide its host; the decision and its evidence become a
+//   `render_decision` event (explain, dashboard events).
+// A failed render keeps the static parse (auto) or parses the fetched body
+// (always): rendering never loses a page. The WARC keeps the fetched
+// response and, for a rendered page, the DOM as a `conversion` record.
+#include <cstdio>
+
+#include "core/hash.h"
+#include "crawl/crawler_impl.h"
+#include "robots/robots_cache.h"
+#include "text/simhash.h"
+#include "url/url.h"
+
+namespace topicrawl {
+namespace {
+
+RenderOptions MakeRenderOptions(const CrawlConfig& c) {
+  RenderOptions o;
+  o.workers = c.render_workers;
+  o.tabs_per_worker = c.render_tabs;
+  o.page_timeout_s = c.render_timeout_s;
+  o.max_browser_mb = c.render_browser_mb;
+  o.pages_per_browser = c.render_pages_per_browser;
+  o.fetch.user_agent = c.user_agent;
+  o.fetch.connect_to = c.connect_to;
+  o.fetch.resolve = c.resolve;
+  o.fetch.cacert = c.cacert;
+  o.fetch.proxy = c.proxy;
+  o.fetch.allow_private = c.allow_private;
+  o.fetch.connect_timeout_s = c.connect_timeout_s;
+  o.fetch.total_timeout_s = c.total_timeout_s;
+  o.fetch.max_body_bytes = static_cast<size_t>(c.max_body_bytes);
+  o.fetch.max_redirects = c.max_redirects;
+  o.respect_robots = c.respect_robots;
+  o.robots_agent = c.robots_agent;
+  o.host_delay_s = c.delay_s;
+  o.lazy_start = c.render == "auto";
+  return o;
+}
+
+std::vector<std::string> LinkUrls(const ParsedPage& page) {
+  std::vector<std::string> out;
+  out.reserve(page.links.size());
+  for (const Outlink& l : page.links) {
+    if (!l.url.empty()) out.push_back(l.url);
+  }
+  return out;
+}
+
+size_t Words(const std::string& text) {
+  size_t n = 0;
+  bool in_word = false;
+  for (unsigned char ch : text) {
+    const bool space = ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r';
+    if (!space && !in_word) ++n;
+    in_word = !space;
+  }
+  return n;
+}
+
+}  // namespace
+
+Status Crawler::Impl::SetupRender() {
+  render_mode_ = ParseRenderMode(config_.render).value_or(RenderMode::kNever);
+  if (render_mode_ == RenderMode::kNever) return Status::Ok();
+  auto pool = RenderPool::Start(MakeRenderOptions(config_));
+  if (!pool.ok()) return pool.status();
+  render_ = std::move(pool).value();
+  if (render_mode_ == RenderMode::kAuto) {
+    RenderDeciderOptions d;
+    d.samples = config_.render_samples;
+    d.max_share = config_.render_max_share;
+    decider_ = std::make_unique<RenderDecider>(d);
+  }
+  return Status::Ok();
+}
+
+bool Crawler::Impl::MaybeRender(ProcessedPage* p) {
+  if (!render_ || !p->parse_error.empty()) return false;
+  const FetchResult& f = p->fetch;
+  const std::string& url = f.final_url.empty() ? f.task.url : f.final_url;
+  RenderDecider::Action action = RenderDecider::Action::kRender;
+  if (decider_) {
+    action = decider_->Consider(RobotsHostKey(url), p->decoded.utf8);
+    if (action == RenderDecider::Action::kStatic) return false;
+  }
+  RenderJob job;
+  job.url = url;
+  job.http_code = f.http_code;
+  job.response_head = f.response_head;
+  job.content_type = f.content_type;
+  job.body = f.body;
+  auto page = std::make_shared<ProcessedPage>(std::move(*p));
+  render_->Submit(std::move(job), [this, page, action](RenderResult r) {
+    pool_->Submit([this, page, action, r = std::move(r)]() mutable {
+      FinishRender(std::move(*page), action, std::move(r));
+    });
+  });
+  return true;
+}
+
+void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, RenderResult r) {
+  const FetchResult& f = p.fetch;
+  const std::string& url = f.final_url.empty() ? f.task.url : f.final_url;
+  char note[200];
+  std::snprintf(note, sizeof(note),
+                "%s in %.2f s: %d requests (%d fetched, %d cached, %d blocked, %d refused)%s",
+                action == RenderDecider::Action::kSample ? "rendered as a sample" : "rendered",
+                r.seconds, r.requests, r.fetched, r.cached, r.blocked, r.refused,
+                r.timed_out ? ", time cap reached" : "");
+  if (!r.ok) {
+    if (decider_) decider_->RenderFailed(RobotsHostKey(url), action == RenderDecider::Action::kSample);
+    if (render_mode_ == RenderMode::kAlways) ParseFetched(&p);
+    p.render_note = "render failed: " + r.error;
+    AssessAndQueue(std::move(p));
+    return;
+  }
+  // document.links resolve against location.href (pushState may have moved
+  // it within the site); the parser takes the same base.
+  const bool moved = ResolveLink("", r.location).has_value();
+  ParsedPage rendered;
+  try {
+    rendered = ParseHtml(r.html, moved ? r.location : url, parse_options_);
+  } catch (const std::exception& e) {
+    p.render_note = std::string("rendered DOM did not parse: ") + e.what();
+    if (render_mode_ == RenderMode::kAlways) ParseFetched(&p);
+    AssessAndQueue(std::move(p));
+    return;
+  }
+  if (action == RenderDecider::Action::kSample) {
+    RenderSample s{LinkUrls(p.page), LinkUrls(rendered), Words(p.page.text),
+                   Words(rendered.text)};
+    p.render_event = decider_->AddSample(RobotsHostKey(url), s);
+  }
+  if (p.decoded.charset.empty()) p.decoded = DecodeToUtf8(f.body, f.content_type);
+  p.page = std::move(rendered);
+  p.rendered_html = std::move(r.html);
+  p.render_note = note;
+  AssessAndQueue(std::move(p));
+}
+
+void Crawler::Impl::RecordRender() {
+  if (!render_) return;
+  render_->WaitIdle();
+  const RenderPoolStats s = render_->Stats();
+  char buf[512];
+  std::snprintf(buf, sizeof(buf),
+                "mode=%s rendered=%lld failed=%lld timed_out=%lld subrequests=%lld "
+                "fetched=%lld cache_hits=%lld refused=%lld blocked=%lld browsers=%lld "
+                "recycled=%lld crashed=%lld peak_browser_mb=%.0f",
+                RenderModeName(render_mode_), static_cast<long long>(s.rendered),
+                static_cast<long long>(s.failed), static_cast<long long>(s.timed_out),
+                static_cast<long long>(s.subrequests), static_cast<long long>(s.fetched),
+                static_cast<long long>(s.cache_hits), static_cast<long long>(s.refused),
+                static_cast<long long>(s.blocked), static_cast<long long>(s.browser_starts),
+                static_cast<long long>(s.browser_recycles),
+                static_cast<long long>(s.browser_crashes),
+                static_cast<double>(s.peak_browser_memory) / (1 << 20));
+  std::string detail = buf;
+  if (decider_) {
+    detail += " pages=" + std::to_string(decider_->pages()) +
+              " capped=" + std::to_string(decider_->capped());
+  }
+  if (config_.progress_interval_ms > 0) std::fprintf(stderr, "render: %s\n", detail.c_str());
+  store_->AddEvent("render", detail);
+}
+
+void Crawler::Impl::CloseRender() { render_.reset(); }
+
+}  // namespace topicrawl

@@ -1,0 +1,139 @@
+#include "render/render_decider.h"
+
+#include <strings.h>
+
+#include <cstdio>
+#include <unordered_set>
+
+namespace topicrawl {
+
+bool LooksScripted(std::string_view html) {
+  constexpr std::string_view kTag = "<script";
+  for (size_t i = html.find('<'); i != std::string_view::npos; i = html.find('<', i + 1)) {
+    if (html.size() - i >= kTag.size() &&
+        strncasecmp(html.data() + i, kTag.data(), kTag.size()) == 0) {
+      const char next = html.size() > i + kTag.size() ? html[i + kTag.size()] : '>';
+      if (next == '>' || next == ' ' || next == '\t' || next == '\n' || next == '\r' ||
+          next == '/') {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+double LinkGain(const RenderSample& s) {
+  std::unordered_set<std::string_view> have(s.static_links.begin(), s.static_links.end());
+  std::unordered_set<std::string_view> rendered(s.rendered_links.begin(), s.rendered_links.end());
+  if (rendered.empty()) return 0;
+  size_t fresh = 0;
+  for (std::string_view l : rendered) fresh += have.count(l) == 0;
+  return static_cast<double>(fresh) / static_cast<double>(rendered.size());
+}
+
+double TextGain(const RenderSample& s) {
+  if (s.rendered_words == 0 || s.rendered_words <= s.static_words) return 0;
+  return 1.0 - static_cast<double>(s.static_words) / static_cast<double>(s.rendered_words);
+}
+
+const char* RenderStateName(HostRenderDecision::State state) {
+  switch (state) {
+    case HostRenderDecision::State::kUndecided: return "undecided";
+    case HostRenderDecision::State::kRender: return "render";
+    case HostRenderDecision::State::kStatic: return "static";
+  }
+  return "undecided";
+}
+
+bool RenderDecider::UnderCap() const {
+  return rendered_ < options_.free_renders ||
+         static_cast<double>(rendered_ + 1) <= options_.max_share * static_cast<double>(pages_);
+}
+
+RenderDecider::Action RenderDecider::Consider(const std::string& host, std::string_view html) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++pages_;
+  HostRenderDecision& h = hosts_[host];
+  if (h.host.empty()) h.host = host;
+  Action want = Action::kStatic;
+  if (h.state == HostRenderDecision::State::kRender) {
+    want = Action::kRender;
+  } else if (h.state == HostRenderDecision::State::kUndecided &&
+             h.samples_started < options_.samples && LooksScripted(html)) {
+    want = Action::kSample;
+  }
+  if (want == Action::kStatic) return want;
+  if (!UnderCap()) {
+    ++capped_;
+    return Action::kStatic;
+  }
+  ++rendered_;
+  if (want == Action::kSample) ++h.samples_started;
+  return want;
+}
+
+std::string RenderDecider::AddSample(const std::string& host, const RenderSample& sample) {
+  std::lock_guard<std::mutex> lock(mu_);
+  HostRenderDecision& h = hosts_[host];
+  if (h.host.empty()) h.host = host;
+  h.gains.emplace_back(LinkGain(sample), TextGain(sample));
+  if (h.state != HostRenderDecision::State::kUndecided ||
+      static_cast<int>(h.gains.size()) < options_.samples) {
+    return "";
+  }
+  double link = 0, text = 0;
+  for (const auto& [l, t] : h.gains) {
+    link += l;
+    text += t;
+  }
+  link /= static_cast<double>(h.gains.size());
+  text /= static_cast<double>(h.gains.size());
+  const bool render = link >= options_.min_link_gain || text >= options_.min_text_gain;
+  h.state = render ? HostRenderDecision::State::kRender : HostRenderDecision::State::kStatic;
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "%zu samples: mean link gain %.2f (render at >= %.2f), mean text gain %.2f "
+                "(render at >= %.2f) -> %s",
+                h.gains.size(), link, options_.min_link_gain, text, options_.min_text_gain,
+                RenderStateName(h.state));
+  h.evidence = buf;
+  return host + ": " + h.evidence;
+}
+
+void RenderDecider::RenderFailed(const std::string& host, bool was_sample) {
+  std::lock_guard<std::mutex> lock(mu_);
+  --rendered_;
+  if (!was_sample) return;
+  HostRenderDecision& h = hosts_[host];
+  if (h.samples_started > 0) --h.samples_started;  // another page samples instead
+  if (++h.failures >= options_.samples && h.state == HostRenderDecision::State::kUndecided) {
+    h.state = HostRenderDecision::State::kStatic;
+    h.evidence = std::to_string(h.failures) + " sample renders failed -> static";
+  }
+}
+
+std::vector<HostRenderDecision> RenderDecider::Decisions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<HostRenderDecision> out;
+  for (const auto& [host, h] : hosts_) {
+    if (h.samples_started > 0 || h.state != HostRenderDecision::State::kUndecided) {
+      out.push_back(h);
+    }
+  }
+  return out;
+}
+
+int64_t RenderDecider::pages() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pages_;
+}
+int64_t RenderDecider::rendered() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return rendered_;
+}
+int64_t RenderDecider::capped() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return capped_;
+}
+
+}  // namespace topicrawl

@@ -1,0 +1,89 @@
+// RenderDecider: --render auto. Decides per host whether its pages are
+// rendered, from a small sample of them rendered and parsed both ways.
+//
+//   1. A page is a candidate only when its HTML has a <script> element
+//      (LooksScripted): without one, rendering cannot change it.
+//   2. A host starts undecided. Its first `samples` candidates are rendered
+//      as samples; for each, the static parse and the rendered parse are
+//      compared: link gain = share of the rendered page's links the static
+//      parse lacks, text gain = share of the rendered text's words the
+//      static text lacks (1 - static/rendered, floored at 0).
+//   3. With all samples in: the host is rendered when the mean link gain
+//      >= min_link_gain or the mean text gain >= min_text_gain; otherwise
+//      never again. The decision and its evidence (per-sample figures) are
+//      kept for explain and the dashboard (Decisions()).
+//   4. A crawl-wide cap: a render (sample or not) is only started while
+//      rendered pages stay within max_share of the pages processed (after a
+//      first `free_renders`); over the cap a page is parsed statically and
+//      counted in capped().
+// Thread-safe (the parse threads ask it).
+#ifndef TOPICRAWL_RENDER_RENDER_DECIDER_H_
+#define TOPICRAWL_RENDER_RENDER_DECIDER_H_
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topicrawl {
+
+struct RenderDeciderOptions {
+  int samples = 2;
+  double min_link_gain = 0.2;
+  double min_text_gain = 0.3;
+  double max_share = 0.1;
+  int64_t free_renders = 20;
+};
+
+// True when `html` contains a <script element (ASCII case-insensitive).
+bool LooksScripted(std::string_view html);
+
+// One page parsed both ways.
+struct RenderSample {
+  std::vector<std::string> static_links, rendered_links;  // canonical URLs
+  size_t static_words = 0, rendered_words = 0;
+};
+double LinkGain(const RenderSample& s);
+double TextGain(const RenderSample& s);
+
+struct HostRenderDecision {
+  std::string host;
+  enum class State { kUndecided, kRender, kStatic } state = State::kUndecided;
+  int samples_started = 0;
+  int failures = 0;  // failed sample renders; `samples` of them: static
+  std::vector<std::pair<double, double>> gains;  // (link, text) per sample
+  std::string evidence;  // e.g. "2 samples: link gain 0.85, text gain 0.90 -> render"
+};
+const char* RenderStateName(HostRenderDecision::State state);
+
+class RenderDecider {
+ public:
+  explicit RenderDecider(RenderDeciderOptions options) : options_(options) {}
+
+  enum class Action { kStatic, kRender, kSample };
+  // For one statically parsed page of `host` (call once per page).
+  Action Consider(const std::string& host, std::string_view html);
+  // The comparison of a kSample page; returns the decision's evidence when
+  // this sample decided the host, else "".
+  std::string AddSample(const std::string& host, const RenderSample& sample);
+  // A kSample or kRender page whose render failed (it is not a sample).
+  void RenderFailed(const std::string& host, bool was_sample);
+
+  std::vector<HostRenderDecision> Decisions() const;
+  int64_t pages() const;
+  int64_t rendered() const;
+  int64_t capped() const;
+
+ private:
+  bool UnderCap() const;  // mu_ held
+  RenderDeciderOptions options_;
+  mutable std::mutex mu_;
+  std::map<std::string, HostRenderDecision> hosts_;
+  int64_t pages_ = 0, rendered_ = 0, capped_ = 0;
+};
+
+}  // namespace topicrawl
+
+#endif  // TOPICRAWL_RENDER_RENDER_DECIDER_H_
