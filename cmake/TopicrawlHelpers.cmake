@@ -18,6 +18,8 @@ function(topicrawl_test name)
   add_executable(${name} ${ARG_SOURCES})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
+  # Fakes and fixtures live in tests/support/ (#include "support/...").
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${name} PRIVATE
     TOPICRAWL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     TOPICRAWL_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")

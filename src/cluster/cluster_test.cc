@@ -10,8 +10,8 @@
 #include "cluster/cluster_admin.h"
 #include "cluster/cluster_layout.h"
 #include "cluster/cluster_worker.h"
-#include "cluster/redis_test_server.h"
 #include "core/hash.h"
+#include "support/redis_test_server.h"
 
 namespace topicrawl {
 namespace {

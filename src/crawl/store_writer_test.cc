@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "store/crawl_store.h"
-#include "store/crawl_store_test_fixture.h"
-#include "store/store_test_util.h"
+#include "support/crawl_store_test_fixture.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "eval/fake_crawl_db.h"
+#include "support/fake_crawl_db.h"
 
 namespace topicrawl::eval {
 namespace {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "eval/experiment_report.h"
-#include "eval/fake_crawl_db.h"
+#include "support/fake_crawl_db.h"
 
 namespace topicrawl::eval {
 namespace {

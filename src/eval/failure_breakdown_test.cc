@@ -6,8 +6,8 @@
 
 #include "core/hash.h"
 #include "gtest/gtest.h"
-#include "search/search_test_util.h"
 #include "store/crawl_store.h"
+#include "support/search_test_util.h"
 
 namespace topicrawl::eval {
 namespace {

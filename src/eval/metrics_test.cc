@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "eval/fake_crawl_db.h"
 #include "eval/metrics_report.h"
+#include "support/fake_crawl_db.h"
 
 namespace topicrawl::eval {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "eval/fake_crawl_db.h"
+#include "support/fake_crawl_db.h"
 #include "eval/metrics.h"
 
 namespace topicrawl::eval {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "crawl/rounds/fake_round_history.h"
+#include "support/fake_round_history.h"
 
 namespace topicrawl::eval {
 namespace {

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <map>
 
-#include "export/export_test_util.h"
+#include "support/export_test_util.h"
 #include "export/surt.h"
 #include "nlohmann/json.hpp"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 #include "store/warc_reader.h"
 
 namespace topicrawl {

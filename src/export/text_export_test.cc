@@ -11,7 +11,7 @@
 #include "core/hash.h"
 #include "nlohmann/json.hpp"
 #include "store/crawl_store.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -12,10 +12,10 @@
 #include <sstream>
 
 #include "export/cdxj.h"
-#include "export/export_test_util.h"
+#include "support/export_test_util.h"
 #include "nlohmann/json.hpp"
 #include "store/crawl_store.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 #include "store/warc_reader.h"
 
 namespace topicrawl {

@@ -3,7 +3,7 @@
 // hold/release, the global in-flight limit.
 #include <gtest/gtest.h>
 
-#include "frontier/frontier_test_util.h"
+#include "support/frontier_test_util.h"
 
 namespace topicrawl {
 namespace {

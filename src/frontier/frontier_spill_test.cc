@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "frontier/frontier_test_util.h"
+#include "support/frontier_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -6,9 +6,9 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "store/crawl_db_reader.h"
 #include "search/page_text.h"
-#include "search/search_test_util.h"
+#include "store/crawl_db_reader.h"
+#include "support/search_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -8,9 +8,9 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "search/search_index.h"
-#include "search/search_test_util.h"
 #include "server/prometheus_text.h"
 #include "store/crawl_store.h"
+#include "support/search_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "store/crawl_store.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

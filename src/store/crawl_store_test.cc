@@ -11,11 +11,11 @@
 #include <set>
 #include <sstream>
 
-#include "core/test_require.h"
 #include "core/hash.h"
-#include "store/crawl_store_test_fixture.h"
-#include "store/store_test_util.h"
+#include "core/test_require.h"
 #include "store/warc_reader.h"
+#include "support/crawl_store_test_fixture.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

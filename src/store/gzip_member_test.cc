@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/test_require.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "core/hash.h"
 #include "store/crawl_store.h"
-#include "store/crawl_store_test_fixture.h"
-#include "store/store_test_util.h"
+#include "support/crawl_store_test_fixture.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "core/hash.h"
 #include "store/crawl_store.h"
-#include "store/store_test_util.h"
 #include "store/warc_reader.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "core/test_require.h"
 #include "store/sha1.h"
-#include "store/store_test_util.h"
 #include "store/warc_reader.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/test_require.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 #include "store/warc_reader.h"
 #include "store/warc_writer.h"
 #include "store/zstd_frame.h"

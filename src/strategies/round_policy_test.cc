@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "crawl/rounds/fake_round_history.h"
 #include "crawl/rounds/policies.h"
 #include "strategies/round_registry.h"
+#include "support/fake_round_history.h"
 
 namespace topicrawl {
 namespace {

@@ -28,9 +28,9 @@
 #include "crawl/state_blob.h"
 #include "crawl/strategy_state.h"
 #include "frontier/frontier.h"
-#include "frontier/wl_fake_view_test_util.h"
 #include "strategies/baselines/topic_strategy.h"
 #include "strategies/strategy_registry.h"
+#include "support/fake_scores_view.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {

@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "cluster/redis_test_server.h"
+#include "support/redis_test_server.h"
 #include "support/test_http_server.h"
 
 namespace topicrawl {

@@ -11,7 +11,7 @@
 
 #include "core/hash.h"
 #include "crawl/rounds/round_graph.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace {

@@ -9,11 +9,11 @@
 #include <gtest/gtest.h>
 
 #include "classify/svm_model.h"
-#include "crawl/rounds/fake_round_history.h"
 #include "crawl/rounds/round_policy.h"
 #include "strategies/hub/hub_dataset.h"
 #include "strategies/hub/hub_site_relative.h"
 #include "strategies/round_registry.h"
+#include "support/fake_round_history.h"
 
 namespace topicrawl {
 namespace {

@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "crawl/rounds/fake_round_history.h"
+#include "support/fake_round_history.h"
 #include "crawl/rounds/round_policy.h"
 #include "strategies/round_registry.h"
 

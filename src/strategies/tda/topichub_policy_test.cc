@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include "crawl/rounds/fake_round_history.h"
 #include "crawl/rounds/round_graph.h"
 #include "crawl/rounds/round_policy.h"
 #include "strategies/round_registry.h"
+#include "support/fake_round_history.h"
 
 namespace topicrawl {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "frontier/frontier_test_util.h"
-#include "frontier/wl_fake_view_test_util.h"
+#include "support/fake_scores_view.h"
+#include "support/frontier_test_util.h"
 
 namespace topicrawl {
 namespace {

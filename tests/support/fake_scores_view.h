@@ -1,7 +1,7 @@
 // A SelectionView over fixed per-host score lists, for the sampling
 // selectors' tests (not part of the library).
-#ifndef TOPICRAWL_FRONTIER_WL_FAKE_VIEW_TEST_UTIL_H_
-#define TOPICRAWL_FRONTIER_WL_FAKE_VIEW_TEST_UTIL_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_FAKE_SCORES_VIEW_H_
+#define TOPICRAWL_TESTS_SUPPORT_FAKE_SCORES_VIEW_H_
 
 #include <algorithm>
 #include <functional>
@@ -58,4 +58,4 @@ class ScoresView : public SelectionView {
 
 }  // namespace topicrawl::testing
 
-#endif  // TOPICRAWL_FRONTIER_WL_FAKE_VIEW_TEST_UTIL_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_FAKE_SCORES_VIEW_H_

@@ -1,7 +1,7 @@
 // Test helper: a small finished crawl directory written through CrawlStore
 // (pages with WARC response records), for the search and server tests.
-#ifndef TOPICRAWL_SEARCH_SEARCH_TEST_UTIL_H_
-#define TOPICRAWL_SEARCH_SEARCH_TEST_UTIL_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_SEARCH_TEST_UTIL_H_
+#define TOPICRAWL_TESTS_SUPPORT_SEARCH_TEST_UTIL_H_
 
 #include <optional>
 #include <string>
@@ -29,4 +29,4 @@ std::string FreshTempDir(const std::string& name);
 
 }  // namespace topicrawl::testing
 
-#endif  // TOPICRAWL_SEARCH_SEARCH_TEST_UTIL_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_SEARCH_TEST_UTIL_H_

@@ -1,8 +1,8 @@
 // A small closed crawl directory for the export tests: pages from
 // store_test_util's MakeTestPage (ok pages, 404s, robots denials) and, when
 // asked, a revisit round whose unchanged pages become WARC revisit records.
-#ifndef TOPICRAWL_EXPORT_EXPORT_TEST_UTIL_H_
-#define TOPICRAWL_EXPORT_EXPORT_TEST_UTIL_H_
+#ifndef TOPICRAWL_SUPPORT_EXPORT_TEST_UTIL_H_
+#define TOPICRAWL_SUPPORT_EXPORT_TEST_UTIL_H_
 
 #include <string>
 
@@ -23,4 +23,4 @@ WarcOptions ZstdTestWarcOptions();
 
 }  // namespace topicrawl::testing
 
-#endif  // TOPICRAWL_EXPORT_EXPORT_TEST_UTIL_H_
+#endif  // TOPICRAWL_SUPPORT_EXPORT_TEST_UTIL_H_

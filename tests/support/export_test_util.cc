@@ -1,10 +1,10 @@
-#include "export/export_test_util.h"
+#include "support/export_test_util.h"
 
 #include <vector>
 
 #include "core/hash.h"
 #include "store/crawl_store.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl::testing {
 

@@ -1,7 +1,7 @@
 // Test helper: writes crawl directories with the store schema of
 // docs/ARCHITECTURE.md, so eval is tested without the crawler.
-#ifndef TOPICRAWL_EVAL_FAKE_CRAWL_DB_H_
-#define TOPICRAWL_EVAL_FAKE_CRAWL_DB_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_FAKE_CRAWL_DB_H_
+#define TOPICRAWL_TESTS_SUPPORT_FAKE_CRAWL_DB_H_
 
 #include <cstdint>
 #include <map>
@@ -34,4 +34,4 @@ std::string MakeTempDir(const std::string& name);
 
 }  // namespace topicrawl::eval::testing
 
-#endif  // TOPICRAWL_EVAL_FAKE_CRAWL_DB_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_FAKE_CRAWL_DB_H_

@@ -1,4 +1,4 @@
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 #include <dirent.h>
 #include <sqlite3.h>

@@ -1,6 +1,6 @@
 // Helpers shared by the frontier tests (not part of the library).
-#ifndef TOPICRAWL_FRONTIER_FRONTIER_TEST_UTIL_H_
-#define TOPICRAWL_FRONTIER_FRONTIER_TEST_UTIL_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_FRONTIER_TEST_UTIL_H_
+#define TOPICRAWL_TESTS_SUPPORT_FRONTIER_TEST_UTIL_H_
 
 #include <memory>
 #include <string>
@@ -63,4 +63,4 @@ inline std::vector<std::string> Drain(Frontier& f) {
 
 }  // namespace topicrawl::testing
 
-#endif  // TOPICRAWL_FRONTIER_FRONTIER_TEST_UTIL_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_FRONTIER_TEST_UTIL_H_

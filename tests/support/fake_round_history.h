@@ -1,6 +1,6 @@
 // An in-memory RoundHistory for unit tests of round policies.
-#ifndef TOPICRAWL_CRAWL_ROUNDS_FAKE_ROUND_HISTORY_H_
-#define TOPICRAWL_CRAWL_ROUNDS_FAKE_ROUND_HISTORY_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_FAKE_ROUND_HISTORY_H_
+#define TOPICRAWL_TESTS_SUPPORT_FAKE_ROUND_HISTORY_H_
 
 #include <map>
 #include <string>
@@ -81,4 +81,4 @@ class FakeRoundHistory : public RoundHistory {
 
 }  // namespace topicrawl
 
-#endif  // TOPICRAWL_CRAWL_ROUNDS_FAKE_ROUND_HISTORY_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_FAKE_ROUND_HISTORY_H_

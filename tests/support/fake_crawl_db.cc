@@ -1,4 +1,4 @@
-#include "eval/fake_crawl_db.h"
+#include "support/fake_crawl_db.h"
 
 #include <sqlite3.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // Test helpers for store/: temporary directories, generated pages and a
 // full consistency check of a crawl directory (database <-> WARC files).
-#ifndef TOPICRAWL_STORE_STORE_TEST_UTIL_H_
-#define TOPICRAWL_STORE_STORE_TEST_UTIL_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_STORE_TEST_UTIL_H_
+#define TOPICRAWL_TESTS_SUPPORT_STORE_TEST_UTIL_H_
 
 #include <cstdint>
 #include <string>
@@ -71,4 +71,4 @@ int RunCommand(const std::string& command);
 
 }  // namespace topicrawl::testing
 
-#endif  // TOPICRAWL_STORE_STORE_TEST_UTIL_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_STORE_TEST_UTIL_H_

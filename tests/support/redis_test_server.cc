@@ -1,4 +1,4 @@
-#include "cluster/redis_test_server.h"
+#include "support/redis_test_server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

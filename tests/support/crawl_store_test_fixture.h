@@ -1,8 +1,8 @@
 // The fixture of the CrawlStore tests (crawl_store_test.cc: what a crawl
 // stores and reads back; crawl_store_open_test.cc: opening, old schemas and
 // bad directories). Test-only.
-#ifndef TOPICRAWL_STORE_CRAWL_STORE_TEST_FIXTURE_H_
-#define TOPICRAWL_STORE_CRAWL_STORE_TEST_FIXTURE_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_CRAWL_STORE_TEST_FIXTURE_H_
+#define TOPICRAWL_TESTS_SUPPORT_CRAWL_STORE_TEST_FIXTURE_H_
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "store/crawl_store.h"
-#include "store/store_test_util.h"
+#include "support/store_test_util.h"
 
 namespace topicrawl {
 namespace store_test {
@@ -82,4 +82,4 @@ class CrawlStoreTest : public ::testing::Test {
 }  // namespace store_test
 }  // namespace topicrawl
 
-#endif  // TOPICRAWL_STORE_CRAWL_STORE_TEST_FIXTURE_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_CRAWL_STORE_TEST_FIXTURE_H_

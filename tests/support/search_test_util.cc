@@ -1,4 +1,4 @@
-#include "search/search_test_util.h"
+#include "support/search_test_util.h"
 
 #include <unistd.h>
 

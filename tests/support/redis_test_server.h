@@ -1,8 +1,8 @@
 // RedisTestServer: a real redis-server (Debian redis-server 7.0) for tests,
 // on a free 127.0.0.1 port with its data (appendonly) in a temporary
 // directory; killed and removed by the destructor.
-#ifndef TOPICRAWL_CLUSTER_REDIS_TEST_SERVER_H_
-#define TOPICRAWL_CLUSTER_REDIS_TEST_SERVER_H_
+#ifndef TOPICRAWL_TESTS_SUPPORT_REDIS_TEST_SERVER_H_
+#define TOPICRAWL_TESTS_SUPPORT_REDIS_TEST_SERVER_H_
 
 #include <sys/types.h>
 
@@ -33,4 +33,4 @@ class RedisTestServer {
 
 }  // namespace topicrawl
 
-#endif  // TOPICRAWL_CLUSTER_REDIS_TEST_SERVER_H_
+#endif  // TOPICRAWL_TESTS_SUPPORT_REDIS_TEST_SERVER_H_
