@@ -140,6 +140,40 @@ void ComputeWallTime(const CrawlRecord& crawl, std::optional<int64_t> start,
   if (*m->wall_s > 0) m->pages_per_s = static_cast<double>(m->dp) / *m->wall_s;
 }
 
+// A checkpoint's figures from the crawl's own relevance scores: dp, lp,
+// accuracy, the mean and sd of every page's score (ardp, sddp) and of the
+// pages judged relevant (arlp, sdlp).
+CheckpointMetrics ScoreCheckpoint(int64_t n, const RunningStats& all,
+                                  const RunningStats& relevant) {
+  CheckpointMetrics c;
+  c.n = c.dp = n;
+  c.lp = relevant.n;
+  c.accuracy = static_cast<double>(c.lp) / static_cast<double>(n);
+  c.ardp = all.mean;
+  c.sddp = all.PopulationSd();
+  if (relevant.n > 0) {
+    c.arlp = relevant.mean;
+    c.sdlp = relevant.PopulationSd();
+  }
+  return c;
+}
+
+// The n-th download against the labels: the true harvest and recall curves,
+// their running sums and the pages needed for 50 % and 90 % recall.
+void TrackLabels(const DownloadedPage& page, bool judged_relevant, int64_t n,
+                 LabelTracker* tracker, double* harvest_sum, double* recall_sum,
+                 CrawlMetrics* m) {
+  tracker->Add(page, judged_relevant);
+  const double harvest = static_cast<double>(tracker->relevant_found()) / static_cast<double>(n);
+  const double recall = tracker->Recall();
+  *harvest_sum += harvest;
+  *recall_sum += recall;
+  m->curves.true_harvest.push_back(harvest);
+  m->curves.recall.push_back(recall);
+  if (recall >= 0.5 && !m->pages_to_recall_50) m->pages_to_recall_50 = n;
+  if (recall >= 0.9 && !m->pages_to_recall_90) m->pages_to_recall_90 = n;
+}
+
 }  // namespace
 
 CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& options,
@@ -175,31 +209,12 @@ CrawlMetrics ComputeMetrics(const CrawlRecord& crawl, const MetricOptions& optio
     all.Add(r);
     if (r >= m.beta) relevant.Add(r);
     m.curves.accuracy.push_back(static_cast<double>(relevant.n) / n);
-    if (tracker) {
-      tracker->Add(page, r >= m.beta);
-      double harvest = static_cast<double>(tracker->relevant_found()) / n;
-      double recall = tracker->Recall();
-      harvest_sum += harvest;
-      recall_sum += recall;
-      m.curves.true_harvest.push_back(harvest);
-      m.curves.recall.push_back(recall);
-      if (recall >= 0.5 && !m.pages_to_recall_50) m.pages_to_recall_50 = n;
-      if (recall >= 0.9 && !m.pages_to_recall_90) m.pages_to_recall_90 = n;
-    }
+    if (tracker) TrackLabels(page, r >= m.beta, n, &*tracker, &harvest_sum, &recall_sum, &m);
     if (next_checkpoint >= checkpoints.size() || checkpoints[next_checkpoint] != n) {
       continue;
     }
     ++next_checkpoint;
-    CheckpointMetrics c;
-    c.n = c.dp = n;
-    c.lp = relevant.n;
-    c.accuracy = static_cast<double>(c.lp) / n;
-    c.ardp = all.mean;
-    c.sddp = all.PopulationSd();
-    if (relevant.n > 0) {
-      c.arlp = relevant.mean;
-      c.sdlp = relevant.PopulationSd();
-    }
+    CheckpointMetrics c = ScoreCheckpoint(n, all, relevant);
     if (start && page.fetched_at_ms) {
       c.elapsed_s = static_cast<double>(*page.fetched_at_ms - *start) / 1000.0;
     }

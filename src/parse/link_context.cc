@@ -4,6 +4,69 @@
 
 namespace topicrawl::html_walk {
 
+namespace {
+
+// Word range [first, last) of a link that has words: a candidate neighbour.
+struct LinkSpan {
+  size_t first, last;
+  size_t link;
+};
+
+// First word starting at/after an offset. Links come in document order, so
+// the offsets asked for mostly grow: walk a cursor forward from the last
+// answer and binary-search only when an offset goes backwards.
+class WordCursor {
+ public:
+  explicit WordCursor(const std::vector<WordSpan>& words) : words_(words) {}
+  size_t At(size_t offset) {
+    if (offset < offset_) {
+      index_ = static_cast<size_t>(
+          std::lower_bound(words_.begin(), words_.end(), offset,
+                           [](const WordSpan& w, size_t off) { return w.begin < off; }) -
+          words_.begin());
+    } else {
+      while (index_ < words_.size() && words_[index_].begin < offset) ++index_;
+    }
+    offset_ = offset;
+    return index_;
+  }
+
+ private:
+  const std::vector<WordSpan>& words_;
+  size_t index_ = 0;
+  size_t offset_ = 0;
+};
+
+// The nearest other link ending at or before word `first` and the nearest
+// starting at or after word `last` (spans sorted by first word), each kept
+// only when it reaches into the window [lo, hi).
+std::pair<const LinkSpan*, const LinkSpan*> NeighbourLinks(const std::vector<LinkSpan>& spans,
+                                                           size_t self, size_t first,
+                                                           size_t last, size_t lo, size_t hi) {
+  auto it = std::lower_bound(spans.begin(), spans.end(), first,
+                             [](const LinkSpan& s, size_t f) { return s.first < f; });
+  const LinkSpan* before = nullptr;
+  const LinkSpan* after = nullptr;
+  for (auto b = it; b != spans.begin();) {
+    --b;
+    if (b->link != self && b->last <= first) {
+      before = &*b;
+      break;
+    }
+  }
+  for (auto a = it; a != spans.end(); ++a) {
+    if (a->link != self && a->first >= last) {
+      after = &*a;
+      break;
+    }
+  }
+  if (before != nullptr && before->last <= lo) before = nullptr;
+  if (after != nullptr && after->first >= hi) after = nullptr;
+  return {before, after};
+}
+
+}  // namespace
+
 // Seed 001 (§3.3): "for a window of fixed size before and after the link, if
 // other links occur in it, take the anchor text of one link before and one
 // after as the context; otherwise take a stretch of nearby text".
@@ -15,38 +78,17 @@ bool AttachTextContexts(std::string_view text, int window_words, size_t max_byte
   std::vector<WalkedLink>& links_ = *links;
   SplitWords(text, &words);
   const size_t window = static_cast<size_t>(window_words);
-  // First word starting at/after `offset`. Links come in document order, so
-  // the offsets asked for mostly grow: walk a cursor forward from the last
-  // answer and binary-search only when an offset goes backwards.
-  size_t cursor = 0;
-  size_t cursor_offset = 0;
-  auto word_at = [&](size_t offset) {
-    if (offset < cursor_offset) {
-      cursor = static_cast<size_t>(
-          std::lower_bound(words.begin(), words.end(), offset,
-                           [](const WordSpan& w, size_t off) { return w.begin < off; }) -
-          words.begin());
-    } else {
-      while (cursor < words.size() && words[cursor].begin < offset) ++cursor;
-    }
-    cursor_offset = offset;
-    return cursor;
-  };
-  // Word ranges of the links that have words (candidates for neighbours).
-  struct Span {
-    size_t first, last;  // [first, last) word indices
-    size_t link;
-  };
-  std::vector<Span> spans;
+  WordCursor cursor(words);
+  std::vector<LinkSpan> spans;
   std::vector<std::pair<size_t, size_t>> link_words(links_.size());
   for (size_t i = 0; i < links_.size(); ++i) {
     if (!links_[i].has_position) continue;
-    size_t first = word_at(links_[i].text_begin);
-    size_t last = word_at(links_[i].text_end);
+    size_t first = cursor.At(links_[i].text_begin);
+    size_t last = cursor.At(links_[i].text_end);
     link_words[i] = {first, last};
     if (last > first) spans.push_back({first, last, i});
   }
-  auto anchor_of = [&](const Span& s) {
+  auto anchor_of = [&](const LinkSpan& s) {
     const WalkedLink& r = links_[s.link];
     return TrimSpaces(
         std::string_view(text).substr(r.text_begin, r.text_end - r.text_begin));
@@ -61,26 +103,7 @@ bool AttachTextContexts(std::string_view text, int window_words, size_t max_byte
     auto [first, last] = link_words[i];
     size_t lo = first > window ? first - window : 0;
     size_t hi = std::min(words.size(), last + window);
-    // Nearest other link ending before `first` / starting at or after `last`.
-    auto it = std::lower_bound(spans.begin(), spans.end(), first,
-                               [](const Span& s, size_t f) { return s.first < f; });
-    const Span* before = nullptr;
-    const Span* after = nullptr;
-    for (auto b = it; b != spans.begin();) {
-      --b;
-      if (b->link != i && b->last <= first) {
-        before = &*b;
-        break;
-      }
-    }
-    for (auto a = it; a != spans.end(); ++a) {
-      if (a->link != i && a->first >= last) {
-        after = &*a;
-        break;
-      }
-    }
-    if (before != nullptr && before->last <= lo) before = nullptr;
-    if (after != nullptr && after->first >= hi) after = nullptr;
+    auto [before, after] = NeighbourLinks(spans, i, first, last, lo, hi);
     std::string context;
     if (before != nullptr || after != nullptr) {
       if (before != nullptr) context = anchor_of(*before);

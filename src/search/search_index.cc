@@ -116,6 +116,60 @@ std::string Unescape(const std::string& s) {
   return out;
 }
 
+// The crawl's relevance threshold (meta 'beta'); 0.62 when it is missing or
+// unreadable (crawls made before beta was stored).
+double CrawlBeta(CrawlDbReader& db) {
+  double beta = 0.62;
+  if (auto b = db.QueryText("SELECT value FROM meta WHERE key = 'beta'")) {
+    try {
+      beta = std::stod(*b);
+    } catch (...) {
+    }
+  }
+  return beta;
+}
+
+// Terms as the queries expect them: the index's stemmer and strategy, CJK
+// text as n-grams.
+Xapian::TermGenerator IndexTermGenerator() {
+  Xapian::TermGenerator tg;
+  tg.set_stemmer(Stemmer());
+  tg.set_stemming_strategy(kIndexStemming);
+  tg.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+  return tg;
+}
+
+// One page's document: title (weight 3) and text terms, the host, relevant
+// and round filters, the relevance value and the stored JSON shown in hits.
+Xapian::Document SearchDocument(Xapian::TermGenerator* tg, bool positions, int64_t id,
+                                const std::string& url, const PageText& text,
+                                bool relevant, double relevance, const std::string& round) {
+  const std::string host = UrlHostPort(url);
+  Xapian::Document doc;
+  tg->set_document(doc);
+  if (positions) {
+    tg->index_text(text.title, 3);  // title words weigh 3x
+    tg->increase_termpos();
+    tg->index_text(text.text);
+  } else {
+    tg->index_text_without_positions(text.title, 3);
+    tg->index_text_without_positions(text.text);
+  }
+  UnprefixCjkTerms(doc);
+  doc.add_boolean_term("H" + host);
+  if (relevant) doc.add_boolean_term("XREL");
+  if (!round.empty()) doc.add_boolean_term("XRND" + round);
+  doc.add_value(kRelevanceSlot, Xapian::sortable_serialise(relevance));
+  nlohmann::json data = {{"id", id},
+                         {"url", url},
+                         {"title", text.title},
+                         {"host", host},
+                         {"relevance", relevance},
+                         {"text", std::string(Utf8Prefix(text.text, kStoredTextBytes))}};
+  doc.set_data(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return doc;
+}
+
 }  // namespace
 
 std::string SearchIndexPath(const std::string& crawl_dir) { return crawl_dir + "/search"; }
@@ -139,18 +193,9 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
     Xapian::WritableDatabase xdb(SearchIndexPath(crawl_dir), Xapian::DB_CREATE_OR_OPEN);
     const std::string last = xdb.get_metadata("last_page_id");
     progress.last_page_id = last.empty() ? 0 : std::stoll(last);
-    double beta = 0.62;
-    if (auto b = db.QueryText("SELECT value FROM meta WHERE key = 'beta'")) {
-      try {
-        beta = std::stod(*b);
-      } catch (...) {
-      }
-    }
+    const double beta = CrawlBeta(db);
     const bool has_round = db.HasColumn("pages", "round");
-    Xapian::TermGenerator tg;
-    tg.set_stemmer(Stemmer());
-    tg.set_stemming_strategy(kIndexStemming);
-    tg.set_flags(Xapian::TermGenerator::FLAG_CJK_NGRAM);
+    Xapian::TermGenerator tg = IndexTermGenerator();
     if (progress.last_page_id == 0 && xdb.get_doccount() == 0) {
       xdb.set_metadata("positions", options.positions ? "1" : "0");
     }
@@ -176,30 +221,9 @@ StatusOr<IndexProgress> IndexNewPages(const std::string& crawl_dir,
         ++progress.unreadable;
       } else {
         const double relevance = r.IsNull(5) ? 0 : r.Double(5);
-        const std::string host = UrlHostPort(url);
-        Xapian::Document doc;
-        tg.set_document(doc);
-        if (positions) {
-          tg.index_text(text->title, 3);  // title words weigh 3x
-          tg.increase_termpos();
-          tg.index_text(text->text);
-        } else {
-          tg.index_text_without_positions(text->title, 3);
-          tg.index_text_without_positions(text->text);
-        }
-        UnprefixCjkTerms(doc);
-        doc.add_boolean_term("H" + host);
-        if (relevance >= beta) doc.add_boolean_term("XREL");
-        if (has_round) doc.add_boolean_term("XRND" + std::to_string(r.Int(6)));
-        doc.add_value(kRelevanceSlot, Xapian::sortable_serialise(relevance));
-        nlohmann::json data = {
-            {"id", id},
-            {"url", url},
-            {"title", text->title},
-            {"host", host},
-            {"relevance", relevance},
-            {"text", std::string(Utf8Prefix(text->text, kStoredTextBytes))}};
-        doc.set_data(data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        const std::string round = has_round ? std::to_string(r.Int(6)) : "";
+        Xapian::Document doc =
+            SearchDocument(&tg, positions, id, url, *text, relevance >= beta, relevance, round);
         // The Xapian document id is the page id: no unique-id term to look
         // up for every page, and a page indexed twice replaces itself.
         xdb.replace_document(static_cast<Xapian::docid>(id), doc);
