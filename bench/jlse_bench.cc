@@ -118,17 +118,14 @@ class SectionModel : public Model {
 };
 
 void BenchBm25(const char* name, size_t max_n) {
-  std::printf("BM25 top-1, model \"%s\", CPU us per query (2,000 queries): bmw us/q = "
-              "Block-Max WAND (blocks of %zu postings; not deployed); docs_sc, candid (= docs "
-              "scored by BMW), postings, blk_skip, pivots per query of BMW; deployed = as the "
-              "crawler runs it (Finalize(): plain max-score below %zu vertices, tiers above); "
-              "plain, tiers = the max-score searches at every size; thresh = deployed with the "
-              "crawler's threshold\n",
-              name, Bm25Index::kBlockSize, Bm25Index::kTieredFrom);
-  std::printf("%10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "vertices",
-              "bmw us/q", "docs_sc", "candid", "postings", "blk_skip", "pivots", "brute",
-              "deployed", "plain", "tiers", "thresh");
-  double first = 0, first_dep = 0;
+  std::printf("BM25 top-1, model \"%s\", CPU us per query (2,000 queries): deployed = as the "
+              "crawler runs it (Finalize(): plain max-score below %zu vertices, tiers above), "
+              "with its candidates and postings per query; plain, tiers = the two max-score "
+              "searches at every size; thresh = deployed with the crawler's threshold\n",
+              name, Bm25Index::kTieredFrom);
+  std::printf("%10s %10s %10s %10s %10s %10s %10s %10s\n", "vertices", "deployed", "candid",
+              "postings", "brute", "plain", "tiers", "thresh");
+  double first_dep = 0;
   for (size_t n = 1000; n <= max_n; n *= 10) {
     std::mt19937_64 rng(7);
     std::unique_ptr<Model> model;
@@ -147,20 +144,6 @@ void BenchBm25(const char* name, size_t max_n) {
     const int queries = 2000;
     std::vector<Bm25Doc> qs;
     for (int i = 0; i < queries; ++i) qs.push_back(model->Query(docs, rng));
-    // Block-Max WAND (not deployed: slower here, docs/strategies/jlse.md).
-    index.Finalize();
-    index.set_search(Bm25Search::kBlockMax);
-    double scored = 0, touched = 0, cands = 0, skipped = 0, pivots = 0;
-    const double t0 = CpuSeconds();
-    for (const auto& q : qs) {
-      Bm25Hit h = index.Top1(q);
-      scored += h.docs_scored;
-      touched += h.postings_touched;
-      cands += h.candidates;
-      skipped += h.blocks_skipped;
-      pivots += h.pivots;
-    }
-    const double us = (CpuSeconds() - t0) / queries * 1e6;
     // The same queries with the crawler's threshold (jlse searches only for
     // a vertex above the link's sim_anchor): half of the links NB-negative
     // (0.01), half NB-positive (0.5 .. 1).
@@ -169,6 +152,7 @@ void BenchBm25(const char* name, size_t max_n) {
     for (int i = 0; i < queries; ++i) {
       th.push_back((trng() & 1) ? 0.01 : 0.5 + 0.5 * std::uniform_real_distribution<double>()(trng));
     }
+    index.Finalize();
     index.set_search(Bm25Search::kAuto);  // as the crawler runs it
     const double d0 = CpuSeconds();
     for (const auto& q : qs) index.Top1(q);
@@ -185,8 +169,16 @@ void BenchBm25(const char* name, size_t max_n) {
     const double h0 = CpuSeconds();
     for (int i = 0; i < queries; ++i) index.Top1(qs[i], th[i]);
     const double thr_us = (CpuSeconds() - h0) / queries * 1e6;
-    // The previous searches at every size, for reference: the plain
-    // max-score and the impact tiers.
+    double brute_us = -1;
+    if (n <= 10000) {
+      int same = 0;
+      const double b0 = CpuSeconds();
+      for (int i = 0; i < 100; ++i) same += index.BruteForceTop1(qs[i]).doc == index.Top1(qs[i]).doc;
+      brute_us = (CpuSeconds() - b0) / 100 * 1e6;
+      if (same != 100) std::printf("MISMATCH with brute force: %d/100\n", same);
+    }
+    // The two searches at every size, for reference: the plain max-score
+    // and the impact tiers.
     index.Finalize(/*tiered_from=*/SIZE_MAX);
     index.set_search(Bm25Search::kMaxScore);
     const double p0 = CpuSeconds();
@@ -197,29 +189,13 @@ void BenchBm25(const char* name, size_t max_n) {
     const double r0 = CpuSeconds();
     for (const auto& q : qs) index.Top1(q);
     const double tier_us = (CpuSeconds() - r0) / queries * 1e6;
-    index.set_search(Bm25Search::kBlockMax);  // the brute-force check is of BMW
-    double brute_us = -1;
-    if (n <= 10000) {
-      int same = 0;
-      const double b0 = CpuSeconds();
-      for (int i = 0; i < 100; ++i) same += index.BruteForceTop1(qs[i]).doc == index.Top1(qs[i]).doc;
-      brute_us = (CpuSeconds() - b0) / 100 * 1e6;
-      if (same != 100) std::printf("MISMATCH with brute force: %d/100\n", same);
-    }
-    if (first == 0) {
-      first = us;
-      first_dep = dep_us;
-    }
-    std::printf("%10zu %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f"
-                "   (bmw x%.2f, deployed x%.2f vs 10^3)\n",
-                n, us, scored / queries, cands / queries, touched / queries, skipped / queries,
-                pivots / queries, brute_us, dep_us, plain_us, tier_us, thr_us, us / first,
-                dep_us / first_dep);
-    std::printf("%10s mean block max / list max (lists of >= 2 blocks): %.3f\n", "",
-                index.MeanBlockMaxRatio());
-    std::printf("%10s deployed per query: %.1f candidates, %.1f postings touched (%.1f while "
-                "seeding theta)\n",
-                "", dep_cand / queries, dep_post / queries, dep_seed / queries);
+    if (first_dep == 0) first_dep = dep_us;
+    std::printf("%10zu %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f %10.1f   (deployed x%.2f vs "
+                "10^3)\n",
+                n, dep_us, dep_cand / queries, dep_post / queries, brute_us, plain_us, tier_us,
+                thr_us, dep_us / first_dep);
+    std::printf("%10s deployed per query: %.1f postings touched while seeding theta\n", "",
+                dep_seed / queries);
     std::fflush(stdout);
   }
 }
@@ -342,33 +318,17 @@ int BenchState(const char* path) {
   const double t2 = CpuSeconds();
   for (const auto& q : queries) tiered.Top1(q);
   const double plain_us = (CpuSeconds() - t2) / static_cast<double>(queries.size()) * 1e6;
-  tiered.Finalize();
-  tiered.set_search(Bm25Search::kBlockMax);
-  int64_t bmw_cands = 0, bmw_skips = 0, bmw_same = 0;
-  const double t3 = CpuSeconds();
-  for (const auto& q : queries) {
-    const Bm25Hit h = tiered.Top1(q);
-    bmw_cands += h.candidates;
-    bmw_skips += h.blocks_skipped;
-  }
-  const double bmw_us = (CpuSeconds() - t3) / static_cast<double>(queries.size()) * 1e6;
   int same = 0, checked = 0;
   for (size_t i = 0; i < queries.size(); i += std::max<size_t>(1, queries.size() / 200)) {
-    const int64_t b = index.BruteForceTop1(queries[i]).doc;
-    same += b == index.Top1(queries[i]).doc;
-    bmw_same += b == tiered.Top1(queries[i]).doc;
+    same += index.BruteForceTop1(queries[i]).doc == index.Top1(queries[i]).doc;
     ++checked;
   }
   std::printf("real state %s: %zu documents, %zu queries: %.2f us/query (CPU), %.1f docs scored, "
               "%.1f candidates (deployed); tiers %.2f, plain max-score %.2f us/query; "
-              "brute-force top-1 equal on %d/%d\n"
-              "  Block-Max WAND %.2f us/query, %.1f candidates, %.1f blocks skipped, brute-force "
-              "top-1 equal on %d/%d\n",
+              "brute-force top-1 equal on %d/%d\n",
               path, docs.size(), queries.size(), us, scored / queries.size(),
-              cands / queries.size(), tier_us, plain_us, same, checked, bmw_us,
-              static_cast<double>(bmw_cands) / queries.size(),
-              static_cast<double>(bmw_skips) / queries.size(), static_cast<int>(bmw_same), checked);
-  return same == checked && bmw_same == checked ? 0 : 1;
+              cands / queries.size(), tier_us, plain_us, same, checked);
+  return same == checked ? 0 : 1;
 }
 
 }  // namespace

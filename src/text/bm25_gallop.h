@@ -1,5 +1,5 @@
-// Internal helpers of the BM25 index's searches (bm25_index.cc,
-// bm25_block_max.cc): galloping search over document-sorted arrays, a
+// Internal helpers of the BM25 index's searches (bm25_index.cc):
+// galloping search over document-sorted arrays, a
 // candidate's score and the top-1 rule. Not a public interface.
 #ifndef TOPICRAWL_TEXT_BM25_GALLOP_H_
 #define TOPICRAWL_TEXT_BM25_GALLOP_H_

@@ -90,21 +90,6 @@ void Bm25Index::Finalize(size_t tiered_from) {
       for (size_t i = 0; i < L; ++i) {
         list.impact[i] = DocTfPart(list.postings[i].tf, list.postings[i].doc, f);
       }
-      // Blocks for Block-Max WAND: the bound of a block is the largest of
-      // the very doubles a query reads, so weight * bound >= every
-      // contribution in it (multiplication by the same weight is monotone).
-      const size_t B = (L + kBlockSize - 1) / kBlockSize;
-      list.block_last.resize(B);
-      list.block_max.assign(B, 0.0);
-      list.max_impact = 0;
-      for (size_t i = 0; i < L; ++i) {
-        double& m = list.block_max[i / kBlockSize];
-        m = std::max(m, list.impact[i]);
-        list.max_impact = std::max(list.max_impact, list.impact[i]);
-      }
-      for (size_t b = 0; b < B; ++b) {
-        list.block_last[b] = list.postings[std::min(L, (b + 1) * kBlockSize) - 1].doc;
-      }
     }
   }
   // Impact tiers. A list's postings are cut by their tf part into up to four
@@ -388,11 +373,6 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
     }
   }
   hit.seed_postings = hit.postings_touched;
-  if (finalized_ && search_ == Bm25Search::kBlockMax) {
-    Top1BlockMax(terms, theta, &hit);
-    if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
-    return hit;
-  }
   if (finalized_ && tiered_ && search_ != Bm25Search::kMaxScore) {
     Top1Tiered(terms, theta, &hit);
     if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;

@@ -55,20 +55,9 @@
 // it returns at once. Cost growth with |Gw|: docs/strategies/jlse.md (the < 3x target
 // from 10^3 to 10^6 vertices is not met).
 //
-// Block-Max WAND (Ding & Suel 2011; bm25_block_max.cc): Finalize() also
-// cuts every posting list into blocks of kBlockSize postings and keeps each
-// block's last document and maximum tf part. With set_search(kBlockMax)
-// Top1 runs a WAND
-// pivot over all query lists at once (lists ordered by their current
-// document; the pivot is the first document where the lists' summed bounds
-// beat theta; every list before it jumps to it), then checks the sum of the
-// block maxima of the lists on or before the pivot: if that cannot beat
-// theta, every list skips to the end of the shortest of those blocks
-// without scoring anything; the pivot runs over max-score's essential lists
-// only, the common lists count as their summed bound. The same exact top-1
-// and tie rule. Not the default: on our data (BM25 impacts with tf ~ 1 vary
-// only with field length, so a block's maximum is near its list's) it
-// skips few blocks and is slower than max-score at every size
+// No Block-Max WAND (Ding & Suel 2011): on our data BM25 impacts with
+// tf ~ 1 vary only with field length, so a block's maximum is near its
+// list's; it skips few blocks and is slower than max-score at every size
 // (docs/notebook/jlse.md, "Block-Max WAND").
 //
 // Thread-safety: const methods may run concurrently; Add() needs exclusive
@@ -118,16 +107,14 @@ struct Bm25Hit {
   // Whether the query shares a term with the index (then an unrestricted
   // Top1 has a hit; with min_normalized the hit may still be -1).
   bool shares_term = false;
-  int64_t blocks_skipped = 0;  // block-max skips (Block-Max WAND only)
-  int64_t pivots = 0;          // WAND pivot selections (Block-Max WAND only)
   int64_t seed_postings = 0;  // of postings_touched, while seeding theta
 };
 
 // Which exact top-1 search a finalized index runs (an index that was not
 // finalized, or was changed by Add() since, always runs kMaxScore).
 // kAuto: the plain max-score below Finalize()'s tiered_from, the tiers
-// above (the fastest on bench/jlse_bench; kBlockMax is slower, docs/strategies/jlse.md).
-enum class Bm25Search { kAuto, kMaxScore, kTiers, kBlockMax };
+// above (the fastest on bench/jlse_bench).
+enum class Bm25Search { kAuto, kMaxScore, kTiers };
 
 class Bm25Index {
  public:
@@ -146,21 +133,10 @@ class Bm25Index {
   // From `tiered_from` documents on it also cuts every posting list into
   // impact tiers, and Top1 runs max-score over the tiers (bm25_index.cc).
   void Finalize(size_t tiered_from = kTieredFrom);
-  // Postings per block of Block-Max WAND (Finalize()).
-  static constexpr size_t kBlockSize = 64;
   // Chooses the search of a finalized index (kTiers needs tiers: Finalize
   // with tiered_from <= size(); otherwise the plain max-score runs).
   void set_search(Bm25Search s) { search_ = s; }
   Bm25Search search() const { return search_; }
-  // For tests: whether every block bound of every list is >= the tf part of
-  // each of its postings and its last document is the block's last posting
-  // (true also when not finalized: no blocks).
-  bool BlockBoundsHold() const;
-  // For benches: over the lists of at least two blocks, the mean of (block
-  // maximum / list maximum), weighted by blocks (0 when not finalized).
-  // Near 1: block bounds are barely tighter than list bounds.
-  double MeanBlockMaxRatio() const;
-
   // eq. 8 for one document (by id). REQUIRES: 0 <= doc < size().
   double Score(const Bm25Query& query, int64_t doc) const;
   double Score(const Bm25Doc& query, int64_t doc) const { return Score(AsQuery(query), doc); }
@@ -206,11 +182,6 @@ class Bm25Index {
     uint32_t max_tf = 0;
     uint32_t min_len = UINT32_MAX;
     std::vector<Tier> tiers;  // after Finalize(), by descending max_impact
-    // After Finalize(): per block of kBlockSize postings, its last document
-    // and its largest tf part; max_impact = the list's largest.
-    std::vector<uint32_t> block_last;
-    std::vector<double> block_max;
-    double max_impact = 0;
   };
   // One query term: a posting list, its weight and bound.
   struct QueryTerm {
@@ -229,8 +200,6 @@ class Bm25Index {
   double Idf(double N, double n) const;
   // Top1 over impact tiers (finalized index): see bm25_index.cc.
   void Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
-  // Top1 by Block-Max WAND (finalized index): see bm25_block_max.cc.
-  void Top1BlockMax(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
   // TfPart of document `doc` (its field length), through the precomputed
   // normaliser when finalized: the same double either way.
   double DocTfPart(uint32_t tf, uint32_t doc, int field) const;

@@ -113,7 +113,6 @@ TEST(Bm25IndexTest, ExactRepeatNormalisesToOne) {
 // random Zipf-ish data with repeated terms, ties and all three fields.
 TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
   std::mt19937_64 rng(42);
-  int64_t block_skips = 0;
   for (int round = 0; round < 6; ++round) {
     const int vocab = 20 + 60 * round;
     const int docs = 50 + 300 * round;
@@ -160,14 +159,12 @@ TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
       // Finalize() precomputes the normalisers (the same doubles) and the
       // impact tiers: the tiered top-1 is the brute-force one too, with and
       // without a threshold.
-      // Each search of a finalized index (the default = tiers here,
-      // Block-Max WAND, the tiers, the plain max-score) on the same queries.
+      // Each search of a finalized index (the default = tiers here, the
+      // tiers, the plain max-score) on the same queries.
       if (qi == 0) {
         Bm25Index copy = index;
         copy.Finalize(/*tiered_from=*/0);
-        ASSERT_TRUE(copy.BlockBoundsHold());
-        for (Bm25Search mode : {Bm25Search::kAuto, Bm25Search::kBlockMax, Bm25Search::kTiers,
-                                Bm25Search::kMaxScore}) {
+        for (Bm25Search mode : {Bm25Search::kAuto, Bm25Search::kTiers, Bm25Search::kMaxScore}) {
           copy.set_search(mode);
           for (int qj = 0; qj < 200; ++qj) {
             Bm25Doc r = make();
@@ -175,11 +172,9 @@ TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
             ASSERT_EQ(x.doc, y.doc) << round << " " << qj << " mode " << static_cast<int>(mode);
             ASSERT_EQ(x.score, y.score);
             ASSERT_EQ(x.normalized, y.normalized);
-            if (mode == Bm25Search::kBlockMax) block_skips += x.blocks_skipped;
             for (double m : {0.1, 0.5}) {
               Bm25Hit z = copy.Top1(r, m);
               ASSERT_EQ(z.doc, y.doc >= 0 && y.normalized > m ? y.doc : -1) << m;
-              if (mode == Bm25Search::kBlockMax) block_skips += z.blocks_skipped;
             }
           }
         }
@@ -187,8 +182,6 @@ TEST(Bm25IndexTest, Top1EqualsBruteForceOnRandomData) {
     }
     EXPECT_GT(hits, 100);
   }
-  // The block skips ran (the lists of the larger rounds span many blocks).
-  EXPECT_GT(block_skips, 100);
 }
 
 // Ties: exact duplicate documents (the same score, bit for bit) at spread
@@ -222,9 +215,6 @@ TEST(Bm25IndexTest, Top1BreaksTiesLikeBruteForce) {
   Bm25Index finalized = index;  // precomputed impacts, no tiers
   finalized.Finalize();
   finalized.set_search(Bm25Search::kMaxScore);
-  Bm25Index block_max = index;  // Block-Max WAND
-  block_max.Finalize();
-  block_max.set_search(Bm25Search::kBlockMax);
   tiered.set_search(Bm25Search::kTiers);
   int tied = 0;
   for (int qi = 0; qi < 300; ++qi) {
@@ -233,7 +223,7 @@ TEST(Bm25IndexTest, Top1BreaksTiesLikeBruteForce) {
     int best = 0;
     for (size_t d = 0; d < index.size(); ++d) best += index.Score(q, d) == b.score;
     if (b.doc >= 0 && best > 1) ++tied;
-    for (const Bm25Index* x : {&index, &finalized, &tiered, &block_max}) {
+    for (const Bm25Index* x : {&index, &finalized, &tiered}) {
       const Bm25Hit a = x->Top1(q);
       ASSERT_EQ(a.doc, b.doc) << "query " << qi << " tied " << best;
       ASSERT_EQ(a.score, b.score);
@@ -242,45 +232,6 @@ TEST(Bm25IndexTest, Top1BreaksTiesLikeBruteForce) {
     }
   }
   EXPECT_GT(tied, 100);
-}
-
-// The block bounds of Block-Max WAND are true upper bounds: every posting's
-// tf part (the double a query reads) is <= its block's maximum and the
-// list's maximum, and each block's last document ends it. Checked on
-// Zipf data with long lists (many blocks) and after Add() + Finalize()
-// again (the bounds are rebuilt for the new N and avgdl).
-TEST(Bm25IndexTest, BlockBoundsAreUpperBounds) {
-  std::mt19937_64 rng(11);
-  std::vector<double> w;
-  for (int i = 0; i < 200; ++i) w.push_back(1.0 / (i + 1));
-  std::discrete_distribution<int> term(w.begin(), w.end());
-  std::uniform_int_distribution<int> len(0, 12);
-  auto make = [&] {
-    Bm25Doc d;
-    for (int f = 0; f < kBm25Fields; ++f) {
-      int n = len(rng);
-      for (int i = 0; i < n; ++i) d[f].push_back("t" + std::to_string(term(rng)));
-    }
-    return d;
-  };
-  Bm25Index index;
-  for (int i = 0; i < 3000; ++i) index.Add(make());
-  index.Finalize();
-  index.set_search(Bm25Search::kBlockMax);
-  EXPECT_TRUE(index.BlockBoundsHold());
-  for (int i = 0; i < 500; ++i) index.Add(make());
-  index.Finalize();
-  EXPECT_TRUE(index.BlockBoundsHold());
-  // Some block bound is below its list's bound (else blocks skip nothing
-  // a WAND could not), shown by a query that skips blocks.
-  int64_t skips = 0;
-  for (int qi = 0; qi < 50; ++qi) {
-    const Bm25Doc q = make();
-    const Bm25Hit a = index.Top1(q);
-    ASSERT_EQ(a.doc, index.BruteForceTop1(q).doc);
-    skips += a.blocks_skipped;
-  }
-  EXPECT_GT(skips, 0);
 }
 
 }  // namespace
