@@ -123,8 +123,11 @@ void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, 
     return;
   }
   // document.links resolve against location.href (pushState may have moved
-  // it within the site); the parser takes the same base.
-  const bool moved = ResolveLink("", r.location).has_value();
+  // it within the site); the parser takes the same base. A location of
+  // another origin is Chromium's HSTS upgrade of an http URL (navigation
+  // away is refused): the links resolve against the fetched URL.
+  const bool moved = ResolveLink("", r.location).has_value() &&
+                     RobotsHostKey(r.location) == RobotsHostKey(url);
   ParsedPage rendered;
   try {
     rendered = ParseHtml(r.html, moved ? r.location : url, parse_options_);

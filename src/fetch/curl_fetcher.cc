@@ -352,12 +352,17 @@ void CurlFetcher::PollEpoll(SteadyClock::time_point deadline) {
       curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
     }
     DrainDone();
-    if (!done_.empty() || woken_.exchange(false)) return;
+    // A wakeup ends the call, but only after the sockets were looked at
+    // once: a caller woken more often than its transfers' sockets turn
+    // ready (the render workers, woken by every DevTools message) would
+    // otherwise never read them.
+    const bool woken = woken_.exchange(false);
+    if (!done_.empty() || (woken && !first)) return;
     const auto now = SteadyClock::now();
     const auto until = std::min(deadline, timer_due_);
     if (now >= deadline && !first) return;
     int wait_ms = 0;
-    if (until > now) {
+    if (until > now && !woken) {
       // Round up so a 0.4 ms timer does not spin with 0 ms waits.
       auto us = std::chrono::duration_cast<std::chrono::microseconds>(until - now).count();
       wait_ms = static_cast<int>(std::min<int64_t>((us + 999) / 1000, 1 << 30));
@@ -376,6 +381,10 @@ void CurlFetcher::PollEpoll(SteadyClock::time_point deadline) {
       if (events[i].events & EPOLLOUT) mask |= CURL_CSELECT_OUT;
       if (events[i].events & (EPOLLERR | EPOLLHUP)) mask |= CURL_CSELECT_ERR;
       curl_multi_socket_action(multi_, fd, mask, &running);
+    }
+    if (woken) {
+      DrainDone();
+      return;
     }
   }
 }

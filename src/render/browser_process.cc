@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +56,11 @@ std::vector<std::string> ChromiumArgs(const std::string& exe, const std::string&
       "--hide-scrollbars",
       "--window-size=1280,1600",
       "--blink-settings=imagesEnabled=false",
+      // Every page is rendered as if in front: no timer throttling or
+      // lowered priority for the pages of a browser rendering several.
+      "--disable-background-timer-throttling",
+      "--disable-renderer-backgrounding",
+      "--disable-backgrounding-occluded-windows",
       // Only the render worker reaches the network (Fetch.fulfillRequest).
       "--proxy-server=http://127.0.0.1:9",
       "--proxy-bypass-list=<-loopback>",
@@ -100,10 +106,17 @@ StatusOr<std::unique_ptr<BrowserProcess>> BrowserProcess::Launch(
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   const std::string log = b->profile_dir_ + "/chromium.log";
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return Status::Error(std::string("fork: ") + strerror(errno));
   if (pid == 0) {
     setpgid(0, 0);
+    // The browser dies with the crawler (a crash or kill -9 of topicrawl
+    // leaves no Chromium behind); its renderers exit when it goes. The
+    // signal follows the launching thread: a render worker, or the thread
+    // that called RenderPool::Start (a browser lost early is relaunched).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int null_fd = open("/dev/null", O_RDWR);
     if (null_fd >= 0) dup2(null_fd, 0);

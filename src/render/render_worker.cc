@@ -354,7 +354,7 @@ void RenderWorker::Impl::StartPage(QueuedJob job) {
 }
 
 void RenderWorker::Impl::OnMessage(const json& m) {
-  if (trace) std::fprintf(stderr, "%lld cdp< %s\n", (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Now().time_since_epoch()).count() % 100000, m.dump().substr(0, 300).c_str());
+  if (trace) std::fprintf(stderr, "%lld cdp< %s\n", (long long)std::chrono::duration_cast<std::chrono::milliseconds>(Now().time_since_epoch()).count() % 100000, m.dump().substr(0, 1200).c_str());
   if (m.contains("id")) {
     auto it = outstanding.find(m["id"].get<int64_t>());
     if (it == outstanding.end()) return;
@@ -551,6 +551,7 @@ void RenderWorker::Impl::OnPaused(Page& p, const json& params) {
 void RenderWorker::Impl::TrySub(Sub sub) {
   Page* p = Find(sub.page);
   if (p == nullptr) return;
+
   if (auto hit = shared->gate->Lookup(sub.url)) {
     ++p->result.cached;
     Fulfil(*p, sub.request_id, *hit);
@@ -593,6 +594,10 @@ void RenderWorker::Impl::OnFetched(FetchResult r) {
     return;
   }
   auto it = fetching.find(r.task.url_id);
+  if (trace) {
+    std::fprintf(stderr, "fetched %s: %s %d %zu bytes\n", r.task.url.c_str(),
+                 std::string(FetchStatusName(r.status)).c_str(), r.http_code, r.body.size());
+  }
   if (it == fetching.end()) return;
   Sub sub = std::move(it->second);
   fetching.erase(it);
