@@ -434,7 +434,22 @@ TEST_F(CrawlIntegrationTest, KillNineAtAnyMomentLosesNothingStoresNothingTwice) 
       }
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 600 : 200 + 130 * round));
+    if (round == 0) {
+      // The first kill lands once the seeds are committed (the directory is
+      // resumable from then on; a kill before that leaves a directory that
+      // `--resume` refuses as an interrupted creation: crawl_store_open_test).
+      // On a loaded machine the start alone can take longer than a fixed
+      // wait.
+      for (int i = 0; i < 600 && QueryInt(dir_, "SELECT count(*) FROM frontier") <= 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      if (QueryInt(dir_, "SELECT count(*) FROM frontier") <= 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        FAIL() << "the crawl committed no seeds within 60 s";
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 300 : 200 + 130 * round));
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
