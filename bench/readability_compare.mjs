@@ -56,18 +56,34 @@ function diff(a, b, k) {  // tokens of a missing from b, most frequent first
 
 const ours = new Map(fs.readFileSync(path.join(dir, 'ours.jsonl'), 'utf8').trim().split('\n')
   .map((l) => JSON.parse(l)).map((j) => [j.i, j]));
+// Readability's text of each page is kept in DIR/readability.jsonl ({i,
+// bytes, text}) and reused while the page's HTML has the same size, so a
+// rerun after changing ours costs seconds instead of ~1 s a page.
+const cachePath = path.join(dir, 'readability.jsonl');
+const cache = new Map();
+if (fs.existsSync(cachePath)) {
+  for (const l of fs.readFileSync(cachePath, 'utf8').split('\n')) {
+    if (l) { const j = JSON.parse(l); cache.set(`${j.i}:${j.bytes}`, j.text); }
+  }
+}
+const fresh = [];
 const rows = [];
 const t0 = Date.now();
 for (const line of fs.readFileSync(path.join(dir, 'list.tsv'), 'utf8').trim().split('\n')) {
   const [i, url, web] = line.split('\t');
   const html = fs.readFileSync(path.join(dir, `${i}.html`), 'utf8');
-  let text = '';
-  try {
-    const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
-    const art = new Readability(dom.window.document).parse();
-    text = art ? art.textContent : '';
-    dom.window.close();
-  } catch (e) { text = ''; }
+  const key = `${i}:${html.length}`;
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = '';
+    try {
+      const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
+      const art = new Readability(dom.window.document).parse();
+      text = art ? art.textContent : '';
+      dom.window.close();
+    } catch (e) { text = ''; }
+    fresh.push(JSON.stringify({ i: Number(i), bytes: html.length, text }));
+  }
   const o = ours.get(Number(i));
   const m = f1(o.text, text);
   rows.push({ i, url, web, f1: m.f1, p: m.p, r: m.r, ours: m.c.total, theirs: m.ref.total,
@@ -75,11 +91,13 @@ for (const line of fs.readFileSync(path.join(dir, 'list.tsv'), 'utf8').trim().sp
 }
 const webs = [...new Set(rows.map((r) => r.web))];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-console.log('| web | pages | mean F1 | mean precision | mean recall | F1 >= 0.9 | F1 < 0.5 |');
+const sd = (xs) => { const m = mean(xs); return Math.sqrt(mean(xs.map((x) => (x - m) ** 2))); };
+console.log('| web | pages | mean token F1 ± sd | mean precision | mean recall | F1 >= 0.9 | F1 < 0.5 |');
 console.log('|---|---|---|---|---|---|---|');
 for (const w of [...webs, 'all']) {
   const rs = w === 'all' ? rows : rows.filter((r) => r.web === w);
-  console.log(`| ${w} | ${rs.length} | ${mean(rs.map((r) => r.f1)).toFixed(3)} | ` +
+  const f1s = rs.map((r) => r.f1);
+  console.log(`| ${w} | ${rs.length} | ${mean(f1s).toFixed(3)} ± ${sd(f1s).toFixed(3)} | ` +
     `${mean(rs.map((r) => r.p)).toFixed(3)} | ${mean(rs.map((r) => r.r)).toFixed(3)} | ` +
     `${rs.filter((r) => r.f1 >= 0.9).length} | ${rs.filter((r) => r.f1 < 0.5).length} |`);
 }
@@ -89,4 +107,6 @@ for (const r of [...rows].sort((a, b) => a.f1 - b.f1).slice(0, 12)) {
 }
 fs.writeFileSync(path.join(dir, 'compare.tsv'), 'i\turl\tweb\tf1\tprecision\trecall\tours\treadability\n' +
   rows.map((r) => [r.i, r.url, r.web, r.f1.toFixed(4), r.p.toFixed(4), r.r.toFixed(4), r.ours, r.theirs].join('\t')).join('\n') + '\n');
-console.error(`Readability on ${rows.length} pages: ${((Date.now() - t0) / rows.length).toFixed(1)} ms a page`);
+if (fresh.length) fs.appendFileSync(cachePath, fresh.join('\n') + '\n');
+console.error(`Readability on ${fresh.length} pages (${rows.length - fresh.length} from ${cachePath})` +
+  (fresh.length ? `: ${((Date.now() - t0) / fresh.length).toFixed(1)} ms a page` : ''));

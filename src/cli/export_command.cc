@@ -13,6 +13,7 @@
 #include "cluster/crawl_view.h"
 #include "nlohmann/json.hpp"
 #include "store/crawl_db_reader.h"
+#include "export/page_optout.h"
 #include "export/text_export.h"
 #include "export/wacz.h"
 #include "search/page_text.h"
@@ -23,7 +24,7 @@ namespace {
 const char* const kAllFields[] = {"id",         "url",         "final_url", "fetched_at",
                                   "status",     "http_code",   "title",     "text",
                                   "relevance",  "link_score",  "explanation", "depth",
-                                  "parent_url"};
+                                  "parent_url", "optout"};
 
 struct ExportFlags {
   std::vector<std::string> dirs;
@@ -123,6 +124,13 @@ int RunExport(const ExportFlags& f) {
     args.emplace_back(beta);
   }
   const bool want_text = fields.count("text") > 0;
+  HostOptOut hosts("topicrawl");
+  if (fields.count("optout")) {
+    if (Status hs = hosts.Load(**db); !hs.ok()) {
+      std::cerr << "error: " << hs.message() << "\n";
+      return kExitFailure;
+    }
+  }
   int64_t n = 0, unreadable = 0;
   Status s = (*db)->Query(
       "SELECT p.id, p.url, p.final_url, p.fetched_at, p.status, p.http_code, p.title, "
@@ -162,6 +170,15 @@ int RunExport(const ExportFlags& f) {
           }
           j["text"] = std::move(text);
         }
+        if (fields.count("optout")) {  // export/page_optout.h; null when unreadable
+          nlohmann::json signals = nlohmann::json::array();
+          if (r.Text(4) == "ok") {
+            const std::string url = r.Text(2).empty() ? r.Text(1) : r.Text(2);
+            auto o = StoredPageOptOut(f.dir, {url, r.Text(12), r.Text(13), r.Int(14)}, hosts);
+            signals = o.ok() ? nlohmann::json(o->signals) : nlohmann::json(nullptr);
+          }
+          j["optout"] = std::move(signals);
+        }
         out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         ++n;
         return static_cast<bool>(out);
@@ -187,7 +204,7 @@ void AddExportCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<ExportFlags>();
   auto* cmd = app.add_subcommand(
       "export", "Write a crawl's pages as JSON lines (url, final_url, fetched_at, status, "
-                "title, text, relevance, link_score, explanation, depth, parent_url)");
+                "title, text, relevance, link_score, explanation, depth, parent_url, optout)");
   cmd->add_option("DIR", flags->dirs,
                   "Crawl directory; several: the workers of a clustered crawl, read as one "
                   "crawl (one row per URL, as `topicrawl merge`)")

@@ -148,6 +148,7 @@ Status Crawler::Impl::Setup() {
   if (!s.ok()) return s;
   store_->SetMeta("strategy", config_.strategy);
   store_->SetMeta("rng_seed", std::to_string(config_.rng_seed));
+  store_->SetMeta("max_pages", std::to_string(config_.max_pages));  // the dashboard's ETA
   if (strategy_.traits.beta) store_->SetMeta("beta", std::to_string(*strategy_.traits.beta));
   return SeedOrResume();
 }
@@ -190,6 +191,9 @@ Status Crawler::Impl::SeedOrResume() {
     next_page_id_ = stats->max_page_id + 1;
     stats_.pages_ok = stats->ok_pages;
     stats_.pages_failed = stats->pages - stats->ok_pages;
+    for (const auto& [type, n] : stats->ok_by_content_type) {
+      stats_.content_types[ContentTypeKey(type)] += n;
+    }
     // The summary's relevant count covers the directory, like pages_ok.
     if (strategy_.traits.beta) {
       auto relevant = store_->CountRelevantPages(*strategy_.traits.beta);
@@ -203,6 +207,7 @@ Status Crawler::Impl::SeedOrResume() {
     if (Status s = round_.Load(store_.get(), &revisits); !s.ok()) return s;
     if (round_.round() > 0) {
       stats_.pages_ok = stats_.pages_failed = 0;
+      stats_.content_types.clear();  // a fetch row has no type: this run's pages only
       Status s = store_->ForEachFetch(round_.round(), [this](const FetchRow& f) {
         ++(f.state == UrlState::kFailed || f.state == UrlState::kGone ? stats_.pages_failed
                                                                       : stats_.pages_ok);
@@ -646,12 +651,25 @@ Duration Crawler::Impl::PollWait() {
   return wait;
 }
 
+void Crawler::Impl::UpdateEta(TimePoint now) {
+  stats_.max_pages = config_.max_pages;
+  if (!rate_sampled_ || now - last_rate_sample_ >= std::chrono::seconds(1)) {
+    page_rate_.Add(std::chrono::duration<double>(now - started_).count(), stats_.pages_ok);
+    last_rate_sample_ = now;
+    rate_sampled_ = true;
+  }
+  const std::optional<double> eta =
+      EtaSeconds(stats_.pages_ok, config_.max_pages, page_rate_.Rate());
+  stats_.eta_s = eta ? *eta : -1;
+}
+
 void Crawler::Impl::Progress(bool final) {
   TimePoint now = clock_->Now();
   stats_.elapsed_s = std::chrono::duration<double>(now - started_).count();
   stats_.queued = frontier_->Queued();
   stats_.hosts = frontier_->Hosts();
   stats_.in_flight = fetcher_->InFlight();
+  UpdateEta(now);
   if (monitor_ && !final) ServeMonitor(now, false);  // "finished": after Close()
   if (config_.progress_interval_ms <= 0 && !final) return;
   if (!final && now - last_progress_ < std::chrono::milliseconds(config_.progress_interval_ms)) {
@@ -671,12 +689,13 @@ void Crawler::Impl::Progress(bool final) {
     std::snprintf(on_disk, sizeof(on_disk), " (%zu on disk)", spilled);
   }
   std::fprintf(stderr,
-               "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s | queue %zu%s | "
-               "hosts %zu | in flight %zu | errors %lld%s%s\n",
+               "[%7.1fs] pages %lld ok, %lld failed | %.0f pages/s%s | queue %zu%s | "
+               "hosts %zu | in flight %zu | errors %lld%s%s%s\n",
                stats_.elapsed_s, static_cast<long long>(stats_.pages_ok),
-               static_cast<long long>(stats_.pages_failed), rate, stats_.queued, on_disk,
-               stats_.hosts, stats_.in_flight, static_cast<long long>(stats_.pages_failed),
-               waiting.c_str(), final ? " (final)" : "");
+               static_cast<long long>(stats_.pages_failed), rate,
+               final ? "" : EtaText(stats_).c_str(), stats_.queued, on_disk, stats_.hosts,
+               stats_.in_flight, static_cast<long long>(stats_.pages_failed),
+               ContentTypesText(stats_).c_str(), waiting.c_str(), final ? " (final)" : "");
   last_progress_ = now;
   last_progress_pages_ = stats_.pages_ok;
 }

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -48,6 +49,14 @@ struct CrawlStats {
   size_t in_flight = 0;
   double elapsed_s = 0;        // this run's (a resume does not count earlier runs)
   int64_t pages_ok_before = 0;  // pages_ok already stored when this run started (resume)
+  // Pages counted in pages_ok by media type ("text/html", "application/pdf";
+  // crawl/progress_eta.h's ContentTypeKey), over the same pages as pages_ok
+  // (a resumed round: this run's pages, its fetch rows keep no type).
+  std::map<std::string, int64_t> content_types;
+  int64_t max_pages = 0;  // the budget eta_s counts to (0: none)
+  // Seconds until pages_ok reaches max_pages at the rate of the last 30 s
+  // (crawl/progress_eta.h); < 0 when unknown (no budget, no rate yet).
+  double eta_s = -1;
 
   // Pages stored ok by this run per second of this run (a resume's rate is
   // over its own pages, not the directory's).

@@ -26,6 +26,7 @@
 #include "crawl/crawl_monitor.h"
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
+#include "crawl/progress_eta.h"
 #include "crawl/round_state.h"
 #include "crawl/store_writer.h"
 #include "crawl/url_trap.h"
@@ -118,6 +119,8 @@ class Crawler::Impl {
   void ReportEnd();
   bool RefillFromStrategy();  // true when the strategy queued something
   void CheckpointState();     // periodic save of the strategy's state
+  // stats_.eta_s from a rate sample a second (page_rate_).
+  void UpdateEta(TimePoint now);
   void Progress(bool final);
   Duration PollWait();
   // Back-off bookkeeping (issue #10): host state changes become events, URLs
@@ -182,6 +185,10 @@ class Crawler::Impl {
   TimePoint started_{};
   TimePoint last_progress_{};
   int64_t last_progress_pages_ = 0;
+  // The ETA's rate: a sample a second (Progress()), over the last 30 s.
+  PageRate page_rate_{30};
+  TimePoint last_rate_sample_{};
+  bool rate_sampled_ = false;
   TimePoint next_state_save_{};
   TimePoint next_cluster_tick_{};
 };

@@ -122,6 +122,7 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   stats_.bytes += static_cast<int64_t>(rec.body.size());
   if (ok) {
     ++stats_.pages_ok;
+    ++stats_.content_types[ContentTypeKey(rec.content_type)];
     if (strategy_.traits.beta && p.assessment.relevance >= *strategy_.traits.beta) {
       ++stats_.relevant;
     }
@@ -315,7 +316,12 @@ bool Crawler::Impl::StoreKeptRevisit(FetchResult* result) {
     return true;
   }
   stats_.bytes += static_cast<int64_t>(rec.body.size());
-  ++(*state == UrlState::kUnchanged ? stats_.pages_ok : stats_.pages_failed);
+  if (*state == UrlState::kUnchanged) {
+    ++stats_.pages_ok;
+    ++stats_.content_types[ContentTypeKey(rec.content_type)];
+  } else {
+    ++stats_.pages_failed;
+  }
   writer_->AddPage(std::move(rec));  // no page id: the version stays
   return true;
 }

@@ -43,6 +43,250 @@ bool Successful(int state) {
   return state == kNew || state == kChanged || state == kTrivial || state == kUnchanged;
 }
 
+// A crawl.db opened read-only; Prepare() names the file in its errors.
+class RoundDb {
+ public:
+  Status Open(const std::string& path) {
+    path_ = path;
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+    db_.reset(raw);
+    if (rc != SQLITE_OK) return Status::Error(path + ": cannot open");
+    sqlite3_busy_timeout(db_.get(), 5000);
+    return Status::Ok();
+  }
+  StatusOr<StmtPtr> Prepare(const std::string& sql) const {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
+      return Status::Error(path_ + ": " + sqlite3_errmsg(db_.get()));
+    }
+    return StmtPtr(st);
+  }
+
+ private:
+  std::string path_;
+  DbPtr db_;
+};
+
+// What the crawl did, by label URL, and what the sites announced.
+struct CrawlRounds {
+  std::unordered_map<std::string, std::vector<Fetch>> by_url;  // by round
+  std::set<std::string> crawled_hosts, stored_hosts;
+  std::unordered_map<int, std::unordered_set<std::string>> announced;  // round -> URLs
+  std::unordered_map<int, std::unordered_map<std::string, std::string>> trust_state;
+};
+
+// meta schema_version and round.
+Status ReadRoundMeta(const RoundDb& db, const std::string& crawl_dir, int* schema, int* round) {
+  auto st = db.Prepare("SELECT key, value FROM meta WHERE key IN ('schema_version','round')");
+  if (!st.ok()) return Status::Error(crawl_dir + " is not a topicrawl crawl: " + st.status().message());
+  while (sqlite3_step(st->get()) == SQLITE_ROW) {
+    const int v = sqlite3_column_int(st->get(), 1);
+    (ColumnText(st->get(), 0) == "round" ? *round : *schema) = v;
+  }
+  return Status::Ok();
+}
+
+Status ReadFetches(const RoundDb& db, CrawlRounds* c) {
+  auto st = db.Prepare(
+      "SELECT f.url, h.round, h.state, h.http_code, h.bytes, p.near_dup_of IS NOT NULL "
+      "FROM fetches h JOIN frontier f ON f.url_id = h.url_id "
+      "LEFT JOIN pages p ON p.id = h.page_id ORDER BY h.url_id, h.round");
+  if (!st.ok()) return st.status();
+  while (sqlite3_step(st->get()) == SQLITE_ROW) {
+    std::string url = CanonicalizeLabelUrl(ColumnText(st->get(), 0));
+    c->crawled_hosts.insert(HostOfLabelUrl(url));
+    if (Successful(sqlite3_column_int(st->get(), 2))) c->stored_hosts.insert(HostOfLabelUrl(url));
+    c->by_url[url].push_back({sqlite3_column_int(st->get(), 1), sqlite3_column_int(st->get(), 2),
+                              sqlite3_column_int(st->get(), 3),
+                              sqlite3_column_int64(st->get(), 4),
+                              sqlite3_column_int(st->get(), 5) != 0});
+  }
+  for (auto& [url, fetches] : c->by_url) {
+    std::stable_sort(fetches.begin(), fetches.end(),
+                     [](const Fetch& a, const Fetch& b) { return a.round < b.round; });
+  }
+  return Status::Ok();
+}
+
+// What the sites announced before each round, and the policy's host trust
+// (tables absent in crawls without announcements).
+Status ReadAnnouncements(const RoundDb& db, CrawlRounds* c) {
+  auto t = db.Prepare("SELECT count(*) FROM sqlite_master WHERE name = 'announcements'");
+  const bool has_announcements = t.ok() && sqlite3_step(t->get()) == SQLITE_ROW &&
+                                 sqlite3_column_int(t->get(), 0) > 0;
+  if (!has_announcements) return Status::Ok();
+  auto st = db.Prepare("SELECT round, url FROM announcements");
+  if (!st.ok()) return st.status();
+  while (sqlite3_step(st->get()) == SQLITE_ROW) {
+    c->announced[sqlite3_column_int(st->get(), 0)].insert(
+        CanonicalizeLabelUrl(ColumnText(st->get(), 1)));
+  }
+  auto ht = db.Prepare("SELECT round, host, state FROM host_trust");
+  if (!ht.ok()) return ht.status();
+  while (sqlite3_step(ht->get()) == SQLITE_ROW) {
+    c->trust_state[sqlite3_column_int(ht->get(), 0)][ColumnText(ht->get(), 1)] =
+        ColumnText(ht->get(), 2);
+  }
+  return Status::Ok();
+}
+
+// host -> lastmod habit of the hosts that announce (truth/announce-hosts.tsv).
+std::unordered_map<std::string, std::string> ReadLastmodHabits(const std::string& truth_dir) {
+  std::unordered_map<std::string, std::string> habits;
+  std::ifstream in(truth_dir + "/truth/announce-hosts.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t a = line.find('\t'), b = line.rfind('\t');
+    if (a == std::string::npos || a == b || line.substr(0, a) == "host") continue;
+    if (line.substr(a + 1, b - a - 1) == "1") habits[line.substr(0, a)] = line.substr(b + 1);
+  }
+  return habits;
+}
+
+// Rounds 0..last of the truth; refused when round 0 names none of the
+// crawled hosts; with scope_hosts only the hosts the crawl stored pages of.
+StatusOr<std::vector<RoundTruth>> ReadTruths(const std::string& truth_dir,
+                                             const std::string& crawl_dir, int last,
+                                             const CrawlRounds& c, bool scope_hosts) {
+  std::vector<RoundTruth> truths;
+  for (int k = 0; k <= last; ++k) {
+    auto truth = ReadRoundTruth(truth_dir, k);
+    if (!truth.ok()) return truth.status();
+    if (k == 0) {
+      size_t known_host = 0;
+      std::set<std::string> truth_hosts;
+      for (const auto& [url, state] : truth->state) truth_hosts.insert(HostOfLabelUrl(url));
+      for (const std::string& h : truth_hosts) known_host += c.crawled_hosts.count(h);
+      if (!truth->state.empty() && known_host == 0) {
+        return Status::Error("the truth in " + truth_dir + " is for other hosts than the crawl " +
+                             crawl_dir + " (e.g. " + *truth_hosts.begin() + ")");
+      }
+    }
+    if (scope_hosts) {
+      for (auto it = truth->state.begin(); it != truth->state.end();) {
+        it = c.stored_hosts.count(HostOfLabelUrl(it->first)) ? std::next(it)
+                                                               : truth->state.erase(it);
+      }
+    }
+    truths.push_back(std::move(truth).value());
+  }
+  return truths;
+}
+
+// The crawl's view of round k, per label URL (several crawled URLs may
+// share one label URL: the first successful fetch wins), and the round's
+// fetch counts.
+std::unordered_map<std::string, const Fetch*> FetchesOfRound(const CrawlRounds& c, int k,
+                                                             RoundMetrics* m) {
+  std::unordered_map<std::string, const Fetch*> in_round;
+  for (const auto& [url, fetches] : c.by_url) {
+    for (const Fetch& f : fetches) {
+      if (f.round != k) continue;
+      ++m->fetches;
+      m->bytes += f.bytes;
+      if (f.http_code == 304) ++m->not_modified;
+      if (f.near_dup && (f.state == kNew || f.state == kChanged)) ++m->near_duplicates;
+      auto [it, added] = in_round.emplace(url, &f);
+      if (!added && !Successful(it->second->state) && Successful(f.state)) it->second = &f;
+    }
+  }
+  return in_round;
+}
+
+// One truth event of round k against the crawl's fetch of it (f, or null).
+void CountTruthEvent(const CrawlRounds& c, int k, const std::string& url, PageChange state,
+                     const Fetch* f, const LabelSet* labels, RoundMetrics* m) {
+  switch (state) {
+    case PageChange::kNew: {
+      ++m->new_total;
+      const bool found = f && Successful(f->state);
+      m->new_found += found;
+      auto announced = c.announced.find(k);
+      if (found && announced != c.announced.end() && announced->second.count(url)) {
+        ++m->new_found_announced;
+      } else if (found) {
+        ++m->new_found_linked;
+      }
+      const bool relevant = labels && labels->LookupCanonical(url).value_or(false);
+      if (relevant) {
+        ++m->new_relevant_total;
+        m->new_relevant_found += found && !f->near_dup;
+      }
+      break;
+    }
+    case PageChange::kChanged:
+      ++m->changed_total;
+      if (f && f->state == kChanged) ++m->changed_as_changed;
+      if (f && f->state == kTrivial) ++m->changed_as_trivial;
+      break;
+    case PageChange::kGone:
+      ++m->gone_total;
+      m->gone_found += f && f->state == kGone;
+      break;
+    case PageChange::kUnchanged:
+      break;
+  }
+  if (state != PageChange::kGone) {
+    // Served in k: has the crawl ever fetched it by the end of k?
+    auto all = c.by_url.find(url);
+    bool seen = false;
+    if (all != c.by_url.end()) {
+      for (const Fetch& g : all->second) seen |= g.round <= k;
+    }
+    m->unaccounted += !seen;
+  }
+}
+
+// Freshness at the end of round k: the stored state of every URL with a
+// successful or gone fetch by then, against the truth events after that
+// fetch. Sets m->stored.
+double Freshness(const CrawlRounds& c, const std::vector<RoundTruth>& truths, int k,
+                 RoundMetrics* m) {
+  int64_t fresh = 0;
+  for (const auto& [url, fetches] : c.by_url) {
+    int j = -1;
+    for (const Fetch& f : fetches) {
+      if (f.round > k) break;
+      if (Successful(f.state) || f.state == kGone) j = f.round;
+    }
+    if (j < 0) continue;
+    ++m->stored;
+    bool event = false;
+    for (int r = j + 1; r <= k && !event; ++r) {
+      auto it = truths[static_cast<size_t>(r)].state.find(url);
+      event = it != truths[static_cast<size_t>(r)].state.end() &&
+              it->second != PageChange::kUnchanged;
+    }
+    fresh += !event;
+  }
+  return m->stored > 0 ? static_cast<double>(fresh) / static_cast<double>(m->stored) : 0;
+}
+
+RoundMetrics MetricsOfRound(const CrawlRounds& c, const std::vector<RoundTruth>& truths, int k,
+                            const std::unordered_map<std::string, std::string>& habits,
+                            const LabelSet* labels) {
+  RoundMetrics m;
+  m.round = k;
+  const std::unordered_map<std::string, const Fetch*> in_round = FetchesOfRound(c, k, &m);
+  for (const auto& [url, state] : truths[static_cast<size_t>(k)].state) {
+    auto it = in_round.find(url);
+    CountTruthEvent(c, k, url, state, it == in_round.end() ? nullptr : it->second, labels, &m);
+  }
+  m.changed_found = m.changed_as_changed + m.changed_as_trivial;
+  if (auto trust = c.trust_state.find(k); trust != c.trust_state.end()) {
+    for (const auto& [host, state] : trust->second) {
+      auto h = habits.find(host);
+      if (h == habits.end() || h->second == "none") continue;
+      ++m.hosts_judged;
+      m.trust_right += (h->second == "accurate") == (state == "trusted");
+    }
+  }
+  m.fetches_per_new = m.new_found > 0 ? static_cast<double>(m.fetches) / m.new_found : 0;
+  m.freshness = Freshness(c, truths, k, &m);
+  return m;
+}
+
 }  // namespace
 
 StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl_dir,
@@ -53,28 +297,10 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
   if (!std::filesystem::is_regular_file(path)) {
     return Status::Error(crawl_dir + " is not a crawl directory (no crawl.db)");
   }
-  sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-  DbPtr db(raw);
-  if (rc != SQLITE_OK) return Status::Error(path + ": cannot open");
-  sqlite3_busy_timeout(db.get(), 5000);
-  auto query = [&](const std::string& sql) -> StatusOr<StmtPtr> {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-      return Status::Error(path + ": " + sqlite3_errmsg(db.get()));
-    }
-    return StmtPtr(st);
-  };
+  RoundDb db;
+  if (Status s = db.Open(path); !s.ok()) return s;
   int schema = 0, crawl_round = 0;
-  {
-    auto st = query("SELECT key, value FROM meta WHERE key IN ('schema_version','round')");
-    if (!st.ok()) return Status::Error(crawl_dir + " is not a topicrawl crawl: " + st.status().message());
-    while (sqlite3_step(st->get()) == SQLITE_ROW) {
-      const std::string key = reinterpret_cast<const char*>(sqlite3_column_text(st->get(), 0));
-      const int v = sqlite3_column_int(st->get(), 1);
-      (key == "round" ? crawl_round : schema) = v;
-    }
-  }
+  if (Status s = ReadRoundMeta(db, crawl_dir, &schema, &crawl_round); !s.ok()) return s;
   if (schema < 3) {
     return Status::Error(crawl_dir + " has no round history (schema " + std::to_string(schema) +
                          "; rounds need schema 3)");
@@ -83,180 +309,14 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
   if (!last_truth.ok()) return last_truth.status();
   const int last = std::min(crawl_round, *last_truth);
 
-  // Every fetch, by label URL.
-  std::unordered_map<std::string, std::vector<Fetch>> by_url;
-  std::set<std::string> crawled_hosts, stored_hosts;
-  {
-    auto st = query(
-        "SELECT f.url, h.round, h.state, h.http_code, h.bytes, p.near_dup_of IS NOT NULL "
-        "FROM fetches h JOIN frontier f ON f.url_id = h.url_id "
-        "LEFT JOIN pages p ON p.id = h.page_id ORDER BY h.url_id, h.round");
-    if (!st.ok()) return st.status();
-    while (sqlite3_step(st->get()) == SQLITE_ROW) {
-      const auto* u = reinterpret_cast<const char*>(sqlite3_column_text(st->get(), 0));
-      std::string url = CanonicalizeLabelUrl(u ? u : "");
-      crawled_hosts.insert(HostOfLabelUrl(url));
-      if (Successful(sqlite3_column_int(st->get(), 2))) stored_hosts.insert(HostOfLabelUrl(url));
-      by_url[url].push_back({sqlite3_column_int(st->get(), 1), sqlite3_column_int(st->get(), 2),
-                             sqlite3_column_int(st->get(), 3),
-                             sqlite3_column_int64(st->get(), 4),
-                             sqlite3_column_int(st->get(), 5) != 0});
-    }
-  }
-  for (auto& [url, fetches] : by_url) {
-    std::stable_sort(fetches.begin(), fetches.end(),
-                     [](const Fetch& a, const Fetch& b) { return a.round < b.round; });
-  }
-
-  // What the sites announced before each round, and the policy's host
-  // trust (tables absent in crawls without announcements).
-  std::unordered_map<int, std::unordered_set<std::string>> announced;
-  std::unordered_map<int, std::unordered_map<std::string, std::string>> trust_state;
-  bool has_announcements = false;
-  {
-    auto t = query("SELECT count(*) FROM sqlite_master WHERE name = 'announcements'");
-    has_announcements = t.ok() && sqlite3_step(t->get()) == SQLITE_ROW &&
-                        sqlite3_column_int(t->get(), 0) > 0;
-  }
-  if (has_announcements) {
-    auto st = query("SELECT round, url FROM announcements");
-    if (!st.ok()) return st.status();
-    while (sqlite3_step(st->get()) == SQLITE_ROW) {
-      const auto* u = reinterpret_cast<const char*>(sqlite3_column_text(st->get(), 1));
-      announced[sqlite3_column_int(st->get(), 0)].insert(CanonicalizeLabelUrl(u ? u : ""));
-    }
-    auto ht = query("SELECT round, host, state FROM host_trust");
-    if (!ht.ok()) return ht.status();
-    while (sqlite3_step(ht->get()) == SQLITE_ROW) {
-      const auto* h = reinterpret_cast<const char*>(sqlite3_column_text(ht->get(), 1));
-      const auto* v = reinterpret_cast<const char*>(sqlite3_column_text(ht->get(), 2));
-      trust_state[sqlite3_column_int(ht->get(), 0)][h ? h : ""] = v ? v : "";
-    }
-  }
-  std::unordered_map<std::string, std::string> habits;  // host -> lastmod habit
-  {
-    std::ifstream in(truth_dir + "/truth/announce-hosts.tsv");
-    std::string line;
-    while (std::getline(in, line)) {
-      size_t a = line.find('\t'), b = line.rfind('\t');
-      if (a == std::string::npos || a == b || line.substr(0, a) == "host") continue;
-      if (line.substr(a + 1, b - a - 1) == "1") habits[line.substr(0, a)] = line.substr(b + 1);
-    }
-  }
-
+  CrawlRounds crawl;
+  if (Status s = ReadFetches(db, &crawl); !s.ok()) return s;
+  if (Status s = ReadAnnouncements(db, &crawl); !s.ok()) return s;
+  const std::unordered_map<std::string, std::string> habits = ReadLastmodHabits(truth_dir);
+  auto truths = ReadTruths(truth_dir, crawl_dir, last, crawl, scope_hosts);
+  if (!truths.ok()) return truths.status();
   std::vector<RoundMetrics> out;
-  std::vector<RoundTruth> truths;
-  for (int k = 0; k <= last; ++k) {
-    auto truth = ReadRoundTruth(truth_dir, k);
-    if (!truth.ok()) return truth.status();
-    if (k == 0) {
-      size_t known_host = 0;
-      std::set<std::string> truth_hosts;
-      for (const auto& [url, state] : truth->state) truth_hosts.insert(HostOfLabelUrl(url));
-      for (const std::string& h : truth_hosts) known_host += crawled_hosts.count(h);
-      if (!truth->state.empty() && known_host == 0) {
-        return Status::Error("the truth in " + truth_dir + " is for other hosts than the crawl " +
-                             crawl_dir + " (e.g. " + *truth_hosts.begin() + ")");
-      }
-    }
-    if (scope_hosts) {
-      for (auto it = truth->state.begin(); it != truth->state.end();) {
-        it = stored_hosts.count(HostOfLabelUrl(it->first)) ? std::next(it)
-                                                             : truth->state.erase(it);
-      }
-    }
-    truths.push_back(std::move(truth).value());
-  }
-  for (int k = 0; k <= last; ++k) {
-    const RoundTruth& t = truths[static_cast<size_t>(k)];
-    RoundMetrics m;
-    m.round = k;
-    // The crawl's view of round k, per label URL (several crawled URLs may
-    // share one label URL: the first successful fetch wins).
-    std::unordered_map<std::string, const Fetch*> in_round;
-    for (const auto& [url, fetches] : by_url) {
-      for (const Fetch& f : fetches) {
-        if (f.round != k) continue;
-        ++m.fetches;
-        m.bytes += f.bytes;
-        if (f.http_code == 304) ++m.not_modified;
-        if (f.near_dup && (f.state == kNew || f.state == kChanged)) ++m.near_duplicates;
-        auto [it, added] = in_round.emplace(url, &f);
-        if (!added && !Successful(it->second->state) && Successful(f.state)) it->second = &f;
-      }
-    }
-    for (const auto& [url, state] : t.state) {
-      auto it = in_round.find(url);
-      const Fetch* f = it == in_round.end() ? nullptr : it->second;
-      switch (state) {
-        case PageChange::kNew: {
-          ++m.new_total;
-          const bool found = f && Successful(f->state);
-          m.new_found += found;
-          if (found && announced.count(k) && announced[k].count(url)) {
-            ++m.new_found_announced;
-          } else if (found) {
-            ++m.new_found_linked;
-          }
-          const bool relevant = labels && labels->LookupCanonical(url).value_or(false);
-          if (relevant) {
-            ++m.new_relevant_total;
-            m.new_relevant_found += found && !f->near_dup;
-          }
-          break;
-        }
-        case PageChange::kChanged:
-          ++m.changed_total;
-          if (f && f->state == kChanged) ++m.changed_as_changed;
-          if (f && f->state == kTrivial) ++m.changed_as_trivial;
-          break;
-        case PageChange::kGone:
-          ++m.gone_total;
-          m.gone_found += f && f->state == kGone;
-          break;
-        case PageChange::kUnchanged:
-          break;
-      }
-      if (state != PageChange::kGone) {
-        // Served in k: has the crawl ever fetched it by the end of k?
-        auto all = by_url.find(url);
-        bool seen = false;
-        if (all != by_url.end()) {
-          for (const Fetch& g : all->second) seen |= g.round <= k;
-        }
-        m.unaccounted += !seen;
-      }
-    }
-    m.changed_found = m.changed_as_changed + m.changed_as_trivial;
-    for (const auto& [host, state] : trust_state[k]) {
-      auto h = habits.find(host);
-      if (h == habits.end() || h->second == "none") continue;
-      ++m.hosts_judged;
-      m.trust_right += (h->second == "accurate") == (state == "trusted");
-    }
-    m.fetches_per_new = m.new_found > 0 ? static_cast<double>(m.fetches) / m.new_found : 0;
-    // Freshness: the stored state of every URL with a successful or gone
-    // fetch by the end of k, against the truth events after that fetch.
-    int64_t fresh = 0;
-    for (const auto& [url, fetches] : by_url) {
-      int j = -1;
-      for (const Fetch& f : fetches) {
-        if (f.round > k) break;
-        if (Successful(f.state) || f.state == kGone) j = f.round;
-      }
-      if (j < 0) continue;
-      ++m.stored;
-      bool event = false;
-      for (int r = j + 1; r <= k && !event; ++r) {
-        auto it = truths[static_cast<size_t>(r)].state.find(url);
-        event = it != truths[static_cast<size_t>(r)].state.end() &&
-                it->second != PageChange::kUnchanged;
-      }
-      fresh += !event;
-    }
-    m.freshness = m.stored > 0 ? static_cast<double>(fresh) / m.stored : 0;
-    out.push_back(m);
-  }
+  for (int k = 0; k <= last; ++k) out.push_back(MetricsOfRound(crawl, *truths, k, habits, labels));
   return out;
 }
 

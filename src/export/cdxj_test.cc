@@ -25,11 +25,17 @@ std::vector<std::string> ReadLines(const std::string& path) {
   return lines;
 }
 
-class CdxjTest : public ::testing::Test {
+// The same crawl with gzip WARC files (false) and with zstd WARC files
+// (true, --warc-compression zstd): a file before the dictionary and files
+// with it.
+class CdxjTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     dir_ = MakeTempDir();
-    ASSERT_TRUE(testing::MakeExportCrawl(dir_ + "/crawl", 40, true).ok());
+    ASSERT_TRUE(testing::MakeExportCrawl(dir_ + "/crawl", 40, true,
+                                         GetParam() ? testing::ZstdTestWarcOptions()
+                                                    : WarcOptions())
+                    .ok());
   }
   void TearDown() override { RemoveTree(dir_); }
   std::string dir_;
@@ -56,7 +62,7 @@ TEST(CdxjLineTest, TimestampAndFields) {
 
 // Every line sorts, and every response and revisit record of the crawl is
 // one line whose offset/length read back as that record.
-TEST_F(CdxjTest, SortedAndEveryCaptureResolves) {
+TEST_P(CdxjTest, SortedAndEveryCaptureResolves) {
   auto files = CrawlWarcFiles(dir_ + "/crawl");
   ASSERT_TRUE(files.ok()) << files.status().message();
   const std::string out = dir_ + "/index.cdxj";
@@ -102,11 +108,22 @@ TEST_F(CdxjTest, SortedAndEveryCaptureResolves) {
   // the ok pages among 1..20 are revisited.
   EXPECT_EQ(lines.size(), 35u + 17u);
   EXPECT_EQ(revisits, 17);
+  // The zstd crawl's lines point into .warc.zst files, some of them with
+  // the dictionary frame (magic 0x184D2A5D, little-endian) first.
+  int with_dictionary = 0;
+  for (const std::string& f : *files) {
+    EXPECT_EQ(f.ends_with(".warc.zst"), GetParam()) << f;
+    std::ifstream in(f, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    with_dictionary += std::string(magic, 4) == std::string("\x5D\x2A\x4D\x18", 4);
+  }
+  if (GetParam()) EXPECT_GE(with_dictionary, 1);
 }
 
 // A tiny run size spills sorted runs to disk; the merge gives the same file
 // and leaves no run behind.
-TEST_F(CdxjTest, SpilledRunsMergeToTheSameIndex) {
+TEST_P(CdxjTest, SpilledRunsMergeToTheSameIndex) {
   auto files = CrawlWarcFiles(dir_ + "/crawl");
   ASSERT_TRUE(files.ok());
   ASSERT_TRUE(WriteCdxjIndex(*files, dir_ + "/a.cdxj").ok());
@@ -124,19 +141,26 @@ TEST_F(CdxjTest, SpilledRunsMergeToTheSameIndex) {
 
 // A WARC cut inside a record: a clear error naming the file and offset,
 // and no index (nor temporary file) is left.
-TEST_F(CdxjTest, TruncatedWarcIsAnErrorAndLeavesNoIndex) {
+TEST_P(CdxjTest, TruncatedWarcIsAnErrorAndLeavesNoIndex) {
   auto files = CrawlWarcFiles(dir_ + "/crawl");
   ASSERT_TRUE(files.ok());
   const std::string f = files->front();
   std::filesystem::resize_file(f, std::filesystem::file_size(f) - 100);
   auto stats = WriteCdxjIndex(*files, dir_ + "/index.cdxj");
   ASSERT_FALSE(stats.ok());
-  EXPECT_NE(stats.status().message().find("truncated gzip member at offset"), std::string::npos)
+  EXPECT_NE(stats.status().message().find(GetParam() ? "truncated zstd frame at offset"
+                                                      : "truncated gzip member at offset"),
+            std::string::npos)
       << stats.status().message();
   EXPECT_NE(stats.status().message().find(f), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/index.cdxj"));
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/index.cdxj.tmp"));
 }
+
+INSTANTIATE_TEST_SUITE_P(GzipAndZstd, CdxjTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& i) {
+                           return i.param ? "zstd" : "gzip";
+                         });
 
 TEST(CdxjFilesTest, NoWarcFilesIsAnError) {
   const std::string dir = MakeTempDir();

@@ -14,6 +14,8 @@
 
 #include "export/cdxj.h"
 #include "export/export_pages.h"
+#include "export/page_optout.h"
+#include "export/warc_gzip_copy.h"
 #include "nlohmann/json.hpp"
 #include "store/crawl_db_reader.h"
 #include "store/warc_reader.h"
@@ -63,6 +65,31 @@ Status CopyRange(FILE* from, uint64_t offset, uint64_t length, FILE* to, const s
   return Status::Ok();
 }
 
+// Where CopyRelevantRecords writes one source file's records: byte ranges
+// of a gzip WARC copied as they are, records of a zstd WARC re-encoded as
+// gzip members (export/warc_gzip_copy.h).
+struct RecordCopy {
+  std::string src;
+  File in, out;
+  std::unique_ptr<GzipRecordSink> gzip;  // set for a zstd source
+
+  Status Open(const std::string& source, const std::string& archive_dir, std::string* dst) {
+    src = source;
+    *dst = archive_dir + "/" + GzipWarcName(fs::path(src).filename().string());
+    in.reset(std::fopen(src.c_str(), "rb"));
+    out.reset(std::fopen(dst->c_str(), "wb"));
+    if (!in || !out) {
+      return Status::Error("cannot copy " + src + " to " + *dst + ": " + std::strerror(errno));
+    }
+    gzip.reset(IsZstdWarcName(src) ? new GzipRecordSink(out.get()) : nullptr);
+    return Status::Ok();
+  }
+  Status Copy(uint64_t offset, uint64_t length) {
+    if (gzip) return RecompressWarcRange(src, offset, offset + length, gzip.get());
+    return CopyRange(in.get(), offset, length, out.get(), src);
+  }
+};
+
 // Rewrites each WARC file holding a relevant page into staging/archive/
 // with its warcinfo member and the relevant pages' record groups.
 StatusOr<std::vector<std::string>> CopyRelevantRecords(CrawlDbReader& db,
@@ -71,7 +98,7 @@ StatusOr<std::vector<std::string>> CopyRelevantRecords(CrawlDbReader& db,
                                                        const std::string& archive_dir) {
   std::vector<std::string> written;
   std::string current;
-  File in, out;
+  RecordCopy copy;
   Status error;
   Status s = ForEachExportPage(db, filter, [&](const ExportPage& p) {
     if (p.warc_file.find("..") != std::string::npos || p.warc_file[0] == '/') {
@@ -86,30 +113,46 @@ StatusOr<std::vector<std::string>> CopyRelevantRecords(CrawlDbReader& db,
         error = info.status();
         return false;
       }
-      const std::string dst = archive_dir + "/" + fs::path(src).filename().string();
-      in.reset(std::fopen(src.c_str(), "rb"));
-      out.reset(std::fopen(dst.c_str(), "wb"));
-      if (!in || !out) {
-        error = Status::Error("cannot copy " + src + " to " + dst + ": " + std::strerror(errno));
-        return false;
-      }
+      std::string dst;
+      error = copy.Open(src, archive_dir, &dst);
+      if (!error.ok()) return false;
       written.push_back(dst);
       if (info->Header("WARC-Type") == "warcinfo") {
-        error = CopyRange(in.get(), 0, info->offset + info->length, out.get(), src);
+        // A zstd file's dictionary frame stays behind: the copy is gzip.
+        error = copy.gzip ? copy.gzip->Write(*info)
+                          : CopyRange(copy.in.get(), 0, info->offset + info->length,
+                                      copy.out.get(), src);
       }
     }
-    if (error.ok()) {
-      error = CopyRange(in.get(), p.warc_offset, p.warc_length, out.get(), src);
-    }
+    if (error.ok()) error = copy.Copy(p.warc_offset, p.warc_length);
     return error.ok();
   });
   if (!error.ok()) return error;
   if (!s.ok()) return s;
-  if (out && std::fflush(out.get()) != 0) return Status::Error("write failed in " + archive_dir);
+  if (copy.out && std::fflush(copy.out.get()) != 0) {
+    return Status::Error("write failed in " + archive_dir);
+  }
   return written;
 }
 
-StatusOr<int64_t> WritePagesJsonl(CrawlDbReader& db, const ExportFilter& filter,
+// The page's opt-out signals as pages.jsonl fields: "optout" (the list,
+// when there is any) and "optout_reserved" (a signal reserves the page), or
+// "optout_error" when its response record cannot be read.
+void AddOptOutFields(const std::string& crawl_dir, const ExportPage& p, const HostOptOut& hosts,
+                     nlohmann::ordered_json* j) {
+  StatusOr<OptOutSignals> optout =
+      StoredPageOptOut(crawl_dir, {p.url, p.content_type, p.warc_file, p.warc_offset}, hosts);
+  if (!optout.ok()) {
+    (*j)["optout_error"] = optout.status().message();
+    return;
+  }
+  if (optout->signals.empty()) return;
+  (*j)["optout"] = optout->signals;
+  (*j)["optout_reserved"] = optout->reserved;
+}
+
+StatusOr<int64_t> WritePagesJsonl(CrawlDbReader& db, const std::string& crawl_dir,
+                                  const ExportFilter& filter, const HostOptOut& hosts,
                                   const std::string& path, nlohmann::ordered_json* main_page) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << R"({"format": "json-pages-1.0", "id": "pages", "title": "All Pages"})" << '\n';
@@ -125,6 +168,7 @@ StatusOr<int64_t> WritePagesJsonl(CrawlDbReader& db, const ExportFilter& filter,
     j["depth"] = p.depth;
     nlohmann::ordered_json why = nlohmann::ordered_json::parse(p.explanation, nullptr, false);
     j["why"] = why.is_discarded() ? nlohmann::ordered_json(p.explanation) : why;
+    AddOptOutFields(crawl_dir, p, hosts, &j);
     if (n == 0) *main_page = j;
     out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     ++n;
@@ -265,7 +309,16 @@ StatusOr<WaczStats> WriteWacz(const std::string& crawl_dir, const std::string& o
   } else {
     auto files = CrawlWarcFiles(crawl_dir);
     if (!files.ok()) return files.status();
-    warcs = std::move(*files);
+    for (const std::string& f : *files) {
+      const std::string name = fs::path(f).filename().string();
+      if (!IsZstdWarcName(name)) {
+        warcs.push_back(f);
+        continue;
+      }
+      const std::string gz = staging.path + "/archive/" + GzipWarcName(name);
+      if (Status s = RecompressWarcFile(f, gz); !s.ok()) return s;
+      warcs.push_back(gz);
+    }
   }
   WaczStats stats;
   const std::string cdxj = staging.path + "/index.cdxj";
@@ -276,7 +329,9 @@ StatusOr<WaczStats> WriteWacz(const std::string& crawl_dir, const std::string& o
 
   const std::string pages = staging.path + "/pages.jsonl";
   nlohmann::ordered_json main_page;
-  auto n = WritePagesJsonl(**db, filter, pages, &main_page);
+  HostOptOut hosts(options.robots_agent);
+  if (Status s = hosts.Load(**db); !s.ok()) return s;
+  auto n = WritePagesJsonl(**db, crawl_dir, filter, hosts, pages, &main_page);
   if (!n.ok()) return n.status();
   stats.pages = *n;
 

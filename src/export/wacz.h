@@ -2,12 +2,16 @@
 // one zip file that ReplayWeb.page, pywb and other web-archive tools open
 // directly. Entries:
 //   archive/<name>.warc.gz     the crawl's WARC files, stored (not deflated)
-//                              so a reader can range-request one record
+//                              so a reader can range-request one record;
+//                              .warc.zst files recompressed to .warc.gz
+//                              (export/warc_gzip_copy.h says why)
 //   indexes/index.cdxj         SURT-sorted CDXJ of those files (cdxj.h)
 //   pages/pages.jsonl          a header line, then one line per page: id,
 //                              url, ts (the record's WARC-Date), title, and
 //                              ours: relevance, link_score, depth, why (the
-//                              crawl's explanation of why it was fetched)
+//                              crawl's explanation of why it was fetched),
+//                              optout and optout_reserved when the page has
+//                              opt-out signals (export/page_optout.h)
 //   datapackage.json           profile, wacz_version, created, software,
 //                              mainPageUrl/Date, and every other entry's
 //                              path, sha256 and size
@@ -17,7 +21,8 @@
 // of the crawl, revisits included). With it, each WARC file that holds a
 // relevant page is rewritten under the same name with its warcinfo record
 // and only the relevant pages' record groups (response, request, metadata
-// members copied byte for byte, so digests and record ids are unchanged).
+// members copied byte for byte, so digests and record ids are unchanged;
+// re-encoded as gzip members from a zstd file).
 //
 // The zip is written by libzip to a temporary file beside `out_path` and
 // renamed over it at the end; the staging directory `<out_path>.parts.tmp`
@@ -37,6 +42,7 @@ struct WaczOptions {
   double beta = -1;  // relevance threshold; < 0: the crawl's beta
   std::string title;  // datapackage title; default: the directory name
   std::string software = "topicrawl 0.1.0";
+  std::string robots_agent = "topicrawl";  // whose robots.txt groups apply (opt-out)
 };
 
 struct WaczStats {

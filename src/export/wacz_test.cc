@@ -14,6 +14,7 @@
 #include "export/cdxj.h"
 #include "support/export_test_util.h"
 #include "nlohmann/json.hpp"
+#include "store/crawl_store.h"
 #include "support/store_test_util.h"
 #include "store/warc_reader.h"
 
@@ -188,6 +189,115 @@ TEST_F(WaczTest, RelevantOnlyKeepsTheRelevantPagesRecords) {
     ASSERT_FALSE(types.empty());
     EXPECT_EQ(types[0], "warcinfo");
   }
+}
+
+// The records of a WARC file (gzip or zstd) as (record id, full text).
+std::vector<std::pair<std::string, std::string>> Records(const std::string& path) {
+  std::vector<std::pair<std::string, std::string>> out;
+  EXPECT_TRUE(ReadWarcFile(path, [&](ParsedWarcRecord& r) {
+                std::string all = r.version;
+                for (const WarcField& f : r.headers) all += "|" + f.name + "=" + f.value;
+                out.emplace_back(std::string(r.Header("WARC-Record-ID")), all + "|" + r.block);
+                return true;
+              }).ok());
+  return out;
+}
+
+// A crawl written with --warc-compression zstd: the WACZ holds gzip WARC
+// files (ReplayWeb.page reads no zstd) with the very same records, and the
+// index points into them.
+TEST_F(WaczTest, ZstdCrawlIsRecompressedToGzip) {
+  const std::string zcrawl = dir_ + "/zcrawl";
+  ASSERT_TRUE(testing::MakeExportCrawl(zcrawl, 40, true, testing::ZstdTestWarcOptions()).ok());
+  auto files = CrawlWarcFiles(zcrawl);
+  ASSERT_TRUE(files.ok());
+  ASSERT_GE(files->size(), 2u);  // before and after the dictionary
+  const std::string out = dir_ + "/z.wacz";
+  auto stats = WriteWacz(zcrawl, out, {});
+  ASSERT_TRUE(stats.ok()) << stats.status().message();
+  auto zip = CheckWacz(out);
+  EXPECT_EQ(stats->pages, 32);
+  EXPECT_EQ(stats->cdxj_lines, 35 + 17);
+  EXPECT_EQ(stats->warc_files, static_cast<int64_t>(files->size()));
+  for (const std::string& f : *files) {
+    const std::string name = std::filesystem::path(f).filename().string();
+    ASSERT_TRUE(name.ends_with(".warc.zst"));
+    const std::string gz = "archive/" + name.substr(0, name.size() - 4) + ".gz";
+    ASSERT_TRUE(zip.count(gz)) << gz;
+    EXPECT_EQ(zip[gz].data.substr(0, 2), "\x1f\x8b");  // gzip, not zstd
+    const std::string tmp = dir_ + "/copy.warc.gz";
+    std::ofstream(tmp, std::ios::binary) << zip[gz].data;
+    EXPECT_EQ(Records(tmp), Records(f)) << name;
+  }
+  for (const auto& [name, e] : zip) EXPECT_FALSE(name.ends_with(".zst")) << name;
+  CheckIndexResolves(zip);
+
+  WaczOptions relevant;
+  relevant.relevant_only = true;
+  relevant.beta = 0.75;
+  auto rel = WriteWacz(zcrawl, dir_ + "/zrel.wacz", relevant);
+  ASSERT_TRUE(rel.ok()) << rel.status().message();
+  auto rzip = CheckWacz(dir_ + "/zrel.wacz");
+  CheckIndexResolves(rzip);
+  int64_t responses = 0;
+  for (auto& [name, e] : rzip) {
+    if (name.rfind("archive/", 0) != 0) continue;
+    EXPECT_TRUE(name.ends_with(".warc.gz")) << name;
+    const std::string tmp = dir_ + "/r.warc.gz";
+    std::ofstream(tmp, std::ios::binary) << e.data;
+    auto records = Records(tmp);
+    ASSERT_FALSE(records.empty());
+    EXPECT_NE(records[0].second.find("WARC-Type=warcinfo"), std::string::npos) << name;
+    for (const auto& r : records) responses += r.second.find("WARC-Type=response|") != std::string::npos;
+  }
+  EXPECT_EQ(responses, rel->pages);
+}
+
+// pages.jsonl lists each page's opt-out signals: from its response head,
+// its head's <meta> elements and its host's robots.txt; none for a page
+// without any.
+TEST(WaczOptOutTest, PagesListTheirSignals) {
+  const std::string dir = MakeTempDir();
+  {
+    auto store = CrawlStore::Open(dir + "/crawl", OpenMode::kCreate);
+    ASSERT_TRUE(store.ok());
+    const std::vector<std::pair<std::string, std::string>> variants = {
+        {"X-Robots-Tag: noai, noarchive\r\n", ""},
+        {"", "<meta name=robots content=noindex>"},
+        {"tdm-reservation: 1\r\n", ""},
+        {"", ""},
+        {"", ""},  // h0.test: robots.txt Content-Usage train-ai=n
+    };
+    int k = 1;
+    for (const auto& [header, meta] : variants) {
+      PageRecord p = testing::MakeTestPage(k == 5 ? 10 : k);
+      ++k;
+      p.response_head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n" + header + "\r\n";
+      p.body = "<html><head><title>t</title>" + meta + "</head><body><p>x</p></body></html>";
+      ASSERT_TRUE((*store)->AddPage(std::move(p)).ok());
+    }
+    ASSERT_TRUE((*store)->AddHostFile("http://h0.test", "robots.txt", 200,
+                                      "User-agent: *\nContent-Usage: train-ai=n\n").ok());
+    ASSERT_TRUE((*store)->Close().ok());
+  }
+  auto stats = WriteWacz(dir + "/crawl", dir + "/o.wacz", {});
+  ASSERT_TRUE(stats.ok()) << stats.status().message();
+  auto zip = ReadZip(dir + "/o.wacz");
+  const std::vector<std::string> lines = Lines(zip["pages/pages.jsonl"].data);
+  ASSERT_EQ(lines.size(), 6u);
+  std::vector<nlohmann::json> p;
+  for (size_t i = 1; i < lines.size(); ++i) p.push_back(nlohmann::json::parse(lines[i]));
+  EXPECT_EQ(p[0]["optout"], nlohmann::json({"x-robots-tag: noai", "x-robots-tag: noarchive"}));
+  EXPECT_EQ(p[0]["optout_reserved"], true);
+  EXPECT_EQ(p[1]["optout"], nlohmann::json({"meta robots: noindex"}));
+  EXPECT_EQ(p[2]["optout"], nlohmann::json({"tdm-reservation: 1"}));
+  EXPECT_EQ(p[2]["optout_reserved"], true);
+  EXPECT_FALSE(p[3].contains("optout"));
+  EXPECT_FALSE(p[3].contains("optout_error"));
+  EXPECT_EQ(p[4]["url"], "http://h0.test/p10");
+  EXPECT_EQ(p[4]["optout"], nlohmann::json({"robots.txt content-usage: train-ai=n"}));
+  EXPECT_EQ(p[4]["optout_reserved"], true);
+  RemoveTree(dir);
 }
 
 TEST_F(WaczTest, OlderSchemaIsAClearErrorAndNoFile) {

@@ -1,5 +1,7 @@
 #include "parse/main_content.h"
 
+#include <strings.h>
+
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -79,10 +81,6 @@ std::string_view Attr(myhtml_tree_node_t* node, std::string_view key) {
   return v == nullptr ? std::string_view() : std::string_view(v, len);
 }
 
-bool HasAttr(myhtml_tree_node_t* node, std::string_view key) {
-  return myhtml_attribute_by_key(node, key.data(), key.size()) != nullptr;
-}
-
 std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
@@ -114,16 +112,18 @@ bool IsHiddenTag(myhtml_tag_id_t t) {
   }
 }
 
-bool IsInvisible(myhtml_tree_node_t* node) {
-  if (HasAttr(node, "hidden") || Attr(node, "aria-hidden") == "true") return true;
-  const std::string style = Lower(Attr(node, "style"));
-  return style.find("display:none") != std::string::npos ||
-         style.find("display: none") != std::string::npos ||
-         style.find("visibility:hidden") != std::string::npos ||
-         style.find("visibility: hidden") != std::string::npos;
+// Readability's REGEXPS.commas beyond ASCII: U+060C, U+FE50, U+FE10,
+// U+FE11, U+2E41, U+2E34, U+2E32, U+FF0C (UTF-8 at t[i]).
+bool IsCommaAt(std::string_view t, size_t i) {
+  static constexpr std::string_view kCommas[] = {"\u060C", "\uFE50", "\uFE10", "\uFE11",
+                                                 "\u2E41", "\u2E34", "\u2E32", "\uFF0C"};
+  for (std::string_view c : kCommas) {
+    if (t.compare(i, c.size(), c) == 0) return true;
+  }
+  return false;
 }
 
-// Code points and commas (ASCII, CJK full-width and ideographic) of a text.
+// Code points and commas (Readability's set) of a text.
 void CountText(std::string_view t, uint32_t* chars, uint32_t* commas) {
   bool space = true;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -133,24 +133,88 @@ void CountText(std::string_view t, uint32_t* chars, uint32_t* commas) {
     if (is_space && space) continue;  // runs count once
     space = is_space;
     ++*chars;
-    if (c == ',') ++*commas;
-    if (c == 0xEF && i + 2 < t.size() && (unsigned char)t[i + 1] == 0xBC &&
-        (unsigned char)t[i + 2] == 0x8C) {
-      ++*commas;  // U+FF0C
-    }
-    if (c == 0xE3 && i + 2 < t.size() && (unsigned char)t[i + 1] == 0x80 &&
-        (unsigned char)t[i + 2] == 0x81) {
-      ++*commas;  // U+3001
+    if (c == ',') {
+      ++*commas;
+    } else if (c >= 0xC0) {
+      *commas += IsCommaAt(t, i);
     }
   }
 }
 
 bool IsHeadingTag(myhtml_tag_id_t t) { return t >= MyHTML_TAG_H1 && t <= MyHTML_TAG_H6; }
 
-// Builds the element index of <body> in one walk.
+// What the class, id, style, role and hidden attributes of an element say,
+// read in one pass over its attributes.
+struct NodeAttrs {
+  std::string_view cls, id, style, role;
+  bool hidden = false;
+};
+
+NodeAttrs ReadAttrs(myhtml_tree_node_t* node) {
+  NodeAttrs a;
+  for (myhtml_tree_attr_t* at = myhtml_node_attribute_first(node); at != nullptr;
+       at = myhtml_attribute_next(at)) {
+    size_t klen = 0;
+    const char* k = myhtml_attribute_key(at, &klen);
+    if (k == nullptr) continue;
+    const std::string_view key(k, klen);
+    size_t vlen = 0;
+    const char* v = myhtml_attribute_value(at, &vlen);
+    const std::string_view value = v == nullptr ? std::string_view() : std::string_view(v, vlen);
+    if (key == "class") a.cls = value;
+    else if (key == "id") a.id = value;
+    else if (key == "style") a.style = value;
+    else if (key == "role") a.role = value;
+    else if (key == "hidden") a.hidden = true;
+    else if (key == "aria-hidden" && value == "true") a.hidden = true;
+  }
+  return a;
+}
+
+bool IsInvisible(const NodeAttrs& a) {
+  if (a.hidden) return true;
+  if (a.style.empty()) return false;
+  const std::string style = Lower(a.style);
+  return style.find("display:none") != std::string::npos ||
+         style.find("display: none") != std::string::npos ||
+         style.find("visibility:hidden") != std::string::npos ||
+         style.find("visibility: hidden") != std::string::npos;
+}
+
+// The class/id patterns of one (class, id) pair; pages repeat the same
+// pairs many times, so they are looked up once a page.
+struct ClassFacts {
+  int weight = 0;
+  bool unlikely = false;  // an unlikely pattern and no "maybe" pattern
+};
+
+class ClassCache {
+ public:
+  void clear() { facts_.clear(); }
+  const ClassFacts& Get(std::string_view cls, std::string_view id) {
+    key_.assign(cls);
+    key_.push_back('\x01');
+    key_.append(id);
+    auto [it, added] = facts_.try_emplace(key_);
+    if (added) {
+      const std::string c = Lower(cls), i = Lower(id);
+      const std::string both = c + " " + i;
+      it->second.weight = WeightOf(c) + WeightOf(i);
+      it->second.unlikely = ContainsAny(both, kUnlikely) && !ContainsAny(both, kMaybe);
+    }
+    return it->second;
+  }
+
+ private:
+  std::string key_;
+  std::unordered_map<std::string, ClassFacts> facts_;
+};
+
+// Builds the element index of <body> in one walk: the tree below it minus
+// hidden subtrees, with each element's own facts.
 class Indexer {
  public:
-  explicit Indexer(std::vector<Element>* out) : out_(*out) {}
+  Indexer(std::vector<Element>* out, ClassCache* classes) : out_(*out), classes_(*classes) {}
 
   void Run(myhtml_tree_node_t* body) {
     Visit(body, -1);
@@ -174,7 +238,6 @@ class Indexer {
         }
       }
     }
-    for (size_t i = out_.size(); i-- > 1;) Aggregate(static_cast<int>(i));
   }
 
  private:
@@ -184,15 +247,17 @@ class Indexer {
     e.node = node;
     e.parent = parent;
     e.tag = myhtml_node_tag_id(node);
-    const std::string cls = Lower(Attr(node, "class"));
-    const std::string id = Lower(Attr(node, "id"));
-    e.class_weight = WeightOf(cls) + WeightOf(id);
-    e.dropped = parent >= 0 && Unlikely(node, e.tag, cls + " " + id);
+    const NodeAttrs attrs = ReadAttrs(node);
+    const ClassFacts& facts = classes_.Get(attrs.cls, attrs.id);
+    e.own_weight = facts.weight;
+    if (parent >= 0) {
+      e.hidden = Hidden(node, e.tag, attrs);
+      e.unlikely = !e.hidden && Unlikely(e.tag, attrs, facts);
+    }
     const int index = static_cast<int>(out_.size());
     myhtml_node_set_data(node, reinterpret_cast<void*>(static_cast<intptr_t>(index + 1)));
     if (parent >= 0) {
       Element& p = out_[parent];
-      if (IsBlockTag(e.tag) && !e.dropped) p.has_block_child = true;
       if (p.first_child < 0) {
         p.first_child = index;
       } else {
@@ -201,7 +266,8 @@ class Indexer {
       last_child_[parent] = index;
     }
     out_.push_back(e);
-    if (e.dropped) return false;
+    last_child_.push_back(-1);
+    if (e.hidden) return false;
     stack_.push_back(index);
     if (e.tag == MyHTML_TAG_ARTICLE || e.tag == MyHTML_TAG_MAIN) ++in_article_;
     if (e.tag == MyHTML_TAG_A) ++in_link_;
@@ -211,17 +277,20 @@ class Indexer {
     return true;
   }
 
-  bool Unlikely(myhtml_tree_node_t* node, myhtml_tag_id_t tag, const std::string& class_id) {
+  static bool Hidden(myhtml_tree_node_t* node, myhtml_tag_id_t tag, const NodeAttrs& attrs) {
     if (myhtml_node_namespace(node) != MyHTML_NAMESPACE_HTML) return tag != MyHTML_TAG_SVG;
-    if (IsHiddenTag(tag) || IsInvisible(node)) return true;
+    return IsHiddenTag(tag) || IsInvisible(attrs);
+  }
+
+  // Readability's unlikely candidates (FLAG_STRIP_UNLIKELYS), plus a header
+  // outside article/main.
+  bool Unlikely(myhtml_tag_id_t tag, const NodeAttrs& attrs, const ClassFacts& facts) const {
     if (tag == MyHTML_TAG_HEADER && in_article_ == 0) return true;
-    const std::string role = Lower(Attr(node, "role"));
-    if (!role.empty() && ContainsAny(role, kUnlikelyRoles)) return true;
+    if (!attrs.role.empty() && ContainsAny(Lower(attrs.role), kUnlikelyRoles)) return true;
     if (tag == MyHTML_TAG_A || tag == MyHTML_TAG_BODY || in_table_ > 0 || in_code_ > 0) {
       return false;
     }
-    if (ContainsAny(class_id, kUnlikely) && !ContainsAny(class_id, kMaybe)) return true;
-    return false;
+    return facts.unlikely;
   }
 
   bool Enter(myhtml_tree_node_t* node) {
@@ -253,22 +322,65 @@ class Indexer {
     if (t == nullptr) return;
     Element& e = out_[stack_.back()];
     uint32_t chars = 0;
-    CountText(std::string_view(t, len), &chars, &e.commas);
-    e.chars += chars;
-    if (in_link_ > 0) e.link_chars += chars;
-    if (in_heading_ > 0) e.heading_chars += chars;
+    CountText(std::string_view(t, len), &chars, &e.own_commas);
+    e.own_chars += chars;
+    if (in_link_ > 0) e.own_link_chars += chars;
+    if (in_heading_ > 0) e.own_heading_chars += chars;
   }
 
-  // Children come after their parent: walking backwards adds each finished
-  // element into its parent.
-  void Aggregate(int i) {
-    const Element& e = out_[i];
-    if (e.dropped || e.parent < 0) return;
-    Element& p = out_[e.parent];
+  std::vector<Element>& out_;
+  ClassCache& classes_;
+  std::vector<int> stack_;
+  std::vector<int> last_child_;  // by element: its last child so far
+  int in_link_ = 0, in_heading_ = 0, in_table_ = 0, in_code_ = 0, in_article_ = 0;
+};
+
+bool IsDivToPElement(myhtml_tag_id_t t) {
+  switch (t) {
+    case MyHTML_TAG_BLOCKQUOTE: case MyHTML_TAG_DL: case MyHTML_TAG_DIV: case MyHTML_TAG_IMG:
+    case MyHTML_TAG_OL: case MyHTML_TAG_P: case MyHTML_TAG_PRE: case MyHTML_TAG_TABLE:
+    case MyHTML_TAG_UL:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Element::has_block_child of every element (backward: children first).
+void MarkBlockDescendants(std::vector<Element>& el) {
+  for (size_t i = el.size(); i-- > 1;) {
+    const Element& e = el[i];
+    if (IsDivToPElement(e.tag) || e.has_block_child) el[e.parent].has_block_child = true;
+  }
+}
+
+// Sets the per-pass fields of every element: what `pass` drops (with its
+// subtree), the class weights it uses, and the counts over what is left
+// (children come after their parent: a backward sweep adds each element
+// into its parent).
+void PrepareForPass(std::vector<Element>& el, const Pass& pass) {
+  for (size_t i = 0; i < el.size(); ++i) {
+    Element& e = el[i];
+    e.dropped = e.parent >= 0 &&
+                (e.hidden || (pass.strip_unlikely && e.unlikely) || el[e.parent].dropped);
+    e.class_weight = pass.weight_classes ? e.own_weight : 0;
+    e.chars = e.own_chars;
+    e.link_chars = e.own_link_chars;
+    e.heading_chars = e.own_heading_chars;
+    e.commas = e.own_commas;
+    e.p = e.img = e.li = e.input = e.embeds = e.rows = e.cells = e.th = e.list_chars = 0;
+    e.scored = false;
+    e.score = 0;
+  }
+  for (size_t i = el.size(); i-- > 1;) {
+    const Element& e = el[i];
+    if (e.dropped || e.parent < 0) continue;
+    Element& p = el[e.parent];
     p.chars += e.chars;
     p.link_chars += e.link_chars;
     p.heading_chars += e.heading_chars;
     p.commas += e.commas;
+    p.list_chars += e.tag == MyHTML_TAG_UL || e.tag == MyHTML_TAG_OL ? e.chars : e.list_chars;
     p.p += e.p + (e.tag == MyHTML_TAG_P);
     p.img += e.img + (e.tag == MyHTML_TAG_IMG);
     p.li += e.li + (e.tag == MyHTML_TAG_LI);
@@ -279,12 +391,7 @@ class Indexer {
     p.th += e.th + (e.tag == MyHTML_TAG_TH || e.tag == MyHTML_TAG_CAPTION ||
                     e.tag == MyHTML_TAG_THEAD);
   }
-
-  std::vector<Element>& out_;
-  std::vector<int> stack_;
-  std::unordered_map<int, int> last_child_;
-  int in_link_ = 0, in_heading_ = 0, in_table_ = 0, in_code_ = 0, in_article_ = 0;
-};
+}
 
 int TagBaseScore(myhtml_tag_id_t t) {
   switch (t) {
@@ -347,21 +454,83 @@ bool HasSentenceEnd(myhtml_tree_node_t* node) {
   return false;
 }
 
-// The article: the best candidate and the siblings that join it.
-std::vector<int> ChooseArticle(std::vector<Element>& el) {
-  int top = -1;
-  double best = 0;
+// The candidates with the highest scores (link density applied), best
+// first: Readability keeps 5.
+std::vector<int> TopCandidates(std::vector<Element>& el, size_t n) {
+  std::vector<int> top;
   for (size_t i = 0; i < el.size(); ++i) {
     Element& e = el[i];
     if (!e.scored || e.dropped) continue;
     e.score *= 1.0 - e.LinkDensity();
-    if (top < 0 || e.score > best) {
-      top = static_cast<int>(i);
-      best = e.score;
+    auto at = std::find_if(top.begin(), top.end(), [&](int t) { return e.score > el[t].score; });
+    if (static_cast<size_t>(at - top.begin()) >= n) continue;
+    top.insert(at, static_cast<int>(i));
+    if (top.size() > n) top.pop_back();
+  }
+  return top;
+}
+
+bool IsAncestor(const std::vector<Element>& el, int ancestor, int node) {
+  for (int a = el[node].parent; a >= 0; a = el[a].parent) {
+    if (a == ancestor) return true;
+  }
+  return false;
+}
+
+int ElementChildren(const std::vector<Element>& el, int i) {
+  int n = 0;
+  for (int c = el[i].first_child; c >= 0; c = el[c].next_sibling) n += !el[c].dropped;
+  return n;
+}
+
+// Readability's moves from the best candidate to a better container: the
+// nearest ancestor holding 3 of the other top candidates scoring >= 0.75 of
+// it; then up while an ancestor scores more (stopping below a third); then
+// up while it is an only child. Element 0 is <body>, never chosen here.
+int BetterContainer(std::vector<Element>& el, const std::vector<int>& top) {
+  int best = top[0];
+  const double best_score = el[best].score;
+  std::vector<int> close;
+  for (size_t k = 1; k < top.size(); ++k) {
+    if (best_score > 0 && el[top[k]].score / best_score >= 0.75) close.push_back(top[k]);
+  }
+  if (close.size() >= 3) {
+    for (int a = el[best].parent; a > 0; a = el[a].parent) {
+      int holds = 0;
+      for (int c : close) holds += IsAncestor(el, a, c);
+      if (holds >= 3) {
+        best = a;
+        break;
+      }
     }
   }
-  if (top <= 0) return {0};  // nothing scored: the whole body
+  if (!el[best].scored) {
+    el[best].scored = true;
+    el[best].score = TagBaseScore(el[best].tag) + el[best].class_weight;
+  }
+  double last = el[best].score;
+  const double floor = last / 3;
+  for (int a = el[best].parent; a > 0; a = el[a].parent) {
+    if (!el[a].scored) continue;
+    if (el[a].score < floor) break;
+    if (el[a].score > last) {
+      best = a;
+      break;
+    }
+    last = el[a].score;
+  }
+  while (el[best].parent > 0 && ElementChildren(el, el[best].parent) == 1) best = el[best].parent;
+  return best;
+}
+
+// The article: the best candidate and the siblings that join it.
+std::vector<int> ChooseArticle(std::vector<Element>& el) {
+  const std::vector<int> candidates = TopCandidates(el, 5);
+  if (candidates.empty() || candidates[0] <= 0) return {0};  // the whole body
+  const int top = BetterContainer(el, candidates);
+  const double best = el[top].score;
   const int parent = el[top].parent;
+  if (parent < 0) return {top};
   const double threshold = std::max(10.0, best * 0.2);
   const std::string top_class(Attr(el[top].node, "class"));
   std::vector<int> roots;
@@ -419,6 +588,46 @@ std::string TitleOf(myhtml_tree_t* tree) {
   return out;
 }
 
+size_t CodePoints(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// Readability's attempts (Pass): the first whose text has 500 characters,
+// else the longest. Returns the text's code points.
+size_t ExtractArticle(myhtml_tree_node_t* body, std::string_view page_url, MainContent* out) {
+  constexpr size_t kEnough = 500;
+  constexpr Pass kPasses[] = {{true, true, true}, {false, true, true}, {false, false, true},
+                              {false, false, false}};
+  thread_local std::vector<Element> elements;
+  thread_local ClassCache classes;
+  elements.clear();
+  classes.clear();
+  Indexer(&elements, &classes).Run(body);
+  MarkBlockDescendants(elements);
+  std::string text, markdown;
+  size_t best = 0;
+  bool have = false;
+  for (const Pass& pass : kPasses) {
+    PrepareForPass(elements, pass);
+    ScoreParagraphs(elements);
+    const std::vector<int> roots = ChooseArticle(elements);
+    text.clear();
+    markdown.clear();
+    RenderContent(elements, roots, page_url, pass.clean_conditionally, &text, &markdown);
+    const size_t chars = CodePoints(text);
+    if (!have || chars > best) {
+      best = chars;
+      have = true;
+      out->text.swap(text);
+      out->markdown.swap(markdown);
+    }
+    if (chars >= kEnough) break;
+  }
+  return best;
+}
+
 void OptOutMeta(myhtml_tree_t* tree, std::vector<std::pair<std::string, std::string>>* out) {
   mystatus_t status = MyHTML_STATUS_OK;
   myhtml_collection_t* metas = myhtml_get_nodes_by_tag_id(tree, nullptr, MyHTML_TAG_META, &status);
@@ -438,6 +647,26 @@ void OptOutMeta(myhtml_tree_t* tree, std::vector<std::pair<std::string, std::str
 
 using main_content_internal::Element;
 
+std::vector<std::pair<std::string, std::string>> ExtractOptOutMeta(
+    std::string_view utf8_html, const MainContentOptions& options) {
+  thread_local main_content_internal::TreeHolder holder;
+  std::vector<std::pair<std::string, std::string>> out;
+  if (utf8_html.size() > options.max_bytes) utf8_html = Utf8Prefix(utf8_html, options.max_bytes);
+  // The head ends at the first "</head" in any case; ASCII-only search.
+  for (size_t at = utf8_html.find("</"); at != std::string_view::npos;
+       at = utf8_html.find("</", at + 2)) {
+    if (at + 6 <= utf8_html.size() && strncasecmp(utf8_html.data() + at + 2, "head", 4) == 0) {
+      utf8_html = utf8_html.substr(0, at);
+      break;
+    }
+  }
+  std::string limited;
+  if (LimitNestingDepth(utf8_html, options.max_depth, &limited).changed) utf8_html = limited;
+  myhtml_tree_t* tree = holder.Parse(utf8_html);
+  if (tree != nullptr) main_content_internal::OptOutMeta(tree, &out);
+  return out;
+}
+
 MainContent ExtractMainContent(std::string_view utf8_html, std::string_view page_url,
                                const MainContentOptions& options) {
   thread_local main_content_internal::TreeHolder holder;
@@ -456,21 +685,13 @@ MainContent ExtractMainContent(std::string_view utf8_html, std::string_view page
   out.title = main_content_internal::TitleOf(tree);
   main_content_internal::OptOutMeta(tree, &out.opt_out_meta);
   myhtml_tree_node_t* body = myhtml_tree_get_node_body(tree);
-  std::vector<Element> elements;
-  if (body != nullptr) {
-    main_content_internal::Indexer(&elements).Run(body);
-  }
-  if (elements.empty()) {
+  if (body == nullptr) {
     out.reason = "no main content: the page has no body";
     out.lang = main_content_internal::LangOf(tree, out.title);
     return out;
   }
-  main_content_internal::ScoreParagraphs(elements);
-  const std::vector<int> roots = main_content_internal::ChooseArticle(elements);
-  main_content_internal::RenderContent(elements, roots, page_url, &out.text, &out.markdown);
+  const size_t chars = main_content_internal::ExtractArticle(body, page_url, &out);
   out.lang = main_content_internal::LangOf(tree, out.text.empty() ? out.title : out.text);
-  size_t chars = 0;
-  for (unsigned char c : out.text) chars += (c & 0xC0) != 0x80;
   if (chars < options.min_chars) {
     out.reason = "no main content (" + std::to_string(chars) + " characters of text)";
     out.text.clear();

@@ -77,6 +77,12 @@ struct MainContent {
 MainContent ExtractMainContent(std::string_view utf8_html, std::string_view page_url,
                                const MainContentOptions& options = {});
 
+// MainContent::opt_out_meta without the content: the <meta> elements of
+// the page's head (the HTML up to its first "</head>", the whole page when
+// it has none), for exports that list pages with their opt-out signals.
+std::vector<std::pair<std::string, std::string>> ExtractOptOutMeta(
+    std::string_view utf8_html, const MainContentOptions& options = {});
+
 // Counts tokens shared by two texts: words of letters/digits (ASCII
 // lower-cased) and every CJK character on its own, as multisets; F1 =
 // 2PR/(P+R). Both empty: 1.

@@ -13,14 +13,21 @@
 
 namespace topicrawl::main_content_internal {
 
-// One HTML element below <body> that was not dropped as unlikely.
+// One HTML element of <body> outside hidden subtrees (script, style, nav,
+// aside, footer, invisible ...). The facts of the page are set once; the
+// rest is recomputed for each extraction attempt (Pass).
 struct Element {
   myhtml_tree_node_t* node = nullptr;
   int parent = -1;
   int first_child = -1;
   int next_sibling = -1;
   myhtml_tag_id_t tag = 0;
-  bool dropped = false;     // unlikely candidate: not rendered, not counted
+  bool hidden = false;      // dropped in every pass (its subtree is not indexed)
+  bool unlikely = false;    // dropped when the pass strips unlikely candidates
+  int own_weight = 0;       // +-25 per class and id pattern
+  uint32_t own_chars = 0, own_link_chars = 0, own_heading_chars = 0, own_commas = 0;
+  // --- per pass ---
+  bool dropped = false;     // itself or an ancestor: not rendered, not counted
   bool data_table = false;  // tables: looks like data (kept by cleaning)
   int class_weight = 0;     // +-25 per class and id pattern
   uint32_t chars = 0;       // code points of text in the subtree
@@ -28,12 +35,28 @@ struct Element {
   uint32_t heading_chars = 0;
   uint32_t commas = 0;
   uint32_t p = 0, img = 0, li = 0, input = 0, embeds = 0;  // descendants
+  uint32_t list_chars = 0;  // of `chars`, inside ul/ol descendants
   uint32_t rows = 0, cells = 0, th = 0;                      // tables
+  // A descendant is one of Readability's DIV_TO_P_ELEMS (blockquote, dl,
+  // div, img, ol, p, pre, table, ul): a div without one scores as a
+  // paragraph. Set once a page, dropped descendants included (Readability
+  // looks before it removes them).
   bool has_block_child = false;
   bool scored = false;
   double score = 0;
 
   double LinkDensity() const { return chars == 0 ? 0.0 : double(link_chars) / chars; }
+};
+
+// The rules of one extraction attempt: Readability's FLAG_STRIP_UNLIKELYS
+// (class/id patterns, roles, a header outside article/main),
+// FLAG_WEIGHT_CLASSES (class/id weights) and FLAG_CLEAN_CONDITIONALLY.
+// An article under 500 characters is extracted again with the first, then
+// the second, then the third turned off; the longest attempt wins.
+struct Pass {
+  bool strip_unlikely = true;
+  bool weight_classes = true;
+  bool clean_conditionally = true;
 };
 
 // Element index + 1 stored in a node's myhtml data slot (0: not indexed).
@@ -45,7 +68,8 @@ inline int IndexOf(myhtml_tree_node_t* node) {
 // Markdown, skipping dropped elements and cleaning conditionally (see
 // main_content.h). Links resolve against `page_url`.
 void RenderContent(const std::vector<Element>& elements, const std::vector<int>& roots,
-                   std::string_view page_url, std::string* text, std::string* markdown);
+                   std::string_view page_url, bool clean_conditionally, std::string* text,
+                   std::string* markdown);
 
 // True for elements that end a line of text (HTML block-level and br).
 bool IsBlockTag(myhtml_tag_id_t tag);

@@ -124,9 +124,9 @@ bool IsDataTable(const Element& e) {
 
 class Renderer {
  public:
-  Renderer(const std::vector<Element>& el, std::string_view page_url, std::string* text,
-           std::string* md)
-      : el_(el), page_url_(page_url), text_(*text), md_(*md) {}
+  Renderer(const std::vector<Element>& el, std::string_view page_url, bool clean,
+           std::string* text, std::string* md)
+      : el_(el), page_url_(page_url), clean_(clean), text_(*text), md_(*md) {}
 
   void RenderRoot(int index) {
     Node(el_[index].node, /*root=*/true);
@@ -144,6 +144,7 @@ class Renderer {
         return false;
     }
     if (e.tag == MyHTML_TAG_TABLE && IsDataTable(e)) return false;
+    if (InCodeOrDataTable(e)) return false;
     std::string cls(AttrOf(e.node, "class"));
     cls += " ";
     cls += AttrOf(e.node, "id");
@@ -151,14 +152,27 @@ class Renderer {
     const int weight = e.class_weight;
     if (weight + (e.scored ? e.score : 0) < 0) return true;
     if (e.commas >= 10) return false;
-    const bool is_list = e.tag == MyHTML_TAG_UL;
+    // A list, or an element whose text is over 90 % lists.
+    const bool is_list = e.tag == MyHTML_TAG_UL || e.tag == MyHTML_TAG_OL ||
+                         (e.chars > 0 && e.list_chars > 0.9 * e.chars);
     const double p = e.p, img = e.img, li = double(e.li) - 100, input = e.input;
     const double ld = e.LinkDensity();
     const double heading_density = e.chars == 0 ? 0 : double(e.heading_chars) / e.chars;
     return (img > 1 && p / img < 0.5) || (!is_list && li > p) || input > int(p / 3) ||
-           (!is_list && heading_density < 0.9 && e.chars < 25 && (img == 0 || img > 2)) ||
+           (!is_list && heading_density < 0.9 && e.chars < 25 && (img == 0 || img > 2) &&
+            ld > 0) ||
            (!is_list && weight < 25 && ld > 0.2) || (weight >= 25 && ld > 0.5) ||
            (e.embeds == 1 && e.chars < 75) || e.embeds > 1;
+  }
+
+  // Readability keeps everything inside code and data tables.
+  bool InCodeOrDataTable(const Element& e) const {
+    for (int a = e.parent; a >= 0; a = el_[a].parent) {
+      const Element& anc = el_[a];
+      if (anc.tag == MyHTML_TAG_CODE || anc.tag == MyHTML_TAG_PRE) return true;
+      if (anc.tag == MyHTML_TAG_TABLE && IsDataTable(anc)) return true;
+    }
+    return false;
   }
 
   void Children(myhtml_tree_node_t* node) {
@@ -180,7 +194,7 @@ class Renderer {
     if (tag == MyHTML_TAG__COMMENT) return;
     const int index = IndexOf(node);
     if (index < 0 || el_[index].dropped) return;
-    if (!root && CleanedAway(el_[index])) return;
+    if (!root && clean_ && CleanedAway(el_[index])) return;
     RenderElement(node, tag, index);
   }
 
@@ -402,6 +416,7 @@ class Renderer {
 
   const std::vector<Element>& el_;
   std::string_view page_url_;
+  bool clean_;
   std::string& text_;
   std::string& md_;
   Inline md_inline_, text_inline_;
@@ -434,8 +449,9 @@ bool IsBlockTag(myhtml_tag_id_t t) {
 }
 
 void RenderContent(const std::vector<Element>& elements, const std::vector<int>& roots,
-                   std::string_view page_url, std::string* text, std::string* markdown) {
-  Renderer r(elements, page_url, text, markdown);
+                   std::string_view page_url, bool clean_conditionally, std::string* text,
+                   std::string* markdown) {
+  Renderer r(elements, page_url, clean_conditionally, text, markdown);
   for (int root : roots) r.RenderRoot(root);
   while (!markdown->empty() && markdown->back() == '\n') markdown->pop_back();
   if (!markdown->empty()) markdown->push_back('\n');

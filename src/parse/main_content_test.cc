@@ -96,6 +96,30 @@ TEST(MainContentTest, NoMainContentIsAReason) {
   EXPECT_FALSE(m.found);
 }
 
+// An index page whose content is a short list of links (a documentation
+// generator's section index): the first attempt cleans the list away as
+// link-heavy and finds under 500 characters, so the relaxed attempts run
+// (unlikely candidates kept, no class weights, no conditional cleaning) and
+// the longest wins. The sidebar navigation stays out: <nav> is dropped in
+// every attempt.
+TEST(MainContentTest, ShortLinkListPageIsKeptByTheRelaxedAttempts) {
+  MainContent m = ExtractMainContent(
+      "<html><head><title>Early Userspace</title></head><body>"
+      "<nav class=sidebar><a href=/a>Driver API</a> <a href=/b>Core API</a></nav>"
+      "<div class=document><div class=body role=main><h1>Early Userspace</h1>"
+      "<p>Topics for driver implementers:</p><div class=toctree-wrapper><ul>"
+      "<li><a href=early_userspace_support.html>Early userspace support</a></li>"
+      "<li><a href=buffer-format.html>initramfs buffer format</a></li>"
+      "</ul></div></div></div></body></html>",
+      "http://k.test/early-userspace/");
+  ASSERT_TRUE(m.found) << m.reason;
+  EXPECT_THAT(m.text, HasSubstr("Early userspace support"));
+  EXPECT_THAT(m.text, HasSubstr("initramfs buffer format"));
+  EXPECT_THAT(m.text, Not(HasSubstr("Driver API")));
+  EXPECT_THAT(m.markdown,
+              HasSubstr("- [initramfs buffer format](http://k.test/early-userspace/buffer-format.html)"));
+}
+
 TEST(MainContentTest, HugeAndDeepPagesAreBounded) {
   std::string huge = "<html><body><div class=content>";
   while (huge.size() < 3 * 1024 * 1024) {

@@ -22,6 +22,7 @@
 #include <unordered_set>
 
 #include "crawl/crawl_monitor.h"
+#include "crawl/progress_eta.h"
 #include "eval/labels.h"
 #include "nlohmann/json.hpp"
 #include "search/search_index.h"
@@ -59,6 +60,7 @@ struct DbAggregate {
     std::string last_status;
   };
   std::map<std::string, Host> hosts;
+  std::map<std::string, int64_t> content_types;  // ok pages by media type
   std::vector<SeriesPoint> series;
   std::deque<RecentPage> recent;
   std::deque<bool> window;

@@ -77,6 +77,9 @@ TEST_F(ApiServerTest, ReadOnlyStatusCountsMatchTheStore) {
   EXPECT_EQ(s["recent_relevant"].size(), 3u);
   EXPECT_EQ(s["recent_relevant"][0]["id"], 5);  // newest first
   EXPECT_EQ(s["recall"], nullptr);              // no labels
+  // Ok pages by media type (the 404 is not counted); no ETA once finished.
+  EXPECT_EQ(s["content_types"], json({{"text/html", 4}}));
+  EXPECT_EQ(s["eta_s"], nullptr);
 }
 
 // The queue of a served crawl directory is the number of URLs whose
@@ -275,6 +278,9 @@ TEST_F(ApiServerTest, LiveStatusComesFromTheSnapshot) {
   stats.relevant = 2;
   stats.elapsed_s = 1.5;
   stats.links_trap_not_queued = 17;
+  stats.content_types = {{"text/html", 2}, {"application/pdf", 1}};
+  stats.max_pages = 100;
+  stats.eta_s = 48.5;
   monitor.Publish(stats, nullptr, TimePoint{}, 1700000000000, "running");
   Start({}, &monitor);
   json s = Get("/api/status");
@@ -283,6 +289,9 @@ TEST_F(ApiServerTest, LiveStatusComesFromTheSnapshot) {
   EXPECT_EQ(s["strategy"], "best-first");
   EXPECT_EQ(s["counters"]["pages_ok"], 3);
   EXPECT_EQ(s["counters"]["links_trap_not_queued"], 17);
+  EXPECT_EQ(s["content_types"], json({{"application/pdf", 1}, {"text/html", 2}}));
+  EXPECT_EQ(s["max_pages"], 100);
+  EXPECT_DOUBLE_EQ(s["eta_s"].get<double>(), 48.5);
   auto m = client_->Get("/metrics");
   ASSERT_TRUE(m);
   auto f = ParsePrometheusText(m->body);

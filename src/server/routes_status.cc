@@ -39,8 +39,8 @@ void ApiServer::Impl::UpdateAggregate(CrawlState* c) {
   const double beta = Beta(c);
   DbAggregate& a = c->agg;
   db->Query(
-      "SELECT id, url, status, relevance, size, fetched_at, title, link_score, depth "
-      "FROM pages WHERE id > ?1 ORDER BY id",
+      "SELECT id, url, status, relevance, size, fetched_at, title, link_score, depth, "
+      "content_type FROM pages WHERE id > ?1 ORDER BY id",
       {a.last_id}, [&](const DbRow& r) {
         a.last_id = r.Int(0);
         const std::string url = r.Text(1);
@@ -57,6 +57,7 @@ void ApiServer::Impl::UpdateAggregate(CrawlState* c) {
         if (status == "robots_denied") ++a.robots_denied;
         if (!r.IsNull(4) && r.Int(4) > 0) a.bytes += r.Int(4);
         if (ok) {
+          ++a.content_types[ContentTypeKey(r.Text(9))];
           a.relevant += relevant;
           a.window.push_back(relevant);
           a.window_relevant += relevant;
@@ -162,6 +163,9 @@ json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
     window_rel = s->harvest_window_relevant;
     pages_ok = st.pages_ok;
     j["round"] = nullptr;
+    j["content_types"] = st.content_types;
+    j["max_pages"] = st.max_pages > 0 ? json(st.max_pages) : json(nullptr);
+    j["eta_s"] = st.eta_s >= 0 ? json(st.eta_s) : json(nullptr);
   } else {
     UpdateAggregate(c);
     const DbAggregate& a = c->agg;
@@ -188,6 +192,14 @@ json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
     window_rel = a.window_relevant;
     pages_ok = a.pages_ok;
     j["round"] = nullptr;
+    j["content_types"] = a.content_types;
+    const int64_t max_pages =
+        db ? std::atoll(db->QueryText("SELECT value FROM meta WHERE key = 'max_pages'")
+                            .value_or("0")
+                            .c_str())
+           : 0;
+    j["max_pages"] = max_pages > 0 ? json(max_pages) : json(nullptr);
+    j["eta_s"] = nullptr;  // set below from the series' rate, unless finished
   }
   // pages/s over the last ~5 s of the series.
   double rate = 0;
@@ -200,6 +212,11 @@ json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
     if (b.t > a.t) rate = (b.pages_ok - a.pages_ok) / (b.t - a.t);
   }
   j["pages_per_s"] = rate;
+  if (!c->monitor && j["state"] != "finished" && j["max_pages"].is_number()) {
+    const std::optional<double> eta =
+        EtaSeconds(pages_ok, j["max_pages"].get<int64_t>(), rate);
+    if (eta) j["eta_s"] = *eta;
+  }
   j["harvest"] = {{"window_pages", window},
                   {"window_relevant", window_rel},
                   {"window", window > 0 ? static_cast<double>(window_rel) / window : 0.0},

@@ -648,6 +648,13 @@ StatusOr<PageStats> CrawlStore::LoadPageStats() {
     }
   }
   if (!status.ok()) return status;
+  StatusOr<SqliteStatement> types = db_->conn->Prepare(
+      "SELECT coalesce(content_type, ''), count(*) FROM pages WHERE status = ?1 "
+      "GROUP BY 1");
+  if (!types.ok()) return types.status();
+  types->BindText(1, FetchStatusName(FetchStatus::kOk));
+  while (types->NextRow(&status)) stats.ok_by_content_type[types->Text(0)] += types->Int(1);
+  if (!status.ok()) return status;
   if (db_->schema_version >= 6) {
     // Refusals without a pages row count among the stored fates.
     StatusOr<SqliteStatement> r = db_->conn->Prepare(

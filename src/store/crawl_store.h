@@ -218,6 +218,7 @@ struct PageStats {
   PageId max_page_id = 0;
   double relevance_sum = 0;   // over ok pages
   std::map<std::string, int64_t> by_status;  // status name -> rows (+ refusals)
+  std::map<std::string, int64_t> ok_by_content_type;  // Content-Type as stored -> ok rows
 };
 
 // A compact view of one stored page (for rebuilding crawler state).

@@ -134,6 +134,12 @@ try {
   await page.waitForFunction((n) => Number(document.querySelector('#pages-ok').textContent.replace(/[^0-9]/g, '')) > n, first, { timeout: 30000 });
   log(`counters move: pages ok ${first} -> ${await count()}`);
   if ((await page.textContent('#state')) !== 'running') fail('state badge is not "running"');
+  // Pages ok by content type: the site serves text/html.
+  await page.waitForFunction(() => /^text\/html \d/.test(document.querySelector('#content-types').textContent), null, { timeout: 20000 });
+  // The ETA to --max-pages 100000 once the crawl has a rate.
+  await page.waitForFunction(() => /\d+s$/.test(document.querySelector('#eta').textContent) &&
+    /100,000/.test(document.querySelector('#eta-label').textContent), null, { timeout: 20000 });
+  log(`content types: ${await page.textContent('#content-types')}; ${await page.textContent('#eta-label')}: ${await page.textContent('#eta')}`);
 
   // 2. The host table lists the crawl's hosts with their state.
   await page.waitForFunction(() => document.querySelectorAll('#host-table tbody tr').length >= 2, null, { timeout: 20000 });

@@ -13,6 +13,8 @@
 // from the archive.
 //
 // Usage: node wacz_replay_test.mjs --topicrawl build/topicrawl --out DIR
+//        [--warc-compression zstd]   (the crawl writes .warc.zst; the WACZ
+//        holds them recompressed to gzip, export/warc_gzip_copy.h)
 // Fails (exit 1) when chromium, playwright-core or replaywebpage is
 // missing: scripts/setup installs them.
 import { spawn, spawnSync } from 'node:child_process';
@@ -88,7 +90,8 @@ const run = (argv) => {
 await new Promise((resolve, reject) => {
   const argv = ['crawl', '--seeds', path.join(outDir, 'seeds.txt'), '--topic', path.join(outDir, 'topic.txt'),
     '--strategy', 'best-first', '--max-pages', String(PAGES), '--delay', '0', '--allow-private',
-    '--connect-to', `site.test:80:127.0.0.1:${sitePort}`, '--out', crawlDir];
+    '--connect-to', `site.test:80:127.0.0.1:${sitePort}`, '--out', crawlDir,
+    '--warc-compression', args['warc-compression'] || 'gzip'];
   log('topicrawl ' + argv.join(' '));
   const c = spawn(topicrawl, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';

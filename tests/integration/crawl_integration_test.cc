@@ -203,6 +203,44 @@ TEST_F(CrawlIntegrationTest, MaxPagesStopsAtExactlyNOkPages) {
   EXPECT_EQ(QueryInt(dir_, "SELECT count(*) FROM pages WHERE status = 'ok'"), 20);
 }
 
+// The progress figures: ok pages by media type (parameters and case
+// dropped; the PDF and the text file are refused by type and, like the
+// 404, not counted) and, at the budget, an ETA of 0.
+TEST_F(CrawlIntegrationTest, StatsCountOkPagesByContentTypeAndReachTheBudget) {
+  server_.Set("/robots.txt", ErrorResponse(404));
+  server_.Set("/", HtmlResponse(Page("home",
+      "<a href='/a.html'>a</a><a href='/doc.pdf'>pdf</a><a href='/notes.txt'>t</a>"
+      "<a href='/gone.html'>g</a><a href='/x.xhtml'>x</a>")));
+  server_.Set("/a.html", TextResponse(Page("a", "x"), "Text/HTML; charset=ISO-8859-1"));
+  server_.Set("/doc.pdf", TextResponse("%PDF-1.4 not really", "application/pdf"));
+  server_.Set("/notes.txt", TextResponse("plain notes", "text/plain"));
+  server_.Set("/gone.html", ErrorResponse(404));
+  server_.Set("/x.xhtml", TextResponse(Page("x", "y"), "application/xhtml+xml"));
+  CrawlConfig c = BaseConfig();
+  c.max_pages = 100;
+  Crawler crawler(c, nullptr, MakeCrawlStrategy);
+  ASSERT_TRUE(crawler.Run().ok());
+  const CrawlStats& st = crawler.stats();
+  const std::map<std::string, int64_t> types = st.content_types;
+  int64_t sum = 0;
+  for (const auto& [t, n] : types) sum += n;
+  EXPECT_EQ(sum, st.pages_ok);
+  EXPECT_EQ(types, (std::map<std::string, int64_t>{{"application/xhtml+xml", 1},
+                                                    {"text/html", 2}}));
+  EXPECT_EQ(st.pages_failed, 3);
+  EXPECT_EQ(st.max_pages, 100);
+
+  // Resumed with a budget already reached: the counts come back from the
+  // store and the ETA is 0.
+  CrawlConfig again = BaseConfig();
+  again.resume = true;
+  again.max_pages = st.pages_ok;
+  Crawler resumed(again, nullptr, MakeCrawlStrategy);
+  ASSERT_TRUE(resumed.Run().ok());
+  EXPECT_EQ(resumed.stats().content_types, types);
+  EXPECT_EQ(resumed.stats().eta_s, 0.0);
+}
+
 // --queue-in-ram: a frontier of 2 links in RAM (per host and overall) spills
 // the rest and still serves every page once; the default keeps this small
 // site in RAM.
@@ -396,7 +434,22 @@ TEST_F(CrawlIntegrationTest, KillNineAtAnyMomentLosesNothingStoresNothingTwice) 
       }
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 600 : 200 + 130 * round));
+    if (round == 0) {
+      // The first kill lands once the seeds are committed (the directory is
+      // resumable from then on; a kill before that leaves a directory that
+      // `--resume` refuses as an interrupted creation: crawl_store_open_test).
+      // On a loaded machine the start alone can take longer than a fixed
+      // wait.
+      for (int i = 0; i < 600 && QueryInt(dir_, "SELECT count(*) FROM frontier") <= 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      if (QueryInt(dir_, "SELECT count(*) FROM frontier") <= 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        FAIL() << "the crawl committed no seeds within 60 s";
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 300 : 200 + 130 * round));
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);

@@ -8,8 +8,10 @@
 
 namespace topicrawl::testing {
 
-Status MakeExportCrawl(const std::string& dir, int n, bool revisits) {
-  auto store = CrawlStore::Open(dir, OpenMode::kCreate);
+Status MakeExportCrawl(const std::string& dir, int n, bool revisits, const WarcOptions& warc) {
+  CrawlStoreOptions options;
+  options.warc = warc;
+  auto store = CrawlStore::Open(dir, OpenMode::kCreate, options);
   if (!store.ok()) return store.status();
   std::vector<PageRecord> ok;
   for (int k = 1; k <= n; ++k) {
@@ -48,6 +50,13 @@ Status MakeExportCrawl(const std::string& dir, int n, bool revisits) {
     }
   }
   return (*store)->Close();
+}
+
+WarcOptions ZstdTestWarcOptions() {
+  WarcOptions o;
+  o.compression = WarcCompression::kZstd;
+  o.zstd_dict_records = 30;
+  return o;
 }
 
 }  // namespace topicrawl::testing

@@ -7,12 +7,19 @@
 #include <string>
 
 #include "core/status.h"
+#include "store/warc_writer.h"
 
 namespace topicrawl::testing {
 
 // Pages 1..n into `dir` (created); with `revisits`, round 1 revisits pages
 // 1..n/2 that are ok: odd ones answer 304, even ones an identical body.
-Status MakeExportCrawl(const std::string& dir, int n, bool revisits);
+// `warc` sets the WARC files' compression and size (zstd crawls).
+Status MakeExportCrawl(const std::string& dir, int n, bool revisits,
+                       const WarcOptions& warc = {});
+
+// zstd WARC files with a dictionary trained on the first 30 records, so
+// the crawl has files without and with the dictionary frame.
+WarcOptions ZstdTestWarcOptions();
 
 }  // namespace topicrawl::testing
 

@@ -97,6 +97,10 @@
     $('hosts').textContent = fmt(s.hosts) + ' / ' + fmt(s.hosts_backed_off);
     $('in-flight').textContent = fmt(s.in_flight);
     $('elapsed').textContent = duration(s.elapsed_s);
+    $('eta-label').textContent = s.max_pages ? 'ETA to ' + fmt(s.max_pages) + ' pages' : 'ETA (no --max-pages)';
+    $('eta').textContent = s.eta_s === null || s.eta_s === undefined ? '-' : duration(s.eta_s);
+    const types = Object.entries(s.content_types || {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    $('content-types').textContent = types.length ? types.map(([t, n]) => t + ' ' + fmt(n)).join(', ') : '-';
     $('stop').disabled = !(s.live && (s.state === 'running' || s.state === 'starting'));
     const series = s.series || [];
     const rate = [];
