@@ -28,16 +28,7 @@ RenderOptions MakeRenderOptions(const CrawlConfig& c) {
   o.page_timeout_s = c.render_timeout_s;
   o.max_browser_mb = c.render_browser_mb;
   o.pages_per_browser = c.render_pages_per_browser;
-  o.fetch.user_agent = c.user_agent;
-  o.fetch.connect_to = c.connect_to;
-  o.fetch.resolve = c.resolve;
-  o.fetch.cacert = c.cacert;
-  o.fetch.proxy = c.proxy;
-  o.fetch.allow_private = c.allow_private;
-  o.fetch.connect_timeout_s = c.connect_timeout_s;
-  o.fetch.total_timeout_s = c.total_timeout_s;
-  o.fetch.max_body_bytes = static_cast<size_t>(c.max_body_bytes);
-  o.fetch.max_redirects = c.max_redirects;
+  o.fetch = MakeFetcherOptions(c);  // subresources obey the crawl's fetch limits
   o.respect_robots = c.respect_robots;
   o.robots_agent = c.robots_agent;
   o.host_delay_s = c.delay_s;
