@@ -32,7 +32,11 @@ RenderOptions MakeRenderOptions(const CrawlConfig& c) {
   o.respect_robots = c.respect_robots;
   o.robots_agent = c.robots_agent;
   o.host_delay_s = c.delay_s;
+  // auto: a few samples on most webs, started when the first is due, one
+  // browser at a time, and below the crawl's own threads in CPU priority so
+  // that sampling does not slow the static crawl.
   o.lazy_start = c.render == "auto";
+  if (o.lazy_start) o.browser_nice = 5;
   return o;
 }
 
