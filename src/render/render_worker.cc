@@ -838,6 +838,12 @@ void RenderWorker::Impl::Complete(uint64_t serial, const std::string& error) {
   auto it = pages.find(serial);
   if (it == pages.end()) return;
   Page& p = it->second;
+  if (trace) {
+    std::fprintf(stderr, "page %llu %s: stage %d tab %llu pages %d served %d committed %d loaded %d pending %d navs %d dialogs %d to %d: %s\n",
+                 (unsigned long long)serial, p.job.job.url.c_str(), (int)p.stage,
+                 (unsigned long long)p.tab, tabs.count(p.tab) ? tabs[p.tab].pages : -1, p.doc_served,
+                 p.committed, p.loaded, p.pending, p.result.navigations_blocked, p.result.dialogs, p.result.timed_out, error.c_str());
+  }
   p.stage = Stage::kDone;
   if (!error.empty()) p.result.ok = false;
   p.result.error = error;
