@@ -2,6 +2,9 @@
 // implement it along the flow of one URL:
 //   crawler.cc        set-up, seeding/resume, robots, dispatch, fetch and
 //                     parse callbacks, the loop, progress;
+//   crawler_end.cc    why the loop ends, and the summary of an early end;
+//   crawler_close.cc  the close: threads settle, the store commits, the
+//                     strategy finishes, resources are released;
 //   crawler_store.cc  what a fetched, failed, refused or revisited URL
 //                     becomes in the store (pages rows, links, fates,
 //                     URL-trap admission and its events);
@@ -121,10 +124,21 @@ class Crawler::Impl {
   Status AddPageRecord(PageRecord rec);
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   AddResult AdmitLink(LinkCandidate c);  // Frontier::Add with the URL-trap budget
+  // crawler_end.cc: true when the loop should stop (end_reason_ says why,
+  // but for a spent page budget).
   bool Finished();
   // Says why the crawl ended when it ended before --max-pages (stderr and
   // an "ended" event).
   void ReportEnd();
+  // crawler_close.cc: the steps after the loop, in order; the crawl's
+  // result (storage errors first, then the strategy's).
+  Status Close();
+  void Closing(const std::string& what) const;  // a "closing (+s): what" line
+  std::string SettleThreads();                  // the CPU by thread, formatted
+  void RecordClose(const std::string& cpu);
+  Status CloseStore();
+  Status FinishStrategy();
+  void ReleaseThreads();
   bool RefillFromStrategy();  // true when the strategy queued something
   void CheckpointState();     // periodic save of the strategy's state
   // stats_.eta_s from a rate sample a second (page_rate_).
@@ -197,6 +211,7 @@ class Crawler::Impl {
   // event of a crawl that stops before --max-pages.
   std::string end_reason_;
   TimePoint started_{};
+  TimePoint loop_end_{};  // the close's times count from here
   TimePoint last_progress_{};
   int64_t last_progress_pages_ = 0;
   // The ETA's rate: a sample a second (Progress()), over the last 30 s.
