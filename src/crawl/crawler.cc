@@ -425,11 +425,11 @@ void Crawler::Impl::Dispatch() {
             config_.max_pages) {
       return;
     }
-    if (parsing_ > static_cast<size_t>(4 * config_.concurrency)) return;
+    if (ActiveParsing() > static_cast<size_t>(4 * config_.concurrency)) return;
     // The focus window (CrawlConfig::focus_window): pages chosen before
     // their parents' links reached the frontier.
     if (config_.focus_window > 0 &&
-        page_fetches_ + parsing_ >= static_cast<size_t>(config_.focus_window)) {
+        page_fetches_ + ActiveParsing() >= static_cast<size_t>(config_.focus_window)) {
       return;
     }
     // Deterministic mode: select the next URL only once the previous page's

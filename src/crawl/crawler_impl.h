@@ -15,6 +15,7 @@
 #ifndef TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
 #define TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <map>
@@ -104,7 +105,14 @@ class Crawler::Impl {
   // True when the page went to the render pool (it comes back through
   // FinishRender on a parse thread).
   bool MaybeRender(ProcessedPage* p);
+  void SubmitRender(std::shared_ptr<ProcessedPage> page, RenderDecider::Action action);
   void FinishRender(ProcessedPage p, RenderDecider::Action action, RenderResult r);
+  // auto: a sample of `host` completed; its held pages go on (rendered,
+  // sampled or static, as the decider now says).
+  void ReleaseHeld(const std::string& host);
+  // Pages being parsed or rendered, without those held for their host's
+  // render decision (they take no fetch or CPU while they wait).
+  size_t ActiveParsing() const { return parsing_ - std::min(parsing_, render_held_.load()); }
   void RecordRender();  // the close: render figures to stderr and an event
   void CloseRender();
   void DrainProcessed();
@@ -178,6 +186,12 @@ class Crawler::Impl {
   RenderMode render_mode_ = RenderMode::kNever;
   std::unique_ptr<RenderPool> render_;      // --render auto|always
   std::unique_ptr<RenderDecider> decider_;  // --render auto
+  // auto: scripted pages of hosts whose samples are rendering, by host key
+  // (RenderDecider::Action::kHold); at most kMaxHeldPages in all.
+  std::mutex held_mu_;
+  std::map<std::string, std::vector<std::shared_ptr<ProcessedPage>>> held_;  // held_mu_
+  std::atomic<size_t> render_held_{0};
+  std::atomic<int64_t> render_held_total_{0};
 
   std::mutex processed_mu_;
   std::deque<ProcessedPage> processed_;  // guarded by processed_mu_
