@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -74,39 +75,118 @@ int RunTextExport(const ExportFlags& f) {
   return kExitOk;
 }
 
-int RunExport(const ExportFlags& f) {
-  if (f.format == "wacz") return RunWaczExport(f);
-  if (f.format == "text" || f.format == "markdown") return RunTextExport(f);
-  if (f.format != "jsonl") {
-    std::cerr << "error: --format must be jsonl, text, markdown or wacz\n";
-    return kExitUsage;
-  }
+// The --fields list as a set (every field when empty); nullopt after an
+// error message for an unknown name.
+std::optional<std::set<std::string>> ParseFields(const std::string& list) {
   std::set<std::string> fields;
-  if (f.fields.empty()) {
+  if (list.empty()) {
     for (const char* n : kAllFields) fields.insert(n);
-  } else {
-    std::stringstream in(f.fields);
-    std::string name;
-    const std::set<std::string> known(std::begin(kAllFields), std::end(kAllFields));
-    while (std::getline(in, name, ',')) {
-      if (!known.count(name)) {
-        std::string list;
-        for (const char* n : kAllFields) list += std::string(list.empty() ? "" : ", ") + n;
-        std::cerr << "error: unknown field '" << name << "' (fields: " << list << ")\n";
-        return kExitUsage;
-      }
-      fields.insert(name);
-    }
+    return fields;
   }
+  std::stringstream in(list);
+  std::string name;
+  const std::set<std::string> known(std::begin(kAllFields), std::end(kAllFields));
+  while (std::getline(in, name, ',')) {
+    if (!known.count(name)) {
+      std::string names;
+      for (const char* n : kAllFields) names += std::string(names.empty() ? "" : ", ") + n;
+      std::cerr << "error: unknown field '" << name << "' (fields: " << names << ")\n";
+      return std::nullopt;
+    }
+    fields.insert(name);
+  }
+  return fields;
+}
+
+// Turns the rows of the export query into JSON lines with the chosen fields.
+class JsonlRowWriter {
+ public:
+  JsonlRowWriter(const std::string& dir, const std::set<std::string>& fields,
+                 const HostOptOut& hosts, std::ostream& out)
+      : dir_(dir), fields_(fields), hosts_(hosts), out_(out) {}
+
+  bool Write(const DbRow& r) {
+    nlohmann::json j;
+    PutColumns(r, &j);
+    if (fields_.count("text")) j["text"] = Text(r);
+    if (fields_.count("optout")) j["optout"] = OptOut(r);
+    out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    ++written_;
+    return static_cast<bool>(out_);
+  }
+  int64_t written() const { return written_; }
+  int64_t unreadable() const { return unreadable_; }
+
+ private:
+  void PutColumns(const DbRow& r, nlohmann::json* j) const {
+    auto put = [&](const char* name, nlohmann::json v) {
+      if (fields_.count(name)) (*j)[name] = std::move(v);
+    };
+    put("id", r.Int(0));
+    put("url", r.Text(1));
+    put("final_url", r.Text(2).empty() ? r.Text(1) : r.Text(2));
+    put("fetched_at", r.Int(3));
+    put("status", r.Text(4));
+    put("http_code", r.Int(5));
+    put("title", r.Text(6));
+    put("relevance", r.IsNull(7) ? nlohmann::json(nullptr) : nlohmann::json(r.Double(7)));
+    put("link_score", r.Double(8));
+    if (fields_.count("explanation")) {
+      nlohmann::json e = nlohmann::json::parse(r.Text(9), nullptr, false);
+      (*j)["explanation"] = e.is_discarded() ? nlohmann::json(r.Text(9)) : e;
+    }
+    put("depth", r.Int(10));
+    put("parent_url", r.IsNull(11) ? nlohmann::json(nullptr) : nlohmann::json(r.Text(11)));
+  }
+
+  // The page's text from its WARC record; "" for failed or unreadable pages.
+  std::string Text(const DbRow& r) {
+    if (r.Text(4) != "ok") return "";
+    const std::string url = r.Text(2).empty() ? r.Text(1) : r.Text(2);
+    auto t = ReadStoredPageText(dir_, r.Text(13), r.Int(14), r.Text(12), url);
+    if (t.ok()) return std::move(t->text);
+    ++unreadable_;
+    return "";
+  }
+
+  // export/page_optout.h; null when unreadable.
+  nlohmann::json OptOut(const DbRow& r) const {
+    if (r.Text(4) != "ok") return nlohmann::json::array();
+    const std::string url = r.Text(2).empty() ? r.Text(1) : r.Text(2);
+    auto o = StoredPageOptOut(dir_, {url, r.Text(12), r.Text(13), r.Int(14)}, hosts_);
+    return o.ok() ? nlohmann::json(o->signals) : nlohmann::json(nullptr);
+  }
+
+  const std::string& dir_;
+  const std::set<std::string>& fields_;
+  const HostOptOut& hosts_;
+  std::ostream& out_;
+  int64_t written_ = 0, unreadable_ = 0;
+};
+
+// The query's WHERE clause and its arguments: ok pages (or every row), of
+// relevance >= beta with --relevant-only.
+std::string ExportWhere(const ExportFlags& f, CrawlDbReader& db, std::vector<DbArg>* args) {
+  std::string where = f.all_statuses ? "1" : "p.status = 'ok'";
+  if (f.relevant_only) {
+    double beta = f.beta;
+    if (beta < 0) {
+      auto b = db.QueryText("SELECT value FROM meta WHERE key = 'beta'");
+      beta = b ? std::strtod(b->c_str(), nullptr) : 0.62;
+    }
+    where += " AND p.status = 'ok' AND p.relevance >= ?1";
+    args->emplace_back(beta);
+  }
+  return where;
+}
+
+int RunJsonlExport(const ExportFlags& f) {
+  const std::optional<std::set<std::string>> fields = ParseFields(f.fields);
+  if (!fields) return kExitUsage;
   auto db = CrawlDbReader::Open(f.dir);
   if (!db.ok()) {
     std::cerr << "error: " << db.status().message() << "\n";
     return kExitUsage;
-  }
-  double beta = f.beta;
-  if (beta < 0) {
-    auto b = (*db)->QueryText("SELECT value FROM meta WHERE key = 'beta'");
-    beta = b ? std::strtod(b->c_str(), nullptr) : 0.62;
   }
   std::ofstream file;
   if (!f.out.empty()) {
@@ -117,72 +197,22 @@ int RunExport(const ExportFlags& f) {
     }
   }
   std::ostream& out = f.out.empty() ? std::cout : file;
-  std::string where = f.all_statuses ? "1" : "p.status = 'ok'";
   std::vector<DbArg> args;
-  if (f.relevant_only) {
-    where += " AND p.status = 'ok' AND p.relevance >= ?1";
-    args.emplace_back(beta);
-  }
-  const bool want_text = fields.count("text") > 0;
+  const std::string where = ExportWhere(f, **db, &args);
   HostOptOut hosts("topicrawl");
-  if (fields.count("optout")) {
+  if (fields->count("optout")) {
     if (Status hs = hosts.Load(**db); !hs.ok()) {
       std::cerr << "error: " << hs.message() << "\n";
       return kExitFailure;
     }
   }
-  int64_t n = 0, unreadable = 0;
+  JsonlRowWriter writer(f.dir, *fields, hosts, out);
   Status s = (*db)->Query(
       "SELECT p.id, p.url, p.final_url, p.fetched_at, p.status, p.http_code, p.title, "
       "p.relevance, p.link_score, p.explanation, p.depth, q.url, p.content_type, p.warc_file, "
       "p.warc_offset FROM pages p LEFT JOIN pages q ON q.id = p.parent_id WHERE " + where +
           " ORDER BY p.id",
-      args, [&](const DbRow& r) {
-        nlohmann::json j;
-        auto put = [&](const char* name, nlohmann::json v) {
-          if (fields.count(name)) j[name] = std::move(v);
-        };
-        put("id", r.Int(0));
-        put("url", r.Text(1));
-        put("final_url", r.Text(2).empty() ? r.Text(1) : r.Text(2));
-        put("fetched_at", r.Int(3));
-        put("status", r.Text(4));
-        put("http_code", r.Int(5));
-        put("title", r.Text(6));
-        put("relevance", r.IsNull(7) ? nlohmann::json(nullptr) : nlohmann::json(r.Double(7)));
-        put("link_score", r.Double(8));
-        if (fields.count("explanation")) {
-          nlohmann::json e = nlohmann::json::parse(r.Text(9), nullptr, false);
-          j["explanation"] = e.is_discarded() ? nlohmann::json(r.Text(9)) : e;
-        }
-        put("depth", r.Int(10));
-        put("parent_url", r.IsNull(11) ? nlohmann::json(nullptr) : nlohmann::json(r.Text(11)));
-        if (want_text) {
-          std::string text;
-          if (r.Text(4) == "ok") {
-            const std::string url = r.Text(2).empty() ? r.Text(1) : r.Text(2);
-            auto t = ReadStoredPageText(f.dir, r.Text(13), r.Int(14), r.Text(12), url);
-            if (t.ok()) {
-              text = std::move(t->text);
-            } else {
-              ++unreadable;
-            }
-          }
-          j["text"] = std::move(text);
-        }
-        if (fields.count("optout")) {  // export/page_optout.h; null when unreadable
-          nlohmann::json signals = nlohmann::json::array();
-          if (r.Text(4) == "ok") {
-            const std::string url = r.Text(2).empty() ? r.Text(1) : r.Text(2);
-            auto o = StoredPageOptOut(f.dir, {url, r.Text(12), r.Text(13), r.Int(14)}, hosts);
-            signals = o.ok() ? nlohmann::json(o->signals) : nlohmann::json(nullptr);
-          }
-          j["optout"] = std::move(signals);
-        }
-        out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-        ++n;
-        return static_cast<bool>(out);
-      });
+      args, [&writer](const DbRow& r) { return writer.Write(r); });
   out.flush();
   if (!s.ok()) {
     std::cerr << "error: " << s.message() << "\n";
@@ -192,10 +222,21 @@ int RunExport(const ExportFlags& f) {
     std::cerr << "error: write failed\n";
     return kExitFailure;
   }
-  std::fprintf(stderr, "exported %lld pages%s\n", static_cast<long long>(n),
+  const int64_t unreadable = writer.unreadable();
+  std::fprintf(stderr, "exported %lld pages%s\n", static_cast<long long>(writer.written()),
                unreadable ? (" (" + std::to_string(unreadable) + " without readable text)").c_str()
                           : "");
   return kExitOk;
+}
+
+int RunExport(const ExportFlags& f) {
+  if (f.format == "wacz") return RunWaczExport(f);
+  if (f.format == "text" || f.format == "markdown") return RunTextExport(f);
+  if (f.format != "jsonl") {
+    std::cerr << "error: --format must be jsonl, text, markdown or wacz\n";
+    return kExitUsage;
+  }
+  return RunJsonlExport(f);
 }
 
 }  // namespace
