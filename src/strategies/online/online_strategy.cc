@@ -13,6 +13,18 @@
 #include "text/topic.h"
 
 namespace topicrawl {
+namespace {
+
+// The cold-start margin logit(prior), the prior kept within the side
+// table's resolution (1/65535). A wider floor (say 0.01) would make every
+// link with a prior below it tie, and most of a crawl's choices are among
+// such weak links: the prior's order among them is what best-first follows.
+double PriorMargin(double prior) {
+  constexpr double kFloor = 1.0 / 65535;
+  return Logit(std::clamp(prior, kFloor, 1 - kFloor));
+}
+
+}  // namespace
 
 StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context) {
   if (context.topic_file.empty()) {
@@ -28,7 +40,7 @@ StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context) {
   StrategyTraits traits;
   traits.beta = relevance->topic().beta;
   traits.focus_gated = true;
-  traits.link_contexts = {true, false};
+  traits.link_contexts = {true, false, true};
   return ComposeStrategy("online", traits,
                          std::make_shared<OnlineStrategy>(*params, std::move(relevance), context));
 }
@@ -79,8 +91,11 @@ LinkSide OnlineStrategy::MakeSide(const Outlink& link, std::string_view parent_h
                                   double parent_relevance, double prior,
                                   std::vector<std::string>* context_words) const {
   LinkSide side;
-  // The region groups need the link's page region (LinkFeaturizer's b:, hb:,
-  // bk:, yb:), which this parser does not report yet: no block group.
+  if (!link.block.empty()) {
+    side.block_group = BlockGroup(parent_host, link.block);
+    side.block_hash = static_cast<uint32_t>(Hash64(link.block)) | 1;
+    side.kind = BlockKind(link.block);
+  }
   // The first three distinct words of the context that are not anchor words.
   const std::vector<std::string> anchor = OnlineWords(link.anchor, params_.max_words);
   context_words->clear();
@@ -105,7 +120,7 @@ OnlineStrategy::Scored OnlineStrategy::ScoreLocked(const std::vector<HashedFeatu
                                                    double prior, std::string_view url,
                                                    uint64_t block_group) const {
   Scored s;
-  s.q = model_.Predict(x, Logit(std::clamp(prior, 0.01, 0.99)));
+  s.q = model_.Predict(x, PriorMargin(prior));
   s.score = bandit_.Ucb(DirectoryGroup(url), s.q);
   if (block_group != 0) s.score = std::max(s.score, bandit_.Ucb(block_group, s.q));
   return s;
@@ -170,7 +185,7 @@ void OnlineStrategy::Assess(const CrawlTask& task, const ParsedPage& page,
       if (link.url.empty()) continue;
       const double prior = Prior(link, ps.relevance);
       LinkSide side = MakeSide(link, parent_host, parent_judged, prior, &context_words);
-      LinkInput in{link.url, link.anchor, task.depth + 1, &side, &context_words, {}};
+      LinkInput in{link.url, link.anchor, task.depth + 1, &side, &context_words, link.block};
       featurizer_.Build(in, &x, &names);
       const Scored s = ScoreLocked(x, prior, link.url, side.block_group);
       best_q = std::max(best_q, s.q);
@@ -213,7 +228,7 @@ void OnlineStrategy::Learn(const CrawlTask& task, double reward) {
     std::vector<HashedFeature> x;
     featurizer_.Build({task.url, task.anchor, task.depth, &side, nullptr, {}}, &x);
     const double y = std::min(1.0, reward + params_.gamma * below);
-    model_.Update(x, Logit(std::clamp(side.prior / 65535.0, 0.01, 0.99)), y);
+    model_.Update(x, PriorMargin(side.prior / 65535.0), y);
     if (side.block_group != 0) bandit_.Observe(side.block_group, reward);
   }
   bandit_.Observe(DirectoryGroup(task.url), reward);
