@@ -7,8 +7,12 @@
 #   PAGES=1000 WORKERS=2 OUT=/tmp/rb bench/render/render_bench.sh
 #
 # Prints: pages rendered, wall seconds, rendered pages/s, the crawler's peak
-# RSS, the peak memory (sum of PSS) of all Chromium processes, and the mean
-# Jaccard of the crawl's links against ground_truth.mjs for GT pages per host.
+# RSS, the peak memory (sum of PSS) of the crawl's Chromium processes, the
+# CPU time the crawl took (the crawler's own plus each Chromium process's,
+# sampled from /proc every 0.2 s) per rendered page and the rate that would allow on 2 free
+# cores (the wall rate on a shared machine says more about the others'
+# load), and the mean Jaccard of the crawl's links against ground_truth.mjs
+# for GT pages per host.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-build/topicrawl}
@@ -28,29 +32,47 @@ trap cleanup EXIT
 awk -F'\t' 'NR > 1 {print $2}' "$OUT/homes.tsv" > "$OUT/seeds.txt"
 sleep 0.3
 
-# Peak memory of every chromium process together (PSS, KiB), sampled.
-( peak=0; while true; do
-    kb=$(for p in $(pgrep -f 'chromium' || true); do
-           awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
-    [ "$kb" -gt "$peak" ] && peak=$kb && echo "$peak" > "$OUT/chromium_peak_kb"
-    sleep 0.2; done ) &
-MPID=$!
-
 start=$(date +%s.%N)
 /usr/bin/time -f "%M" -o "$OUT/crawl.maxrss" \
   "$BIN" crawl --seeds "$OUT/seeds.txt" --max-pages "$PAGES" --delay 0 --per-host 4 \
     --concurrency 16 --connect-to ":80:127.0.0.1:$PORT" --allow-private \
     --render always --render-workers "$WORKERS" --out "$OUT/crawl" \
-    > "$OUT/crawl.out" 2> "$OUT/crawl.log"
+    > "$OUT/crawl.out" 2> "$OUT/crawl.log" &
+TPID=$!
+sleep 0.1
+CRAWL_PID=$(pgrep -P "$TPID" | head -1)
+# This crawl's Chromium processes: the process groups its browsers lead
+# (each browser is started in a group of its own). Peak memory of them all
+# together (PSS, KiB) and each one's CPU ticks as last seen, sampled.
+( peak=0; while true; do
+    leaders=$(pgrep -P "$CRAWL_PID" 2>/dev/null | tr '\n' ' ')
+    pids=$(ps -e -o pid= -o pgid= | awk -v l=" $leaders" 'index(l, " " $2 " ") {print $1}')
+    kb=$(for p in $pids; do
+           awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
+    [ "$kb" -gt "$peak" ] && peak=$kb && echo "$peak" > "$OUT/chromium_peak_kb"
+    for p in $pids; do
+      awk -v p="$p" '{sub(/^.*\) /, ""); print p, $12 + $13}' /proc/$p/stat 2>/dev/null
+    done >> "$OUT/chromium_ticks"
+    awk '{sub(/^.*\) /, ""); print $12 + $13}' /proc/$CRAWL_PID/stat >> "$OUT/crawler_ticks" 2>/dev/null || true
+    sleep 0.2; done ) &
+MPID=$!
+wait "$TPID"
 end=$(date +%s.%N)
 kill "$MPID" 2>/dev/null || true
 render=$(sqlite3 "$OUT/crawl/crawl.db" "SELECT detail FROM events WHERE kind='render'")
 rendered=$(echo "$render" | sed -n 's/.* rendered=\([0-9]*\) .*/\1/p')
 echo "render event: $render"
-awk -v r="$rendered" -v s="$start" -v e="$end" -v rss="$(cat "$OUT/crawl.maxrss")" \
-    -v cr="$(cat "$OUT/chromium_peak_kb" 2>/dev/null || echo 0)" -v w="$WORKERS" 'BEGIN {
-  printf "rendered %d pages in %.1f s: %.1f rendered pages/s (%d workers)\n", r, e - s, r / (e - s), w
-  printf "peak RSS: crawler %.0f MB, all chromium processes (PSS) %.0f MB\n", rss / 1024, cr / 1024 }'
+chromium_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{t[$1] = $2} END {for (p in t) s += t[p]; print s / hz}' \
+  "$OUT/chromium_ticks" 2>/dev/null || echo 0)
+read -r rss _ < "$OUT/crawl.maxrss"
+crawler_cpu=$(awk -v hz="$(getconf CLK_TCK)" '$1 > 0 {t = $1} END {print t / hz}' "$OUT/crawler_ticks")
+awk -v r="$rendered" -v s="$start" -v e="$end" -v rss="$rss" -v crawler="$crawler_cpu" \
+    -v crc="$chromium_cpu" -v cr="$(cat "$OUT/chromium_peak_kb" 2>/dev/null || echo 0)" \
+    -v w="$WORKERS" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+  printf "rendered %d pages in %.1f s: %.1f rendered pages/s (%d workers; load average at the end %s)\n", r, e - s, r / (e - s), w, load
+  printf "peak RSS: crawler %.0f MB, all chromium processes (PSS) %.0f MB\n", rss / 1024, cr / 1024
+  cpu = crawler + crc
+  printf "CPU: crawler %.1f s + chromium %.1f s = %.3f s per rendered page: %.1f pages/s on 2 free cores\n", crawler, crc, cpu / r, 2 * r / cpu }'
 
 # Link agreement with Chromium's own document.links on a sample of pages.
 sqlite3 "$OUT/crawl/crawl.db" "SELECT url FROM pages WHERE status='ok' ORDER BY id LIMIT $GT" > "$OUT/gt_urls.txt"

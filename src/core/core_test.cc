@@ -3,11 +3,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "core/clock.h"
 #include "core/fetch_status.h"
 #include "core/hash.h"
+#include "core/number_text.h"
 #include "core/status.h"
 #include "core/thread_cpu.h"
 #include "core/thread_pool.h"
@@ -58,6 +60,24 @@ TEST(HashTest, StableAndHex) {
   EXPECT_EQ(Hash64("http://a/"), Hash64("http://a/"));
   EXPECT_NE(Hash64("http://a/"), Hash64("http://b/"));
   EXPECT_EQ(Hash64Hex("x").size(), 16u);
+}
+
+TEST(NumberTextTest, ShortestFormReadsBack) {
+  EXPECT_EQ(ShortestDouble(0.1), "0.1");
+  EXPECT_EQ(ShortestDouble(0.62), "0.62");
+  EXPECT_EQ(ShortestDouble(1.0), "1");
+  EXPECT_EQ(ShortestDouble(1e-5), "1e-05");
+  EXPECT_EQ(ShortestDouble(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(ShortestDouble(-2.5), "-2.5");
+}
+
+TEST(NumberTextTest, TomlNumberIsAFloat) {
+  EXPECT_EQ(TomlNumber(0.1), "0.1");
+  EXPECT_EQ(TomlNumber(10.0), "10.0");
+  EXPECT_EQ(TomlNumber(-1.0), "-1.0");
+  EXPECT_EQ(TomlNumber(1e-5), "1e-05");
+  EXPECT_EQ(TomlNumber(1e300), "1e+300");
+  EXPECT_EQ(TomlNumber(std::numeric_limits<double>::infinity()), "inf");
 }
 
 TEST(StatusTest, ErrorCarriesMessage) {

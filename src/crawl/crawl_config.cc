@@ -8,6 +8,8 @@
 
 #include <toml++/toml.h>
 
+#include "core/number_text.h"
+
 namespace topicrawl {
 namespace {
 
@@ -164,7 +166,7 @@ void WriteValue(std::ostringstream& out, const T& v) {
     for (const auto& s : v) arr.push_back(s);
     out << arr;
   } else if constexpr (std::is_same_v<T, double>) {
-    out << toml::value<double>(v);
+    out << TomlNumber(v);
   } else {
     out << static_cast<int64_t>(v);
   }

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "core/hash.h"
-#include "core/thread_cpu.h"
 #include "core/thread_pool.h"
 #include "crawl/announce_collector.h"
 #include "crawl/cluster_role.h"
@@ -427,11 +426,11 @@ void Crawler::Impl::Dispatch() {
             config_.max_pages) {
       return;
     }
-    if (parsing_ > static_cast<size_t>(4 * config_.concurrency)) return;
+    if (ActiveParsing() > static_cast<size_t>(4 * config_.concurrency)) return;
     // The focus window (CrawlConfig::focus_window): pages chosen before
     // their parents' links reached the frontier.
     if (config_.focus_window > 0 &&
-        page_fetches_ + parsing_ >= static_cast<size_t>(config_.focus_window)) {
+        page_fetches_ + ActiveParsing() >= static_cast<size_t>(config_.focus_window)) {
       return;
     }
     // Deterministic mode: select the next URL only once the previous page's
@@ -557,43 +556,6 @@ std::string Crawler::Impl::WaitingReason() {
     return buf + out;
   }
   return "waiting: " + out;
-}
-
-bool Crawler::Impl::Finished() {
-  if (error_.ok() && writer_->failed()) error_ = writer_->error();
-  if (!error_.ok()) {
-    end_reason_ = "storing failed: " + error_.message();
-    return true;
-  }
-  if ((stop_ && stop_->load()) || (monitor_ && monitor_->stop_requested())) {
-    interrupted_ = true;
-    end_reason_ = "interrupted (a signal or a stop request)";
-    return true;
-  }
-  if (config_.max_pages > 0 && stats_.pages_ok >= config_.max_pages) return true;
-  if (frontier_->Queued() != 0 || fetcher_->InFlight() != 0 || parsing_ != 0) return false;
-  if (cluster_) {
-    if (!cluster_->Over()) return false;
-    interrupted_ = cluster_->StopRequested();
-    end_reason_ = interrupted_ ? "the cluster was stopped" : "the cluster's crawl is over";
-    return true;
-  }
-  if (RefillFromStrategy()) return false;
-  end_reason_ = "no link left to fetch: the frontier is empty (" +
-                std::to_string(stats_.links_seen) + " links seen, " +
-                std::to_string(stats_.links_queued) + " queued)";
-  if (std::string held = strategy_.learner->EndNote(); !held.empty()) end_reason_ += "; " + held;
-  return true;
-}
-
-void Crawler::Impl::ReportEnd() {
-  if (end_reason_.empty()) return;  // the page budget was spent
-  const std::string budget =
-      config_.max_pages > 0 ? "of --max-pages " + std::to_string(config_.max_pages) : "no page limit";
-  const std::string line = "crawl ended after " + std::to_string(stats_.pages_ok) + " pages (" +
-                           budget + "): " + end_reason_;
-  std::fprintf(stderr, "%s\n", line.c_str());
-  store_->AddEvent("ended", line);
 }
 
 // The strategy's learned state goes to DIR/state/strategy.bin every
@@ -734,105 +696,7 @@ Status Crawler::Impl::Run() {
     Progress(false);
     CheckpointState();
   }
-  // Let parsed pages land; abandon in-flight fetches (they are re-fetched on
-  // resume: their frontier rows are still state 0). Each closing step says
-  // what it does (issue 12: a 1 M-page crawl was silent for ~90 s here).
-  const TimePoint loop_end = clock_->Now();
-  auto closing = [&](const std::string& what) {
-    if (config_.progress_interval_ms <= 0) return;
-    std::fprintf(stderr, "[%7.1fs] closing (+%.1fs): %s\n",
-                 std::chrono::duration<double>(clock_->Now() - started_).count(),
-                 std::chrono::duration<double>(clock_->Now() - loop_end).count(), what.c_str());
-  };
-  if (parsing_ > 0) closing("waiting for " + std::to_string(parsing_) + " pages being parsed");
-  // A page parsed now may still go to the render pool, and a finished
-  // render comes back through the parse pool: wait until both are idle.
-  // Each render is time-boxed.
-  do {
-    if (render_) render_->WaitIdle();
-    pool_->WaitIdle();
-  } while (render_ && !render_->Idle());
-  DrainProcessed();
-  RecordAbandoned();
-  // Where the CPU went (read while the threads still exist): the crawl
-  // thread (fetching, frontier) is the process's own name.
-  const std::string cpu = FormatThreadCpu(ThreadCpuSecondsByName());
-  if (monitor_) monitor_->SetWakeup(nullptr);  // the fetcher goes with this crawler
-  closing("flushing " + std::to_string(writer_->queued()) + " queued store operations");
-  writer_->Stop();  // every queued page is in the store's batch now
-  if (error_.ok() && writer_->failed()) error_ = writer_->error();
-  Progress(true);
-  if (config_.progress_interval_ms > 0 && !cpu.empty()) {
-    std::fprintf(stderr, "cpu by thread: %s\n", cpu.c_str());
-    std::fprintf(stderr, "store queue: the crawl thread waited %.1f s for room\n",
-                 writer_->blocked_seconds());
-  }
-  if (!cpu.empty()) store_->AddEvent("cpu", cpu);
-  RecordTrapLinks();
-  RecordRender();
-  store_->SetMeta("finished_at", std::to_string(clock_->UnixMillis()));
-  store_->AddEvent(interrupted_ ? "interrupted" : "finished",
-                   "pages_ok=" + std::to_string(stats_.pages_ok));
-  ReportEnd();
-  closing("writing strategy state");
-  Status saved = SaveStrategyState(strategy_, config_.out_dir);
-  if (!interrupted_ && error_.ok() && saved.ok() && store_->schema_version() >= 3) {
-    // The round is complete: `recrawl` may plan the next one
-    // (crawl/rounds/round_runner.h, RoundFinishedKey).
-    store_->SetMeta("round_finished." + std::to_string(round_.round()),
-                    std::to_string(clock_->UnixMillis()));
-  }
-  // The store closes first: a strategy may write its own tables into
-  // crawl.db (jlse's LinkTable/ResultTable) through its own connection.
-  const int64_t merging = store_->pending_frontier_rows();  // 0 but for old schemas
-  closing(merging > 0 ? "committing the store: merging " + std::to_string(merging) +
-                            " frontier rows, WAL checkpoint"
-                      : std::string("committing the store, WAL checkpoint"));
-  Status closed = store_->Close();
-  if (cluster_ && closed.ok()) {
-    closing("handing off the last outlinks to the cluster");
-    if (Status f = cluster_->FinalFlush(); !f.ok()) {
-      std::fprintf(stderr, "warning: cluster: %s\n", f.message().c_str());
-    }
-  }
-  closing("finishing the strategy");
-  Status fin = strategy_.learner->Finish();
-  // A stop during Finish() (a strategy's last training) ends it early: the
-  // run counts as interrupted.
-  if (stop_ && stop_->load() && !interrupted_) {
-    interrupted_ = true;
-    std::fprintf(stderr, "interrupted while finishing the strategy\n");
-  }
-  if (monitor_) ServeMonitor(clock_->Now(), true);  // readers now see every page
-  closing("releasing the fetcher, render and parse threads");
-  CloseRender();
-  fetcher_.reset();
-  pool_.reset();
-  const Frontier::SpillCounts sc = frontier_->spill_counts();  // a copy: the frontier goes below
-  stats_.links_spilled = static_cast<int64_t>(sc.links_spilled);
-  if (sc.spills > 0) {
-    std::fprintf(stderr,
-                 "frontier spill: %llu segments (%llu links) written, %llu reloads "
-                 "(%llu links)\n",
-                 static_cast<unsigned long long>(sc.spills),
-                 static_cast<unsigned long long>(sc.links_spilled),
-                 static_cast<unsigned long long>(sc.reloads),
-                 static_cast<unsigned long long>(sc.links_reloaded));
-  }
-  closing("releasing the frontier (" + std::to_string(frontier_->Queued()) + " queued)");
-  frontier_.reset();
-  closing("done");
-  if (!saved.ok() && error_.ok() && closed.ok()) return saved;
-  if (!error_.ok() || !closed.ok()) {
-    // Disk full, I/O error: every write after the last commit is dropped
-    // (SQLite rolls back; resume cuts the WARC tail), nothing is half-kept.
-    const Status& cause = !error_.ok() ? error_ : closed;
-    return Status::Error("storing the crawl failed, so it stopped: " + cause.message() +
-                         ". The directory is resumable: free space (or fix the disk) and run "
-                         "`topicrawl crawl --resume " + config_.out_dir + "`");
-  }
-  if (!fin.ok()) return fin;
-  return closed;
+  return Close();
 }
 
 Crawler::Crawler(CrawlConfig config, const std::atomic<bool>* stop,

@@ -2,6 +2,9 @@
 // implement it along the flow of one URL:
 //   crawler.cc        set-up, seeding/resume, robots, dispatch, fetch and
 //                     parse callbacks, the loop, progress;
+//   crawler_end.cc    why the loop ends, and the summary of an early end;
+//   crawler_close.cc  the close: threads settle, the store commits, the
+//                     strategy finishes, resources are released;
 //   crawler_store.cc  what a fetched, failed, refused or revisited URL
 //                     becomes in the store (pages rows, links, fates,
 //                     URL-trap admission and its events);
@@ -12,6 +15,7 @@
 #ifndef TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
 #define TOPICRAWL_CRAWL_CRAWLER_IMPL_H_
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <map>
@@ -101,7 +105,14 @@ class Crawler::Impl {
   // True when the page went to the render pool (it comes back through
   // FinishRender on a parse thread).
   bool MaybeRender(ProcessedPage* p);
+  void SubmitRender(std::shared_ptr<ProcessedPage> page, RenderDecider::Action action);
   void FinishRender(ProcessedPage p, RenderDecider::Action action, RenderResult r);
+  // auto: a sample of `host` completed; its held pages go on (rendered,
+  // sampled or static, as the decider now says).
+  void ReleaseHeld(const std::string& host);
+  // Pages being parsed or rendered, without those held for their host's
+  // render decision (they take no fetch or CPU while they wait).
+  size_t ActiveParsing() const { return parsing_ - std::min(parsing_, render_held_.load()); }
   void RecordRender();  // the close: render figures to stderr and an event
   void CloseRender();
   void DrainProcessed();
@@ -113,10 +124,21 @@ class Crawler::Impl {
   Status AddPageRecord(PageRecord rec);
   bool Admissible(const Outlink& link, uint32_t child_depth, bool page_nofollow) const;
   AddResult AdmitLink(LinkCandidate c);  // Frontier::Add with the URL-trap budget
+  // crawler_end.cc: true when the loop should stop (end_reason_ says why,
+  // but for a spent page budget).
   bool Finished();
   // Says why the crawl ended when it ended before --max-pages (stderr and
   // an "ended" event).
   void ReportEnd();
+  // crawler_close.cc: the steps after the loop, in order; the crawl's
+  // result (storage errors first, then the strategy's).
+  Status Close();
+  void Closing(const std::string& what) const;  // a "closing (+s): what" line
+  std::string SettleThreads();                  // the CPU by thread, formatted
+  void RecordClose(const std::string& cpu);
+  Status CloseStore();
+  Status FinishStrategy();
+  void ReleaseThreads();
   bool RefillFromStrategy();  // true when the strategy queued something
   void CheckpointState();     // periodic save of the strategy's state
   // stats_.eta_s from a rate sample a second (page_rate_).
@@ -164,6 +186,12 @@ class Crawler::Impl {
   RenderMode render_mode_ = RenderMode::kNever;
   std::unique_ptr<RenderPool> render_;      // --render auto|always
   std::unique_ptr<RenderDecider> decider_;  // --render auto
+  // auto: scripted pages of hosts whose samples are rendering, by host key
+  // (RenderDecider::Action::kHold); at most kMaxHeldPages in all.
+  std::mutex held_mu_;
+  std::map<std::string, std::vector<std::shared_ptr<ProcessedPage>>> held_;  // held_mu_
+  std::atomic<size_t> render_held_{0};
+  std::atomic<int64_t> render_held_total_{0};
 
   std::mutex processed_mu_;
   std::deque<ProcessedPage> processed_;  // guarded by processed_mu_
@@ -183,6 +211,7 @@ class Crawler::Impl {
   // event of a crawl that stops before --max-pages.
   std::string end_reason_;
   TimePoint started_{};
+  TimePoint loop_end_{};  // the close's times count from here
   TimePoint last_progress_{};
   int64_t last_progress_pages_ = 0;
   // The ETA's rate: a sample a second (Progress()), over the last 30 s.

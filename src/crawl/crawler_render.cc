@@ -6,7 +6,11 @@
 //   the page's host renders (or samples) and only those pages go to the
 //   pool. A sample compares the two parses (render/render_decider.h) and may
 //   decide its host; the decision and its evidence become a
-//   `render_decision` event (explain, dashboard events).
+//   `render_decision` event (explain, dashboard events). While a host's
+//   samples render, its other scripted pages are held (their static parse
+//   kept, their links not yet offered) and go on when the samples are in:
+//   rendered when the host was decided "render", so a script-built host
+//   has no page whose links were taken from its static shell alone.
 // A failed render keeps the static parse (auto) or parses the fetched body
 // (always): rendering never loses a page. The WARC keeps the fetched
 // response and, for a rendered page, the DOM as a `conversion` record.
@@ -32,7 +36,11 @@ RenderOptions MakeRenderOptions(const CrawlConfig& c) {
   o.respect_robots = c.respect_robots;
   o.robots_agent = c.robots_agent;
   o.host_delay_s = c.delay_s;
+  // auto: a few samples on most webs, started when the first is due, one
+  // browser at a time, and below the crawl's own threads in CPU priority so
+  // that sampling does not slow the static crawl.
   o.lazy_start = c.render == "auto";
+  if (o.lazy_start) o.browser_nice = 5;
   return o;
 }
 
@@ -45,6 +53,10 @@ std::vector<std::string> LinkUrls(const ParsedPage& page) {
   return out;
 }
 
+std::string Joined(const std::string& a, const std::string& b) {
+  return a.empty() ? b : a + "; " + b;
+}
+
 size_t Words(const std::string& text) {
   size_t n = 0;
   bool in_word = false;
@@ -55,6 +67,10 @@ size_t Words(const std::string& text) {
   }
   return n;
 }
+
+// Pages held for their host's decision, in all: beyond, a page is parsed
+// statically (a bound on the memory of held bodies and parses).
+constexpr size_t kMaxHeldPages = 2000;
 
 }  // namespace
 
@@ -79,22 +95,70 @@ bool Crawler::Impl::MaybeRender(ProcessedPage* p) {
   const std::string& url = f.final_url.empty() ? f.task.url : f.final_url;
   RenderDecider::Action action = RenderDecider::Action::kRender;
   if (decider_) {
-    action = decider_->Consider(RobotsHostKey(url), p->decoded.utf8);
-    if (action == RenderDecider::Action::kStatic) return false;
+    const std::string host = RobotsHostKey(url);
+    std::lock_guard<std::mutex> lock(held_mu_);  // a decision releases held_ under it
+    action = decider_->Consider(host, p->decoded.utf8);
+    if (action == RenderDecider::Action::kHold && render_held_.load() < kMaxHeldPages) {
+      held_[host].push_back(std::make_shared<ProcessedPage>(std::move(*p)));
+      ++render_held_;
+      ++render_held_total_;
+      return true;
+    }
+    if (action == RenderDecider::Action::kStatic || action == RenderDecider::Action::kHold) {
+      return false;
+    }
   }
+  SubmitRender(std::make_shared<ProcessedPage>(std::move(*p)), action);
+  return true;
+}
+
+void Crawler::Impl::SubmitRender(std::shared_ptr<ProcessedPage> page,
+                                 RenderDecider::Action action) {
+  const FetchResult& f = page->fetch;
+  const std::string& url = f.final_url.empty() ? f.task.url : f.final_url;
   RenderJob job;
   job.url = url;
   job.http_code = f.http_code;
   job.response_head = f.response_head;
   job.content_type = f.content_type;
   job.body = f.body;
-  auto page = std::make_shared<ProcessedPage>(std::move(*p));
   render_->Submit(std::move(job), [this, page, action](RenderResult r) {
     pool_->Submit([this, page, action, r = std::move(r)]() mutable {
       FinishRender(std::move(*page), action, std::move(r));
     });
   });
-  return true;
+}
+
+void Crawler::Impl::ReleaseHeld(const std::string& host) {
+  std::vector<std::pair<std::shared_ptr<ProcessedPage>, RenderDecider::Action>> go;
+  {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    auto it = held_.find(host);
+    if (it == held_.end()) return;
+    std::vector<std::shared_ptr<ProcessedPage>> keep;
+    for (auto& page : it->second) {
+      const RenderDecider::Action a = decider_->Reconsider(host, page->decoded.utf8);
+      if (a == RenderDecider::Action::kHold) {
+        keep.push_back(std::move(page));
+      } else {
+        go.emplace_back(std::move(page), a);
+      }
+    }
+    render_held_ -= go.size();
+    if (keep.empty()) {
+      held_.erase(it);
+    } else {
+      it->second.swap(keep);
+    }
+  }
+  for (auto& [page, action] : go) {
+    page->render_note = "held for its host's render decision";
+    if (action == RenderDecider::Action::kStatic) {
+      AssessAndQueue(std::move(*page));
+    } else {
+      SubmitRender(std::move(page), action);
+    }
+  }
 }
 
 void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, RenderResult r) {
@@ -106,11 +170,14 @@ void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, 
                 action == RenderDecider::Action::kSample ? "rendered as a sample" : "rendered",
                 r.seconds, r.requests, r.fetched, r.cached, r.blocked, r.refused,
                 r.timed_out ? ", time cap reached" : "");
+  const bool sample = action == RenderDecider::Action::kSample;
+  const std::string host = RobotsHostKey(url);  // `url` goes with p
   if (!r.ok) {
-    if (decider_) decider_->RenderFailed(RobotsHostKey(url), action == RenderDecider::Action::kSample);
+    if (decider_) decider_->RenderFailed(host, sample);
     if (render_mode_ == RenderMode::kAlways) ParseFetched(&p);
-    p.render_note = "render failed: " + r.error;
+    p.render_note = Joined(p.render_note, "render failed: " + r.error);
     AssessAndQueue(std::move(p));
+    if (sample) ReleaseHeld(host);  // another page samples, or the host is static
     return;
   }
   // document.links resolve against location.href (pushState may have moved
@@ -123,21 +190,24 @@ void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, 
   try {
     rendered = ParseHtml(r.html, moved ? r.location : url, parse_options_);
   } catch (const std::exception& e) {
-    p.render_note = std::string("rendered DOM did not parse: ") + e.what();
+    p.render_note = Joined(p.render_note, std::string("rendered DOM did not parse: ") + e.what());
+    if (decider_) decider_->RenderFailed(host, sample);
     if (render_mode_ == RenderMode::kAlways) ParseFetched(&p);
     AssessAndQueue(std::move(p));
+    if (sample) ReleaseHeld(host);
     return;
   }
-  if (action == RenderDecider::Action::kSample) {
+  if (sample) {
     RenderSample s{LinkUrls(p.page), LinkUrls(rendered), Words(p.page.text),
                    Words(rendered.text)};
-    p.render_event = decider_->AddSample(RobotsHostKey(url), s);
+    p.render_event = decider_->AddSample(host, s);
   }
   if (p.decoded.charset.empty()) p.decoded = DecodeToUtf8(f.body, f.content_type);
   p.page = std::move(rendered);
   p.rendered_html = std::move(r.html);
-  p.render_note = note;
+  p.render_note = Joined(p.render_note, note);
   AssessAndQueue(std::move(p));
+  if (sample) ReleaseHeld(host);
 }
 
 void Crawler::Impl::RecordRender() {
@@ -160,7 +230,8 @@ void Crawler::Impl::RecordRender() {
   std::string detail = buf;
   if (decider_) {
     detail += " pages=" + std::to_string(decider_->pages()) +
-              " capped=" + std::to_string(decider_->capped());
+              " capped=" + std::to_string(decider_->capped()) +
+              " held=" + std::to_string(render_held_total_.load());
   }
   if (config_.progress_interval_ms > 0) std::fprintf(stderr, "render: %s\n", detail.c_str());
   store_->AddEvent("render", detail);

@@ -3,8 +3,6 @@
 #include <sqlite3.h>
 
 #include <charconv>
-#include <filesystem>
-#include <memory>
 
 #include "eval/sqlite_handles.h"
 
@@ -21,53 +19,40 @@ std::optional<int64_t> ColumnInt(sqlite3_stmt* st, int col) {
   return sqlite3_column_int64(st, col);
 }
 
-Status Prepare(sqlite3* db, const char* sql, StmtPtr* out) {
-  sqlite3_stmt* st = nullptr;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
-    return Status::Error(sqlite3_errmsg(db));
-  }
-  out->reset(st);
-  return Status::Ok();
-}
-
 Status ReadPages(sqlite3* db, CrawlRecord* record) {
-  StmtPtr st;
-  Status s = Prepare(db,
-                     "SELECT id, url, final_url, status, relevance, fetched_at "
-                     "FROM pages ORDER BY id",
-                     &st);
-  if (!s.ok()) return s;
+  StatusOr<StmtPtr> st = Prepare(db,
+                                 "SELECT id, url, final_url, status, relevance, fetched_at "
+                                 "FROM pages ORDER BY id");
+  if (!st.ok()) return st.status();
   int rc;
-  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) {
-    if (ColumnText(st.get(), 3) != "ok") {
+  while ((rc = sqlite3_step(st->get())) == SQLITE_ROW) {
+    if (ColumnText(st->get(), 3) != "ok") {
       ++record->failed_rows;
       continue;
     }
     DownloadedPage page;
-    page.id = sqlite3_column_int64(st.get(), 0);
-    page.url = ColumnText(st.get(), 1);
-    page.final_url = ColumnText(st.get(), 2);
-    page.relevance = ColumnDouble(st.get(), 4);
-    page.fetched_at_ms = ColumnInt(st.get(), 5);
+    page.id = sqlite3_column_int64(st->get(), 0);
+    page.url = ColumnText(st->get(), 1);
+    page.final_url = ColumnText(st->get(), 2);
+    page.relevance = ColumnDouble(st->get(), 4);
+    page.fetched_at_ms = ColumnInt(st->get(), 5);
     record->pages.push_back(std::move(page));
   }
   if (rc != SQLITE_DONE) return Status::Error(sqlite3_errmsg(db));
   // Schema 6: URL-trap refusals are failed rows without a pages row.
-  StmtPtr refused;
-  if (Prepare(db, "SELECT count(*) FROM frontier_state WHERE reason IS NOT NULL", &refused).ok() &&
-      sqlite3_step(refused.get()) == SQLITE_ROW) {
-    record->failed_rows += sqlite3_column_int64(refused.get(), 0);
+  StatusOr<StmtPtr> refused =
+      Prepare(db, "SELECT count(*) FROM frontier_state WHERE reason IS NOT NULL");
+  if (refused.ok() && sqlite3_step(refused->get()) == SQLITE_ROW) {
+    record->failed_rows += sqlite3_column_int64(refused->get(), 0);
   }
   return Status::Ok();
 }
 
 void ReadMeta(sqlite3* db, CrawlRecord* record) {
-  StmtPtr st;
   // A crawl that died before writing meta has no rows; tolerate no table.
-  if (!Prepare(db, "SELECT key, value FROM meta", &st).ok()) return;
-  while (sqlite3_step(st.get()) == SQLITE_ROW) {
-    record->meta[ColumnText(st.get(), 0)] = ColumnText(st.get(), 1);
-  }
+  ForEachRow(db, "SELECT key, value FROM meta", [record](sqlite3_stmt* st) {
+    record->meta[ColumnText(st, 0)] = ColumnText(st, 1);
+  });
 }
 
 }  // namespace
@@ -96,25 +81,14 @@ std::optional<int64_t> CrawlRecord::MetaInt(const std::string& key) const {
 }
 
 StatusOr<CrawlRecord> ReadCrawl(const std::string& crawl_dir) {
-  std::error_code ec;
-  std::string path = crawl_dir;
-  if (std::filesystem::is_directory(crawl_dir, ec)) {
-    path = (std::filesystem::path(crawl_dir) / "crawl.db").string();
-  }
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::Error(path + ": no crawl database");
-  }
-  sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-  DbPtr db(raw);
-  if (rc != SQLITE_OK) {
-    return Status::Error(path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot open"));
-  }
-  sqlite3_busy_timeout(db.get(), 5000);
+  StatusOr<std::string> path = CrawlDbPath(crawl_dir);
+  if (!path.ok()) return path.status();
+  StatusOr<DbPtr> db = OpenReadOnly(*path);
+  if (!db.ok()) return db.status();
   CrawlRecord record;
-  Status s = ReadPages(db.get(), &record);
-  if (!s.ok()) return Status::Error(path + ": " + s.message());
-  ReadMeta(db.get(), &record);
+  Status s = ReadPages(db->get(), &record);
+  if (!s.ok()) return Status::Error(*path + ": " + s.message());
+  ReadMeta(db->get(), &record);
   return record;
 }
 

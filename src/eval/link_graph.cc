@@ -3,8 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <memory>
+#include <utility>
 
 #include "eval/labels.h"
 #include "eval/sqlite_handles.h"
@@ -12,37 +11,18 @@
 namespace topicrawl::eval {
 namespace {
 
-StatusOr<DbPtr> OpenCrawlDb(const std::string& crawl_dir, std::string* path) {
-  std::error_code ec;
-  *path = crawl_dir;
-  if (std::filesystem::is_directory(crawl_dir, ec)) {
-    *path = (std::filesystem::path(crawl_dir) / "crawl.db").string();
-  }
-  if (!std::filesystem::is_regular_file(*path, ec)) {
-    return Status::Error(*path + ": no crawl database");
-  }
-  sqlite3* raw = nullptr;
-  int rc = sqlite3_open_v2(path->c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-  DbPtr db(raw);
-  if (rc != SQLITE_OK) {
-    return Status::Error(*path + ": " + (raw ? sqlite3_errmsg(raw) : "cannot open"));
-  }
-  sqlite3_busy_timeout(db.get(), 5000);
-  return db;
-}
+// The crawl's database opened read-only, and its path for error messages.
+struct CrawlDb {
+  std::string path;
+  DbPtr db;
+};
 
-// Runs `sql` and calls row(stmt) for each row; the error names the database.
-template <typename RowFn>
-Status ForEachRow(sqlite3* db, const std::string& path, const char* sql, RowFn row) {
-  sqlite3_stmt* raw = nullptr;
-  if (sqlite3_prepare_v2(db, sql, -1, &raw, nullptr) != SQLITE_OK) {
-    return Status::Error(path + ": " + sqlite3_errmsg(db));
-  }
-  StmtPtr st(raw);
-  int rc;
-  while ((rc = sqlite3_step(st.get())) == SQLITE_ROW) row(st.get());
-  if (rc != SQLITE_DONE) return Status::Error(path + ": " + sqlite3_errmsg(db));
-  return Status::Ok();
+StatusOr<CrawlDb> OpenCrawlDb(const std::string& crawl_dir) {
+  StatusOr<std::string> path = CrawlDbPath(crawl_dir);
+  if (!path.ok()) return path.status();
+  StatusOr<DbPtr> db = OpenReadOnly(*path);
+  if (!db.ok()) return db.status();
+  return CrawlDb{*path, std::move(*db)};
 }
 
 }  // namespace
@@ -99,25 +79,25 @@ std::optional<int32_t> LinkGraph::Find(const std::string& url) const {
 }
 
 StatusOr<LinkGraph> ReadLinkGraph(const std::string& crawl_dir) {
-  std::string path;
-  StatusOr<DbPtr> db = OpenCrawlDb(crawl_dir, &path);
+  StatusOr<CrawlDb> db = OpenCrawlDb(crawl_dir);
   if (!db.ok()) return db.status();
+  const std::string& path = db->path;
   // Page ids to their effective URL; requested URLs of redirects are aliases.
   std::unordered_map<int64_t, std::string> page_url;
   std::vector<std::string> nodes;
   std::vector<std::pair<std::string, std::string>> aliases;
-  Status s = ForEachRow(db->get(), path,
-                        "SELECT id, url, coalesce(final_url, '') FROM pages WHERE status = 'ok'",
-                        [&](sqlite3_stmt* st) {
-                          std::string url = ColumnText(st, 1), final_url = ColumnText(st, 2);
-                          if (!final_url.empty() && final_url != url) aliases.emplace_back(url, final_url);
-                          nodes.push_back(final_url.empty() ? url : final_url);
-                          page_url[sqlite3_column_int64(st, 0)] = nodes.back();
-                        });
+  Status s = ForEachRow(
+      db->db.get(), path, "SELECT id, url, coalesce(final_url, '') FROM pages WHERE status = 'ok'",
+      [&](sqlite3_stmt* st) {
+        std::string url = ColumnText(st, 1), final_url = ColumnText(st, 2);
+        if (!final_url.empty() && final_url != url) aliases.emplace_back(url, final_url);
+        nodes.push_back(final_url.empty() ? url : final_url);
+        page_url[sqlite3_column_int64(st, 0)] = nodes.back();
+      });
   if (!s.ok()) return s;
   if (nodes.empty()) return Status::Error(path + ": no downloaded pages to take a link graph from");
   std::vector<std::pair<std::string, std::string>> edges;
-  s = ForEachRow(db->get(), path, "SELECT from_id, to_url FROM links", [&](sqlite3_stmt* st) {
+  s = ForEachRow(db->db.get(), path, "SELECT from_id, to_url FROM links", [&](sqlite3_stmt* st) {
     auto it = page_url.find(sqlite3_column_int64(st, 0));
     if (it != page_url.end()) edges.emplace_back(it->second, ColumnText(st, 1));
   });
@@ -129,17 +109,17 @@ StatusOr<LinkGraph> ReadLinkGraph(const std::string& crawl_dir) {
 }
 
 StatusOr<std::vector<std::string>> ReadCrawlSeeds(const std::string& crawl_dir) {
-  std::string path;
-  StatusOr<DbPtr> db = OpenCrawlDb(crawl_dir, &path);
+  StatusOr<CrawlDb> db = OpenCrawlDb(crawl_dir);
   if (!db.ok()) return db.status();
+  const std::string& path = db->path;
   std::vector<std::string> seeds;
   auto add = [&seeds](sqlite3_stmt* st) { seeds.push_back(ColumnText(st, 0)); };
-  Status s = ForEachRow(db->get(), path, "SELECT url FROM pages WHERE depth = 0 ORDER BY id", add);
+  Status s = ForEachRow(db->db.get(), path, "SELECT url FROM pages WHERE depth = 0 ORDER BY id", add);
   if (!s.ok()) return s;
   // Schema 5+: admissions are frontier_log rows; older stores have a table
   // `frontier`. A seed has no parent, so its URL is stored whole.
-  if (!ForEachRow(db->get(), path, "SELECT url FROM frontier_log WHERE depth = 0", add).ok()) {
-    ForEachRow(db->get(), path, "SELECT url FROM frontier WHERE depth = 0", add);
+  if (!ForEachRow(db->db.get(), path, "SELECT url FROM frontier_log WHERE depth = 0", add).ok()) {
+    ForEachRow(db->db.get(), path, "SELECT url FROM frontier WHERE depth = 0", add);
   }
   std::sort(seeds.begin(), seeds.end());
   seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());

@@ -43,31 +43,6 @@ bool Successful(int state) {
   return state == kNew || state == kChanged || state == kTrivial || state == kUnchanged;
 }
 
-// A crawl.db opened read-only; Prepare() names the file in its errors.
-class RoundDb {
- public:
-  Status Open(const std::string& path) {
-    path_ = path;
-    sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-    db_.reset(raw);
-    if (rc != SQLITE_OK) return Status::Error(path + ": cannot open");
-    sqlite3_busy_timeout(db_.get(), 5000);
-    return Status::Ok();
-  }
-  StatusOr<StmtPtr> Prepare(const std::string& sql) const {
-    sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
-      return Status::Error(path_ + ": " + sqlite3_errmsg(db_.get()));
-    }
-    return StmtPtr(st);
-  }
-
- private:
-  std::string path_;
-  DbPtr db_;
-};
-
 // What the crawl did, by label URL, and what the sites announced.
 struct CrawlRounds {
   std::unordered_map<std::string, std::vector<Fetch>> by_url;  // by round
@@ -77,31 +52,32 @@ struct CrawlRounds {
 };
 
 // meta schema_version and round.
-Status ReadRoundMeta(const RoundDb& db, const std::string& crawl_dir, int* schema, int* round) {
-  auto st = db.Prepare("SELECT key, value FROM meta WHERE key IN ('schema_version','round')");
-  if (!st.ok()) return Status::Error(crawl_dir + " is not a topicrawl crawl: " + st.status().message());
-  while (sqlite3_step(st->get()) == SQLITE_ROW) {
-    const int v = sqlite3_column_int(st->get(), 1);
-    (ColumnText(st->get(), 0) == "round" ? *round : *schema) = v;
-  }
+Status ReadRoundMeta(sqlite3* db, const std::string& path, const std::string& crawl_dir,
+                     int* schema, int* round) {
+  Status s = ForEachRow(db, path, "SELECT key, value FROM meta WHERE key IN ('schema_version','round')",
+                        [&](sqlite3_stmt* st) {
+                          const int v = sqlite3_column_int(st, 1);
+                          (ColumnText(st, 0) == "round" ? *round : *schema) = v;
+                        });
+  if (!s.ok()) return Status::Error(crawl_dir + " is not a topicrawl crawl: " + s.message());
   return Status::Ok();
 }
 
-Status ReadFetches(const RoundDb& db, CrawlRounds* c) {
-  auto st = db.Prepare(
+Status ReadFetches(sqlite3* db, const std::string& path, CrawlRounds* c) {
+  Status s = ForEachRow(
+      db, path,
       "SELECT f.url, h.round, h.state, h.http_code, h.bytes, p.near_dup_of IS NOT NULL "
       "FROM fetches h JOIN frontier f ON f.url_id = h.url_id "
-      "LEFT JOIN pages p ON p.id = h.page_id ORDER BY h.url_id, h.round");
-  if (!st.ok()) return st.status();
-  while (sqlite3_step(st->get()) == SQLITE_ROW) {
-    std::string url = CanonicalizeLabelUrl(ColumnText(st->get(), 0));
-    c->crawled_hosts.insert(HostOfLabelUrl(url));
-    if (Successful(sqlite3_column_int(st->get(), 2))) c->stored_hosts.insert(HostOfLabelUrl(url));
-    c->by_url[url].push_back({sqlite3_column_int(st->get(), 1), sqlite3_column_int(st->get(), 2),
-                              sqlite3_column_int(st->get(), 3),
-                              sqlite3_column_int64(st->get(), 4),
-                              sqlite3_column_int(st->get(), 5) != 0});
-  }
+      "LEFT JOIN pages p ON p.id = h.page_id ORDER BY h.url_id, h.round",
+      [c](sqlite3_stmt* st) {
+        std::string url = CanonicalizeLabelUrl(ColumnText(st, 0));
+        c->crawled_hosts.insert(HostOfLabelUrl(url));
+        if (Successful(sqlite3_column_int(st, 2))) c->stored_hosts.insert(HostOfLabelUrl(url));
+        c->by_url[url].push_back({sqlite3_column_int(st, 1), sqlite3_column_int(st, 2),
+                                  sqlite3_column_int(st, 3), sqlite3_column_int64(st, 4),
+                                  sqlite3_column_int(st, 5) != 0});
+      });
+  if (!s.ok()) return s;
   for (auto& [url, fetches] : c->by_url) {
     std::stable_sort(fetches.begin(), fetches.end(),
                      [](const Fetch& a, const Fetch& b) { return a.round < b.round; });
@@ -111,24 +87,18 @@ Status ReadFetches(const RoundDb& db, CrawlRounds* c) {
 
 // What the sites announced before each round, and the policy's host trust
 // (tables absent in crawls without announcements).
-Status ReadAnnouncements(const RoundDb& db, CrawlRounds* c) {
-  auto t = db.Prepare("SELECT count(*) FROM sqlite_master WHERE name = 'announcements'");
+Status ReadAnnouncements(sqlite3* db, const std::string& path, CrawlRounds* c) {
+  auto t = Prepare(db, "SELECT count(*) FROM sqlite_master WHERE name = 'announcements'");
   const bool has_announcements = t.ok() && sqlite3_step(t->get()) == SQLITE_ROW &&
                                  sqlite3_column_int(t->get(), 0) > 0;
   if (!has_announcements) return Status::Ok();
-  auto st = db.Prepare("SELECT round, url FROM announcements");
-  if (!st.ok()) return st.status();
-  while (sqlite3_step(st->get()) == SQLITE_ROW) {
-    c->announced[sqlite3_column_int(st->get(), 0)].insert(
-        CanonicalizeLabelUrl(ColumnText(st->get(), 1)));
-  }
-  auto ht = db.Prepare("SELECT round, host, state FROM host_trust");
-  if (!ht.ok()) return ht.status();
-  while (sqlite3_step(ht->get()) == SQLITE_ROW) {
-    c->trust_state[sqlite3_column_int(ht->get(), 0)][ColumnText(ht->get(), 1)] =
-        ColumnText(ht->get(), 2);
-  }
-  return Status::Ok();
+  Status s = ForEachRow(db, path, "SELECT round, url FROM announcements", [c](sqlite3_stmt* st) {
+    c->announced[sqlite3_column_int(st, 0)].insert(CanonicalizeLabelUrl(ColumnText(st, 1)));
+  });
+  if (!s.ok()) return s;
+  return ForEachRow(db, path, "SELECT round, host, state FROM host_trust", [c](sqlite3_stmt* st) {
+    c->trust_state[sqlite3_column_int(st, 0)][ColumnText(st, 1)] = ColumnText(st, 2);
+  });
 }
 
 // host -> lastmod habit of the hosts that announce (truth/announce-hosts.tsv).
@@ -297,10 +267,12 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
   if (!std::filesystem::is_regular_file(path)) {
     return Status::Error(crawl_dir + " is not a crawl directory (no crawl.db)");
   }
-  RoundDb db;
-  if (Status s = db.Open(path); !s.ok()) return s;
+  StatusOr<DbPtr> db = OpenReadOnly(path);
+  if (!db.ok()) return db.status();
   int schema = 0, crawl_round = 0;
-  if (Status s = ReadRoundMeta(db, crawl_dir, &schema, &crawl_round); !s.ok()) return s;
+  if (Status s = ReadRoundMeta(db->get(), path, crawl_dir, &schema, &crawl_round); !s.ok()) {
+    return s;
+  }
   if (schema < 3) {
     return Status::Error(crawl_dir + " has no round history (schema " + std::to_string(schema) +
                          "; rounds need schema 3)");
@@ -310,8 +282,8 @@ StatusOr<std::vector<RoundMetrics>> ComputeRoundMetrics(const std::string& crawl
   const int last = std::min(crawl_round, *last_truth);
 
   CrawlRounds crawl;
-  if (Status s = ReadFetches(db, &crawl); !s.ok()) return s;
-  if (Status s = ReadAnnouncements(db, &crawl); !s.ok()) return s;
+  if (Status s = ReadFetches(db->get(), path, &crawl); !s.ok()) return s;
+  if (Status s = ReadAnnouncements(db->get(), path, &crawl); !s.ok()) return s;
   const std::unordered_map<std::string, std::string> habits = ReadLastmodHabits(truth_dir);
   auto truths = ReadTruths(truth_dir, crawl_dir, last, crawl, scope_hosts);
   if (!truths.ok()) return truths.status();

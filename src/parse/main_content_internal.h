@@ -1,6 +1,10 @@
-// Internals of main_content.cc shared with main_content_render.cc: the
-// per-element facts of one page (indexed in document order) and the
-// renderer of the chosen elements to text and Markdown.
+// Internals of the main-content extraction (main_content.h), in files along
+// its flow: main_content_index.cc indexes the elements of <body> with their
+// own facts, main_content_passes.cc runs Readability's attempts (Pass),
+// main_content_score.cc scores the candidates of one attempt and chooses
+// the article, main_content_render.cc renders it to text and Markdown;
+// main_content.cc parses the page and reads its title, language and
+// opt-out meta tags.
 #ifndef TOPICRAWL_PARSE_MAIN_CONTENT_INTERNAL_H_
 #define TOPICRAWL_PARSE_MAIN_CONTENT_INTERNAL_H_
 
@@ -10,6 +14,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "parse/main_content.h"
 
 namespace topicrawl::main_content_internal {
 
@@ -63,6 +69,33 @@ struct Pass {
 inline int IndexOf(myhtml_tree_node_t* node) {
   return static_cast<int>(reinterpret_cast<intptr_t>(myhtml_node_get_data(node))) - 1;
 }
+
+// The value of `node`'s attribute `key` ("" when it has none).
+std::string_view AttrOf(myhtml_tree_node_t* node, std::string_view key);
+
+// `s` with ASCII letters lower-cased.
+std::string LowerAscii(std::string_view s);
+
+// Replaces `elements` with the index of `body` (element 0) and the
+// elements below it in document order, hidden subtrees left out, each with
+// its page facts and has_block_child set.
+void IndexBody(myhtml_tree_node_t* body, std::vector<Element>* elements);
+
+// Sets the per-pass fields of every element for `pass`: what it drops, the
+// class weights it uses, and the counts over what is left.
+void PrepareForPass(std::vector<Element>& el, const Pass& pass);
+
+// Readability's paragraph scores, propagated to 5 ancestors.
+void ScoreParagraphs(std::vector<Element>& el);
+
+// The article of a scored pass: the roots to render (element indexes, in
+// document order); {0}, the whole body, when no candidate scored.
+std::vector<int> ChooseArticle(std::vector<Element>& el);
+
+// Readability's attempts (Pass) over `body`: the first whose text has 500
+// characters, else the longest, into out->text and out->markdown. Returns
+// the text's code points.
+size_t ExtractArticle(myhtml_tree_node_t* body, std::string_view page_url, MainContent* out);
 
 // Renders the subtrees of `roots` (element indexes, in order) as text and
 // Markdown, skipping dropped elements and cleaning conditionally (see

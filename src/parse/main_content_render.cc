@@ -13,14 +13,6 @@ namespace topicrawl {
 namespace main_content_internal {
 namespace {
 
-std::string_view AttrOf(myhtml_tree_node_t* node, std::string_view key) {
-  myhtml_tree_attr_t* attr = myhtml_attribute_by_key(node, key.data(), key.size());
-  if (attr == nullptr) return {};
-  size_t len = 0;
-  const char* v = myhtml_attribute_value(attr, &len);
-  return v == nullptr ? std::string_view() : std::string_view(v, len);
-}
-
 // Inline text with whitespace runs folded to one space (ASCII whitespace,
 // U+00A0, U+3000), plus markup taken verbatim: opening markup writes a
 // pending space before itself, closing markup leaves it pending (so

@@ -4,10 +4,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -116,6 +118,11 @@ StatusOr<std::unique_ptr<BrowserProcess>> BrowserProcess::Launch(
     // signal follows the launching thread: a render worker, or the thread
     // that called RenderPool::Start (a browser lost early is relaunched).
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (options.nice > 0) {
+      errno = 0;
+      const int current = getpriority(PRIO_PROCESS, 0);
+      if (errno == 0) setpriority(PRIO_PROCESS, 0, current + options.nice);
+    }
     if (getppid() != parent) _exit(127);
     int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int null_fd = open("/dev/null", O_RDWR);

@@ -29,6 +29,9 @@ struct BrowserLaunchOptions {
   std::string chromium;  // executable; empty: FindChromium()
   int js_heap_mb = 128;  // V8 old-space cap per renderer
   int start_timeout_ms = 20000;
+  // Added to the crawler's niceness for the browser and its renderers: > 0
+  // where rendering is a side job that must not take the CPU from the crawl.
+  int nice = 0;
 };
 
 class BrowserProcess {

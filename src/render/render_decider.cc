@@ -53,14 +53,26 @@ bool RenderDecider::UnderCap() const {
 RenderDecider::Action RenderDecider::Consider(const std::string& host, std::string_view html) {
   std::lock_guard<std::mutex> lock(mu_);
   ++pages_;
+  return Decide(host, html);
+}
+
+RenderDecider::Action RenderDecider::Reconsider(const std::string& host, std::string_view html) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Decide(host, html);
+}
+
+RenderDecider::Action RenderDecider::Decide(const std::string& host, std::string_view html) {
   HostRenderDecision& h = hosts_[host];
   if (h.host.empty()) h.host = host;
   Action want = Action::kStatic;
   if (h.state == HostRenderDecision::State::kRender) {
     want = Action::kRender;
-  } else if (h.state == HostRenderDecision::State::kUndecided &&
-             h.samples_started < options_.samples && LooksScripted(html)) {
-    want = Action::kSample;
+  } else if (h.state == HostRenderDecision::State::kUndecided && LooksScripted(html)) {
+    if (h.samples_started < options_.samples) {
+      want = Action::kSample;
+    } else if (options_.hold_undecided) {
+      return Action::kHold;
+    }
   }
   if (want == Action::kStatic) return want;
   if (!UnderCap()) {

@@ -12,7 +12,13 @@
 //      >= min_link_gain or the mean text gain >= min_text_gain; otherwise
 //      never again. The decision and its evidence (per-sample figures) are
 //      kept for explain and the dashboard (Decisions()).
-//   4. A crawl-wide cap: a render (sample or not) is only started while
+//   4. While a host's samples render (all `samples` started, no decision
+//      yet), its other candidates are held (kHold) when `hold_undecided`:
+//      the caller keeps them and asks again with Reconsider once the
+//      samples are in (AddSample decided, or RenderFailed freed a sample
+//      slot), so a host decided "render" has none of its scripted pages
+//      parsed only statically.
+//   5. A crawl-wide cap: a render (sample or not) is only started while
 //      rendered pages stay within max_share of the pages processed (after a
 //      first `free_renders`); over the cap a page is parsed statically and
 //      counted in capped().
@@ -35,6 +41,7 @@ struct RenderDeciderOptions {
   double min_text_gain = 0.3;
   double max_share = 0.1;
   int64_t free_renders = 20;
+  bool hold_undecided = true;
 };
 
 // True when `html` contains a <script element (ASCII case-insensitive).
@@ -62,9 +69,12 @@ class RenderDecider {
  public:
   explicit RenderDecider(RenderDeciderOptions options) : options_(options) {}
 
-  enum class Action { kStatic, kRender, kSample };
+  enum class Action { kStatic, kRender, kSample, kHold };
   // For one statically parsed page of `host` (call once per page).
   Action Consider(const std::string& host, std::string_view html);
+  // Again for a page Consider (or Reconsider) held, after a sample of its
+  // host completed: not counted as another page.
+  Action Reconsider(const std::string& host, std::string_view html);
   // The comparison of a kSample page; returns the decision's evidence when
   // this sample decided the host, else "".
   std::string AddSample(const std::string& host, const RenderSample& sample);
@@ -78,6 +88,7 @@ class RenderDecider {
 
  private:
   bool UnderCap() const;  // mu_ held
+  Action Decide(const std::string& host, std::string_view html);  // mu_ held
   RenderDeciderOptions options_;
   mutable std::mutex mu_;
   std::map<std::string, HostRenderDecision> hosts_;

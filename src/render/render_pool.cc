@@ -57,6 +57,7 @@ StatusOr<std::unique_ptr<RenderPool>> RenderPool::Start(const RenderOptions& opt
     BrowserLaunchOptions lo;
     lo.chromium = o.chromium;
     lo.js_heap_mb = o.js_heap_mb;
+    lo.nice = o.browser_nice;
     auto launched = BrowserProcess::Launch(lo);
     if (!launched.ok()) return Status::Error("--render: " + launched.status().message());
     first = std::move(launched).value();

@@ -3,8 +3,13 @@
 //
 // N workers, each a thread owning one Chromium (BrowserProcess) driven over
 // the DevTools protocol (CdpConnection), each rendering up to
-// `tabs_per_worker` pages at once, each page in its own browser context
-// (no cookies, storage or service workers shared between pages).
+// `tabs_per_worker` pages at once. A tab (a target in its own browser
+// context) is set up once and navigated from page to page: the per-page
+// cost is one navigation, not a context, a target and a renderer process.
+// Between two pages of a tab the site data of the page's origin (cookies,
+// storage, caches) is cleared; a tab gets a fresh context after
+// `pages_per_context` pages and after any page that misbehaved (failed,
+// reached its time cap, opened a dialog, tried to navigate away).
 //
 // Every request a page makes is intercepted (DevTools Fetch domain, request
 // stage) and answered by the worker, never by Chromium's network stack:
@@ -66,6 +71,7 @@ struct RenderOptions {
   int quiet_ms = 120;        // network idle: no pending request this long
   int max_scrolls = 4;
   int pages_per_browser = 1000;
+  int pages_per_context = 50;  // pages one tab renders before a fresh context
   int64_t max_browser_mb = 1024;
   int js_heap_mb = 128;
   // All subresource bodies of one page together; beyond: refused.
@@ -81,6 +87,7 @@ struct RenderOptions {
   // Chromium exists): --render auto on a web that never needs a render
   // pays nothing. Otherwise Start() launches the first browser itself.
   bool lazy_start = false;
+  int browser_nice = 0;  // BrowserLaunchOptions::nice
 };
 
 struct RenderJob {
@@ -115,6 +122,7 @@ struct RenderResult {
 struct RenderPoolStats {
   int64_t submitted = 0, rendered = 0, failed = 0, timed_out = 0;
   int64_t browser_starts = 0, browser_recycles = 0, browser_crashes = 0;
+  int64_t tabs_opened = 0;  // targets created (each in a fresh browser context)
   int64_t subrequests = 0, fetched = 0, cache_hits = 0, refused = 0, blocked = 0;
   uint64_t peak_browser_memory = 0;  // largest RSS of one browser's processes
 };

@@ -64,7 +64,7 @@ class RenderPoolTest : public ::testing::Test {
   }
 
   static RenderResult Render(const std::string& url, const std::string& html,
-                             double timeout_s = 0) {
+                             double timeout_s = 0, RenderPool* pool = nullptr) {
     RenderJob job;
     job.timeout_s = timeout_s;
     job.url = url;
@@ -73,7 +73,7 @@ class RenderPoolTest : public ::testing::Test {
     job.body = html;
     std::promise<RenderResult> done;
     auto f = done.get_future();
-    pool_->Submit(job, [&done](RenderResult r) { done.set_value(std::move(r)); });
+    (pool ? pool : pool_)->Submit(job, [&done](RenderResult r) { done.set_value(std::move(r)); });
     return f.get();
   }
 
@@ -90,6 +90,18 @@ class RenderPoolTest : public ::testing::Test {
       if (auto u = ResolveLink("", l)) out.insert(*u);
     }
     return out;
+  }
+
+  // A pool of its own: one worker with one tab, no browser recycling.
+  static std::unique_ptr<RenderPool> OneTabPool() {
+    RenderOptions o;
+    o.workers = 1;
+    o.tabs_per_worker = 1;
+    o.page_timeout_s = 30;
+    o.fetch.connect_to = {"site.test:80:127.0.0.1:" + std::to_string(server_->port())};
+    auto pool = RenderPool::Start(o);
+    EXPECT_TRUE(pool.ok()) << pool.status().message();
+    return pool.ok() ? std::move(pool).value() : nullptr;
   }
 
   static TestHttpServer* server_;
@@ -231,6 +243,55 @@ TEST_F(RenderPoolTest, HungAndCrashingPagesFailAndTheNextPageRenders) {
   RenderResult next = Render("http://site.test/after", "<html><body><a href=/ok>ok</a></body></html>");
   ASSERT_TRUE(next.ok) << next.error;
   EXPECT_TRUE(ParsedLinks(next).count("http://site.test/ok"));
+}
+
+// Pages rendered one after another go through one tab: one target for all,
+// each with its own links; the site data a page stores is gone for the
+// next page of its origin.
+TEST_F(RenderPoolTest, ConsecutivePagesReuseOneTabWithTheirStorageCleared) {
+  std::unique_ptr<RenderPool> pool = OneTabPool();
+  ASSERT_TRUE(pool);
+  const std::string writer = R"(<html><body><a href="/w">w</a><script>
+    localStorage.setItem('seen', '/from-storage'); document.cookie = 'c=/from-cookie';
+    </script></body></html>)";
+  const std::string reader = R"(<html><body><div id=out></div><script>
+    const add = h => { const a = document.createElement('a'); a.href = h; a.textContent = h;
+                       document.getElementById('out').appendChild(a); };
+    const s = localStorage.getItem('seen'); if (s) add(s);
+    const c = document.cookie.match(/c=([^;]*)/); if (c) add(c[1]);
+    add('/reader-ran');</script></body></html>)";
+  for (int i = 0; i < 3; ++i) {
+    const std::string n = std::to_string(i);
+    RenderResult w = Render("http://site.test/write" + n, writer, 0, pool.get());
+    ASSERT_TRUE(w.ok) << w.error;
+    EXPECT_EQ(ParsedLinks(w), std::set<std::string>{"http://site.test/w"});
+    RenderResult r = Render("http://site.test/read" + n, reader, 0, pool.get());
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(ParsedLinks(r), std::set<std::string>{"http://site.test/reader-ran"}) << r.html;
+    EXPECT_EQ(r.location, "http://site.test/read" + n);
+  }
+  const RenderPoolStats stats = pool->Stats();
+  EXPECT_EQ(stats.rendered, 6);
+  EXPECT_EQ(stats.tabs_opened, 1);
+}
+
+// A page that misbehaved (here: a dialog) does not leave its tab to the
+// next page: that one renders in a fresh context.
+TEST_F(RenderPoolTest, APageThatMisbehavedGetsItsTabReplaced) {
+  std::unique_ptr<RenderPool> pool = OneTabPool();
+  ASSERT_TRUE(pool);
+  ASSERT_TRUE(Render("http://site.test/m0", "<html><body>x</body></html>", 0, pool.get()).ok);
+  ASSERT_TRUE(Render("http://site.test/m1", "<html><body>y</body></html>", 0, pool.get()).ok);
+  EXPECT_EQ(pool->Stats().tabs_opened, 1);
+  RenderResult d = Render("http://site.test/m2",
+                          "<html><body><script>alert(1)</script></body></html>", 0, pool.get());
+  ASSERT_TRUE(d.ok) << d.error;
+  EXPECT_EQ(d.dialogs, 1);
+  RenderResult next =
+      Render("http://site.test/m3", "<html><body><a href=/n>n</a></body></html>", 0, pool.get());
+  ASSERT_TRUE(next.ok) << next.error;
+  EXPECT_TRUE(ParsedLinks(next).count("http://site.test/n"));
+  EXPECT_EQ(pool->Stats().tabs_opened, 2);
 }
 
 TEST_F(RenderPoolTest, BrowserIsRecycledAfterItsPageBudget) {

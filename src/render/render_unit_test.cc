@@ -144,19 +144,27 @@ TEST(RenderDecider, SamplesDecideTheHost) {
   EXPECT_EQ(d.Consider("spa.test", "<p>no scripts</p>"), RenderDecider::Action::kStatic);
   EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kSample);
   EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kSample);
-  EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kStatic);  // samples out
+  // Samples out, no decision yet: a scripted page is held, an unscripted
+  // one is static (rendering cannot change it).
+  EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kHold);
+  EXPECT_EQ(d.Consider("spa.test", "<p>plain</p>"), RenderDecider::Action::kStatic);
   RenderSample shell{{}, {"x", "y"}, 3, 200};
   EXPECT_EQ(d.AddSample("spa.test", shell), "");
+  EXPECT_EQ(d.Reconsider("spa.test", js), RenderDecider::Action::kHold);  // one sample out
   const std::string ev = d.AddSample("spa.test", shell);
   EXPECT_NE(ev.find("-> render"), std::string::npos) << ev;
+  EXPECT_EQ(d.Reconsider("spa.test", js), RenderDecider::Action::kRender);  // the held page
   EXPECT_EQ(d.Consider("spa.test", "<p>even without scripts</p>"), RenderDecider::Action::kRender);
 
   EXPECT_EQ(d.Consider("docs.test", js), RenderDecider::Action::kSample);
   EXPECT_EQ(d.Consider("docs.test", js), RenderDecider::Action::kSample);
   RenderSample same{{"a", "b"}, {"a", "b"}, 500, 510};
+  EXPECT_EQ(d.Consider("docs.test", js), RenderDecider::Action::kHold);
   d.AddSample("docs.test", same);
   EXPECT_NE(d.AddSample("docs.test", same).find("-> static"), std::string::npos);
+  EXPECT_EQ(d.Reconsider("docs.test", js), RenderDecider::Action::kStatic);
   EXPECT_EQ(d.Consider("docs.test", js), RenderDecider::Action::kStatic);
+  EXPECT_EQ(d.pages(), 10);  // the Consider calls: Reconsider counts no page
   auto all = d.Decisions();
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].host, "docs.test");
@@ -168,12 +176,26 @@ TEST(RenderDecider, FailedSamplesAreRetriedThenGivenUp) {
   o.samples = 2;
   RenderDecider d(o);
   const std::string js = "<script></script>";
-  for (int i = 0; i < 2; ++i) {
-    EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kSample);
-    d.RenderFailed("bad.test", true);
-  }
+  EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kHold);
+  d.RenderFailed("bad.test", true);
+  // The failed sample's slot goes to the held page.
+  EXPECT_EQ(d.Reconsider("bad.test", js), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kHold);
+  d.RenderFailed("bad.test", true);  // the second failure: static
+  EXPECT_EQ(d.Reconsider("bad.test", js), RenderDecider::Action::kStatic);
   EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kStatic);
-  EXPECT_EQ(d.rendered(), 0);
+  EXPECT_EQ(d.rendered(), 1);  // the third sample still renders
+}
+
+TEST(RenderDecider, WithoutHoldingTheUndecidedHostsPagesAreStatic) {
+  RenderDeciderOptions o;
+  o.samples = 1;
+  o.hold_undecided = false;
+  RenderDecider d(o);
+  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kStatic);
 }
 
 TEST(RenderDecider, ShareCapAfterTheFreeRenders) {

@@ -137,19 +137,51 @@ bool BlockedType(const std::string& type) {
   return false;
 }
 
+// "scheme://host[:port]" of an absolute URL, "" for anything else.
+std::string PageOrigin(const std::string& url) {
+  const size_t scheme = url.find("://");
+  if (scheme == std::string::npos) return "";
+  const size_t end = url.find_first_of("/?#", scheme + 3);
+  return url.substr(0, end);
+}
+
+// The same document request: equal without the fragment, and an http URL
+// equal to its https form (Chromium's built-in HSTS list upgrades some).
+bool SameDocumentUrl(std::string_view a, std::string_view b) {
+  auto strip = [](std::string_view u) {
+    u = u.substr(0, u.find('#'));
+    for (std::string_view scheme : {"https://", "http://"}) {
+      if (u.starts_with(scheme)) return u.substr(scheme.size());
+    }
+    return u;
+  };
+  return strip(a) == strip(b);
+}
+
 enum class Stage { kContext, kTarget, kAttach, kLoading, kScrolling, kExtracting, kDone };
 enum class Reply { kContext, kTarget, kAttach, kSetUp, kNavigate, kScroll, kExtract, kIgnore };
 
 }  // namespace
 
 struct RenderWorker::Impl {
+  // A target in its own browser context, attached and set up once (request
+  // interception, page events, the prelude), navigated from page to page.
+  struct Tab {
+    std::string context_id, target_id, session_id;
+    uint64_t page = 0;  // the page it renders; 0: free
+    int pages = 0;      // pages navigated in this context
+  };
   struct Page {
     QueuedJob job;
     uint64_t serial = 0;
+    uint64_t tab = 0;  // 0 until its tab is set up
     Stage stage = Stage::kContext;
     std::string context_id, target_id, session_id;
     TimePoint started{}, deadline{}, last_activity{};
-    bool loaded = false, doc_served = false;
+    // doc_served: this page's document request was answered; committed: the
+    // main frame then committed a document (the served one), so what the
+    // page is asked about is no longer a previous page's document.
+    bool loaded = false, doc_served = false, committed = false;
     int pending = 0;  // intercepted requests not answered yet
     uint64_t activity = 0;     // requests seen and answered, ever
     uint64_t scroll_mark = 0;  // `activity` when the scroll check was sent
@@ -180,12 +212,14 @@ struct RenderWorker::Impl {
   std::atomic<bool> quit{false};
 
   std::map<uint64_t, Page> pages;
-  std::unordered_map<std::string, uint64_t> by_session;
+  std::map<uint64_t, Tab> tabs;                          // by tab id
+  std::unordered_map<std::string, uint64_t> by_session;  // session -> tab id
   std::unordered_map<int64_t, Outstanding> outstanding;
   std::vector<Sub> parked;
   std::unordered_map<uint64_t, Sub> fetching;  // fetch task url_id -> sub
   std::unordered_map<uint64_t, std::string> robots_fetching;  // url_id -> host key
-  uint64_t next_serial = 1, next_task = 1;
+  uint64_t next_serial = 1, next_task = 1, next_tab = 1;
+  std::atomic<bool> saturated{false};  // a browser, every tab busy
   int pages_on_browser = 0;
   TimePoint next_launch{};
   // TOPICRAWL_CDP_TRACE=1: every DevTools message to stderr (debugging).
@@ -204,6 +238,11 @@ struct RenderWorker::Impl {
   void DropBrowser(const std::string& why, bool crashed);
   void TakeJobs();
   void StartPage(QueuedJob job);
+  void Bind(Page& p, uint64_t tab_id);
+  void Navigate(Page& p);
+  void ReleaseTab(const Page& p);
+  void DropTab(uint64_t tab_id);
+  void OnFreeTabEvent(uint64_t tab_id, const std::string& method, const json& params);
   void OnMessage(const json& m);
   void OnReply(const Outstanding& o, const json& m);
   void OnEvent(Page& p, const std::string& method, const json& params);
@@ -245,12 +284,20 @@ void RenderWorker::Start() {
 
 void RenderWorker::Wake() { impl_->fetcher->Wakeup(); }
 
+bool RenderWorker::Saturated() const { return impl_->saturated; }
+
 void RenderWorker::Impl::Loop() {
   while (true) {
     bool work = !pages.empty();
     if (!work) {
       std::lock_guard<std::mutex> lock(shared->mu);
       work = !shared->queue.empty();
+    }
+    // Lazily started pools (auto mode: a few samples) grow one browser at a
+    // time: worker i launches only while worker i-1 has every tab busy.
+    if (work && !browser && opt.lazy_start && index > 0 &&
+        !shared->workers[index - 1]->Saturated()) {
+      work = false;
     }
     // A browser is started when there is something to render.
     const bool have_browser = (browser && cdp) || (work && EnsureBrowser());
@@ -260,6 +307,7 @@ void RenderWorker::Impl::Loop() {
       if (cdp->closed()) DropBrowser("the browser closed its DevTools connection", true);
     }
     Tick();
+    saturated = browser && cdp && static_cast<int>(pages.size()) >= opt.tabs_per_worker;
     if (quit && pages.empty()) {
       std::lock_guard<std::mutex> lock(shared->mu);
       if (shared->queue.empty() || !have_browser) break;
@@ -282,6 +330,7 @@ bool RenderWorker::Impl::EnsureBrowser() {
     BrowserLaunchOptions lo;
     lo.chromium = opt.chromium;
     lo.js_heap_mb = opt.js_heap_mb;
+    lo.nice = opt.browser_nice;
     auto b = BrowserProcess::Launch(lo);
     if (!b.ok()) {
       error = b.status();
@@ -324,6 +373,7 @@ void RenderWorker::Impl::DropBrowser(const std::string& why, bool crashed) {
   browser.reset();
   outstanding.clear();
   by_session.clear();
+  tabs.clear();
   if (crashed) {
     std::lock_guard<std::mutex> lock(shared->mu);
     ++shared->stats.browser_crashes;
@@ -371,7 +421,82 @@ void RenderWorker::Impl::StartPage(QueuedJob job) {
   p.started = p.last_activity = Now();
   const double cap = p.job.job.timeout_s > 0 ? p.job.job.timeout_s : opt.page_timeout_s;
   p.deadline = p.started + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cap));
+  for (auto& [id, tab] : tabs) {
+    if (tab.page == 0) {
+      Bind(p, id);
+      Navigate(p);
+      return;
+    }
+  }
+  // No free tab: a new one (context, target, session, set-up), then navigate.
   Send(p, "Target.createBrowserContext", {{"disposeOnDetach", true}}, Reply::kContext, false);
+}
+
+void RenderWorker::Impl::Bind(Page& p, uint64_t tab_id) {
+  Tab& t = tabs[tab_id];
+  t.page = p.serial;
+  ++t.pages;
+  p.tab = tab_id;
+  p.context_id = t.context_id;
+  p.target_id = t.target_id;
+  p.session_id = t.session_id;
+}
+
+void RenderWorker::Impl::Navigate(Page& p) {
+  p.stage = Stage::kLoading;
+  p.last_activity = Now();
+  Send(p, "Page.navigate", {{"url", p.job.job.url}}, Reply::kNavigate, true);
+}
+
+// After a page: its tab goes back to the free tabs with the site data of
+// the page's origin cleared, or, after a page that misbehaved or at the
+// context's page budget, is closed with its context (a fresh one is made
+// for a later page).
+void RenderWorker::Impl::ReleaseTab(const Page& p) {
+  auto it = tabs.find(p.tab);
+  if (it == tabs.end()) return;
+  Tab& t = it->second;
+  const RenderResult& r = p.result;
+  const bool reuse = cdp && r.ok && !r.timed_out && r.dialogs == 0 &&
+                     r.navigations_blocked == 0 && t.pages < opt.pages_per_context;
+  if (!reuse) {
+    DropTab(p.tab);
+    return;
+  }
+  t.page = 0;
+  std::vector<std::string> origins = {PageOrigin(p.job.job.url), PageOrigin(r.location)};
+  if (origins[1] == origins[0]) origins.pop_back();
+  for (const std::string& origin : origins) {
+    if (origin.empty()) continue;
+    cdp->Send("Storage.clearDataForOrigin", {{"origin", origin}, {"storageTypes", "all"}},
+              t.session_id);
+  }
+}
+
+void RenderWorker::Impl::DropTab(uint64_t tab_id) {
+  auto it = tabs.find(tab_id);
+  if (it == tabs.end()) return;
+  if (cdp && !it->second.context_id.empty()) {
+    cdp->Send("Target.disposeBrowserContext", {{"browserContextId", it->second.context_id}});
+  }
+  by_session.erase(it->second.session_id);
+  tabs.erase(it);
+}
+
+// A free tab's previous document may still run: its requests are aborted,
+// its dialogs answered; a tab that crashed or went away is forgotten.
+void RenderWorker::Impl::OnFreeTabEvent(uint64_t tab_id, const std::string& method,
+                                        const json& params) {
+  const Tab& t = tabs[tab_id];
+  if (method == "Fetch.requestPaused") {
+    cdp->Send("Fetch.failRequest",
+              {{"requestId", params.value("requestId", "")}, {"errorReason", "Aborted"}},
+              t.session_id);
+  } else if (method == "Page.javascriptDialogOpening") {
+    cdp->Send("Page.handleJavaScriptDialog", {{"accept", true}}, t.session_id);
+  } else if (method == "Inspector.targetCrashed" || method == "Target.detachedFromTarget") {
+    DropTab(tab_id);
+  }
 }
 
 void RenderWorker::Impl::OnMessage(const json& m) {
@@ -390,8 +515,13 @@ void RenderWorker::Impl::OnMessage(const json& m) {
   if (method == "Target.detachedFromTarget") session = params.value("sessionId", "");
   auto it = by_session.find(session);
   if (it == by_session.end()) return;
-  Page* p = Find(it->second);
-  if (p != nullptr) OnEvent(*p, method, params);
+  const uint64_t tab_id = it->second;
+  Page* p = Find(tabs[tab_id].page);
+  if (p != nullptr) {
+    OnEvent(*p, method, params);
+  } else {
+    OnFreeTabEvent(tab_id, method, params);
+  }
 }
 
 void RenderWorker::Impl::OnReply(const Outstanding& o, const json& m) {
@@ -420,8 +550,14 @@ void RenderWorker::Impl::OnReply(const Outstanding& o, const json& m) {
            Reply::kAttach, false);
       break;
     case Reply::kAttach: {
-      p->session_id = result.value("sessionId", "");
-      by_session[p->session_id] = p->serial;
+      const uint64_t tab_id = next_tab++;
+      tabs[tab_id] = Tab{p->context_id, p->target_id, result.value("sessionId", ""), 0, 0};
+      by_session[tabs[tab_id].session_id] = tab_id;
+      Bind(*p, tab_id);
+      {
+        std::lock_guard<std::mutex> lock(shared->mu);
+        ++shared->stats.tabs_opened;
+      }
       p->stage = Stage::kLoading;
       // Navigation waits for all three answers: the page's events and the
       // prelude must be in place before its document arrives.
@@ -434,9 +570,7 @@ void RenderWorker::Impl::OnReply(const Outstanding& o, const json& m) {
       break;
     }
     case Reply::kSetUp:
-      if (--p->setup_replies == 0) {
-        Send(*p, "Page.navigate", {{"url", p->job.job.url}}, Reply::kNavigate, true);
-      }
+      if (--p->setup_replies == 0) Navigate(*p);
       break;
     case Reply::kNavigate:
       if (result.contains("errorText") && p->doc_served == false) {
@@ -485,8 +619,11 @@ void RenderWorker::Impl::OnReply(const Outstanding& o, const json& m) {
 void RenderWorker::Impl::OnEvent(Page& p, const std::string& method, const json& params) {
   if (method == "Fetch.requestPaused") {
     OnPaused(p, params);
+  } else if (method == "Page.frameNavigated") {
+    const json frame = params.value("frame", json::object());
+    if (p.doc_served && !frame.contains("parentId")) p.committed = true;
   } else if (method == "Page.loadEventFired") {
-    p.loaded = true;
+    if (p.doc_served) p.loaded = p.committed = true;
     p.last_activity = Now();
   } else if (method == "Page.javascriptDialogOpening") {
     ++p.result.dialogs;
@@ -543,7 +680,8 @@ void RenderWorker::Impl::OnPaused(Page& p, const json& params) {
   const json request = params.value("request", json::object());
   const std::string url = request.value("url", "");
   if (type == "Document") {
-    if (!p.doc_served && params.value("frameId", "") == p.target_id) {
+    if (!p.doc_served && params.value("frameId", "") == p.target_id &&
+        SameDocumentUrl(url, p.job.job.url)) {
       p.doc_served = true;
       const RenderJob& j = p.job.job;
       Fulfil(p, id, CachedResponse{j.http_code, j.response_head, j.content_type, j.body});
@@ -670,7 +808,7 @@ void RenderWorker::Impl::Tick() {
       } else {  // not even loading yet: the browser is too slow or stuck
         hung.push_back(serial);
       }
-    } else if (p.stage == Stage::kLoading && p.pending == 0 && (p.loaded || p.doc_served) &&
+    } else if (p.stage == Stage::kLoading && p.pending == 0 && p.committed &&
                now - p.last_activity >= std::chrono::milliseconds(opt.quiet_ms)) {
       // Network idle: ask the page (kScroll) whether it is loaded and stays
       // idle through one more turn of its event loop.
@@ -700,14 +838,21 @@ void RenderWorker::Impl::Complete(uint64_t serial, const std::string& error) {
   auto it = pages.find(serial);
   if (it == pages.end()) return;
   Page& p = it->second;
+  if (trace) {
+    std::fprintf(stderr, "page %llu %s: stage %d tab %llu pages %d served %d committed %d loaded %d pending %d navs %d dialogs %d to %d: %s\n",
+                 (unsigned long long)serial, p.job.job.url.c_str(), (int)p.stage,
+                 (unsigned long long)p.tab, tabs.count(p.tab) ? tabs[p.tab].pages : -1, p.doc_served,
+                 p.committed, p.loaded, p.pending, p.result.navigations_blocked, p.result.dialogs, p.result.timed_out, error.c_str());
+  }
   p.stage = Stage::kDone;
   if (!error.empty()) p.result.ok = false;
   p.result.error = error;
   p.result.seconds = std::chrono::duration<double>(Now() - p.started).count();
-  if (cdp && !p.context_id.empty()) {
+  if (p.tab != 0) {
+    ReleaseTab(p);
+  } else if (cdp && !p.context_id.empty()) {  // its tab was still being set up
     cdp->Send("Target.disposeBrowserContext", {{"browserContextId", p.context_id}});
   }
-  by_session.erase(p.session_id);
   for (auto o = outstanding.begin(); o != outstanding.end();) {
     o = o->second.page == serial ? outstanding.erase(o) : std::next(o);
   }

@@ -50,6 +50,8 @@ class RenderWorker {
   ~RenderWorker();  // joins the thread
   void Start();
   void Wake();
+  // Has a browser and renders as many pages as it has tabs (thread-safe).
+  bool Saturated() const;
 
   struct Impl;
 

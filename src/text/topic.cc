@@ -1,6 +1,5 @@
 #include "text/topic.h"
 
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 
 #include <toml++/toml.h>
 
+#include "core/number_text.h"
 #include "text/strategy_params_recorder.h"
 #include "text/tokenizer.h"
 
@@ -323,16 +323,6 @@ void RecordRead(std::string_view key, std::string type, std::string fallback) {
   if (current_recorder != nullptr) {
     current_recorder->Record(key, std::move(type), std::move(fallback));
   }
-}
-
-// The shortest text that reads back as `v` (0.8, not 0.80000000000000004),
-// as a TOML float.
-std::string TomlNumber(double v) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
-  std::string text(buf, ec == std::errc() ? end : buf);
-  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
-  return text;
 }
 
 }  // namespace

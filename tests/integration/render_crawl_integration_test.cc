@@ -5,7 +5,9 @@
 //   always: its articles are found; the document is downloaded once; the
 //           WARC holds the response and the rendered DOM (conversion);
 //   auto:   the script site is sampled and decided "render", the static
-//           site (no scripts) is never rendered.
+//           site (no scripts) is never rendered; pages of the script site
+//           fetched while its samples render are held and rendered after
+//           the decision, so the links only their scripts write are found.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -170,6 +172,61 @@ TEST_F(CrawlerRenderTest, AutoRendersTheScriptSiteOnly) {
       "SELECT detail FROM events WHERE kind = 'render'");
   ASSERT_EQ(static_renders.size(), 1u);
   EXPECT_NE(static_renders[0].find("rendered=7 "), std::string::npos) << static_renders[0];
+}
+
+// A script-built site whose every page writes one link of its own: /p/I
+// links to /hidden/I only through its script. The home and the first /p/I
+// parsed are the samples; the other /p/I arrive while the second sample
+// renders and are held, then rendered once the host is decided "render".
+TEST_F(CrawlerRenderTest, AutoRendersThePagesFetchedBeforeTheDecision) {
+  testing::TestHttpServer site;
+  ASSERT_TRUE(site.Start().ok());
+  const std::string shell =
+      "<!doctype html><html><head><title>app</title><script src=/app.js></script></head>"
+      "<body><nav id=nav></nav></body></html>";
+  site.Set("/", HtmlResponse(shell));
+  for (int i = 0; i < kArticles; ++i) {
+    site.Set("/p/" + std::to_string(i), HtmlResponse(shell));
+    site.Set("/hidden/" + std::to_string(i),
+             HtmlResponse("<html><body><p>hidden " + std::to_string(i) + "</p></body></html>"));
+  }
+  site.Set("/app.js", TextResponse(R"JS(
+    document.addEventListener('DOMContentLoaded', () => {
+      const add = h => { const a = document.createElement('a'); a.href = h; a.textContent = h;
+                         document.getElementById('nav').appendChild(a); };
+      const m = location.pathname.match(/^\/p\/(\d+)$/);
+      if (m) { add('/hidden/' + m[1]); return; }
+      for (let i = 0; i < )JS" + std::to_string(kArticles) + R"JS(; ++i) add('/p/' + i);
+    });)JS", "application/javascript"));
+  CrawlConfig c = Config("auto_held", "auto");
+  c.seeds = {"http://app.test/"};
+  c.connect_to = {"app.test:80:127.0.0.1:" + std::to_string(site.port())};
+  c.render_max_share = 1;
+  auto urls = Run(c);
+  EXPECT_EQ(CountPrefix(urls, "http://app.test/p/"), kArticles);
+  EXPECT_EQ(CountPrefix(urls, "http://app.test/hidden/"), kArticles);
+  auto decisions = Column("SELECT detail FROM events WHERE kind = 'render_decision'");
+  ASSERT_EQ(decisions.size(), 1u);
+  EXPECT_NE(decisions[0].find("-> render"), std::string::npos) << decisions[0];
+  // Every page was rendered (a conversion record each); the held
+  // ones say so in their WARC metadata, as many as the render event counts.
+  int conversions = 0, held = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir_)) {
+    if (entry.path().string().find(".warc.gz") == std::string::npos) continue;
+    Status s = ReadWarcFile(entry.path(), [&](ParsedWarcRecord& r) {
+      conversions += r.Header("WARC-Type") == "conversion";
+      if (r.Header("WARC-Type") == "metadata" &&
+          r.block.find("held for its host's render decision") != std::string::npos) {
+        ++held;
+      }
+      return true;
+    });
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  EXPECT_EQ(conversions, 1 + 2 * kArticles);  // a "render" host: all its pages
+  auto render = Column("SELECT detail FROM events WHERE kind = 'render'");
+  ASSERT_EQ(render.size(), 1u);
+  EXPECT_NE(render[0].find(" held=" + std::to_string(held)), std::string::npos) << render[0];
 }
 
 }  // namespace
