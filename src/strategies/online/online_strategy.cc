@@ -13,19 +13,6 @@
 #include "text/topic.h"
 
 namespace topicrawl {
-namespace {
-
-// The cold-start margin logit(prior), the prior kept within the side
-// table's resolution (1/65535). A wider floor (say 0.01) would make every
-// link with a prior below it tie, and most of a crawl's choices are among
-// such weak links: the prior's order among them is what best-first follows.
-double PriorMargin(double prior) {
-  constexpr double kFloor = 1.0 / 65535;
-  return Logit(std::clamp(prior, kFloor, 1 - kFloor));
-}
-
-}  // namespace
-
 StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context) {
   if (context.topic_file.empty()) {
     return Status::Error("strategy 'online' needs a topic: pass --topic FILE");
@@ -40,7 +27,7 @@ StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context) {
   StrategyTraits traits;
   traits.beta = relevance->topic().beta;
   traits.focus_gated = true;
-  traits.link_contexts = {true, false, true};
+  traits.link_contexts = {true, false, params->regions};
   return ComposeStrategy("online", traits,
                          std::make_shared<OnlineStrategy>(*params, std::move(relevance), context));
 }
@@ -120,7 +107,7 @@ OnlineStrategy::Scored OnlineStrategy::ScoreLocked(const std::vector<HashedFeatu
                                                    double prior, std::string_view url,
                                                    uint64_t block_group) const {
   Scored s;
-  s.q = model_.Predict(x, PriorMargin(prior));
+  s.q = model_.Predict(x, Logit(std::clamp(prior, 0.01, 0.99)));
   s.score = bandit_.Ucb(DirectoryGroup(url), s.q);
   if (block_group != 0) s.score = std::max(s.score, bandit_.Ucb(block_group, s.q));
   return s;
@@ -228,7 +215,7 @@ void OnlineStrategy::Learn(const CrawlTask& task, double reward) {
     std::vector<HashedFeature> x;
     featurizer_.Build({task.url, task.anchor, task.depth, &side, nullptr, {}}, &x);
     const double y = std::min(1.0, reward + params_.gamma * below);
-    model_.Update(x, PriorMargin(side.prior / 65535.0), y);
+    model_.Update(x, Logit(std::clamp(side.prior / 65535.0, 0.01, 0.99)), y);
     if (side.block_group != 0) bandit_.Observe(side.block_group, reward);
   }
   bandit_.Observe(DirectoryGroup(task.url), reward);

@@ -148,9 +148,16 @@ TEST(OnlineStrategyTest, LearnsFromPagesAndRescoresTheQueue) {
 TEST(OnlineStrategyTest, LearnsWhichPageRegionPays) {
   const std::string dir = TempDir("region");
   auto made = NewOnlineStrategy(
-      Context(dir, Topic(dir, "[strategy.online]\nhash_bits = 14\nrescore_every = 1000\n")));
+      Context(dir, Topic(dir, "[strategy.online]\nhash_bits = 14\nrescore_every = 1000\n"
+                              "regions = true\n")));
   ASSERT_TRUE(made.ok()) << made.status().message();
   EXPECT_TRUE(made->traits.link_contexts.block) << "the parser must report regions";
+  auto plain = NewOnlineStrategy(Context(dir, Topic(dir)));
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_FALSE(plain->traits.link_contexts.block) << "regions are off by default";
+  auto bad = NewOnlineStrategy(Context(dir, Topic(dir, "[strategy.online]\nregions = 3\n")));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("regions"), std::string::npos) << bad.status().message();
   auto* s = dynamic_cast<OnlineStrategy*>(made->judge.get());
   ASSERT_NE(s, nullptr);
   FakeClock clock;
