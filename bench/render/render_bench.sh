@@ -44,14 +44,14 @@ CRAWL_PID=$(pgrep -P "$TPID" | head -1)
 # This crawl's Chromium processes: the process groups its browsers lead
 # (each browser is started in a group of its own). Peak memory of them all
 # together (PSS, KiB) and each one's CPU ticks as last seen, sampled.
-( peak=0; while true; do
-    leaders=$(pgrep -P "$CRAWL_PID" 2>/dev/null | tr '\n' ' ')
+( set +e; peak=0; while true; do
+    leaders=$( (pgrep -P "$CRAWL_PID" 2>/dev/null || true) | tr "\n" " ")
     pids=$(ps -e -o pid= -o pgid= | awk -v l=" $leaders" 'index(l, " " $2 " ") {print $1}')
     kb=$(for p in $pids; do
            awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
     [ "$kb" -gt "$peak" ] && peak=$kb && echo "$peak" > "$OUT/chromium_peak_kb"
     for p in $pids; do
-      awk -v p="$p" '{sub(/^.*\) /, ""); print p, $12 + $13}' /proc/$p/stat 2>/dev/null
+      awk -v p="$p" '{sub(/^.*\) /, ""); print p, $12 + $13}' /proc/$p/stat 2>/dev/null || true
     done >> "$OUT/chromium_ticks"
     awk '{sub(/^.*\) /, ""); print $12 + $13}' /proc/$CRAWL_PID/stat >> "$OUT/crawler_ticks" 2>/dev/null || true
     sleep 0.2; done ) &

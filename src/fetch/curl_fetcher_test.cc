@@ -17,6 +17,7 @@
 
 #include "core/test_require.h"
 #include "fetch/fetcher.h"
+#include "support/child_process.h"
 #include "support/nginx_server.h"
 #include "support/test_http_server.h"
 

@@ -63,6 +63,9 @@ std::vector<std::string> ChromiumArgs(const std::string& exe, const std::string&
       "--disable-background-timer-throttling",
       "--disable-renderer-backgrounding",
       "--disable-backgrounding-occluded-windows",
+      // A tab navigates from page to page and never goes back: no page is
+      // kept alive (memory, a renderer process) in the back-forward cache.
+      "--disable-features=BackForwardCache",
       // Only the render worker reaches the network (Fetch.fulfillRequest).
       "--proxy-server=http://127.0.0.1:9",
       "--proxy-bypass-list=<-loopback>",

@@ -1,36 +1,19 @@
 #include "support/nginx_server.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
+#include <iterator>
 
-extern char** environ;
+#include "support/child_process.h"
 
 namespace topicrawl::testing {
 namespace {
 
 constexpr const char* kNginx = "/usr/sbin/nginx";
-
-bool CanConnect(uint16_t port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = htons(port);
-  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  close(fd);
-  return ok;
-}
 
 Status Run(const std::string& command) {
   int rc = std::system((command + " >/dev/null 2>&1").c_str());
@@ -40,18 +23,6 @@ Status Run(const std::string& command) {
 
 }  // namespace
 
-uint16_t PickFreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
 bool NginxAvailable() {
   return access(kNginx, X_OK) == 0 && std::system("openssl version >/dev/null 2>&1") == 0;
 }
@@ -59,12 +30,7 @@ bool NginxAvailable() {
 NginxServer::~NginxServer() { Stop(); }
 
 void NginxServer::Stop() {
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
+  StopChild(&pid_, SIGTERM);
   if (!dir_.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
@@ -130,31 +96,25 @@ Status NginxServer::Start(const NginxOptions& options) {
   conf << "}\n";
   conf.close();
 
-  std::string conf_path = dir_ + "/nginx.conf";
-  std::string err_path = dir_ + "/error.log";
-  std::vector<std::string> args = {kNginx, "-p", dir_, "-c", conf_path, "-e", err_path};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  if (posix_spawn(&pid_, kNginx, nullptr, nullptr, argv.data(), environ) != 0) {
-    pid_ = -1;
-    return Status::Error("posix_spawn nginx failed");
-  }
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (CanConnect(http_port_) && (!options.tls || CanConnect(https_port_))) {
+  const std::string err_path = dir_ + "/error.log";
+  const SpawnOutcome outcome = SpawnUntilReady(
+      {kNginx, "-p", dir_, "-c", dir_ + "/nginx.conf", "-e", err_path},
+      [&] { return CanConnect(http_port_) && (!options.tls || CanConnect(https_port_)); }, {},
+      &pid_);
+  switch (outcome) {
+    case SpawnOutcome::kReady:
       return Status::Ok();
-    }
-    int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
+    case SpawnOutcome::kExited: {
       std::ifstream log(err_path);
       std::string text((std::istreambuf_iterator<char>(log)), {});
       return Status::Error("nginx exited: " + text);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    case SpawnOutcome::kTimedOut:
+      return Status::Error("nginx did not start listening within 5 s");
+    case SpawnOutcome::kSpawnFailed:
+      break;
   }
-  return Status::Error("nginx did not start listening within 5 s");
+  return Status::Error("posix_spawn nginx failed");
 }
 
 }  // namespace topicrawl::testing

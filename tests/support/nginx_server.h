@@ -57,9 +57,6 @@ class NginxServer {
   pid_t pid_ = -1;
 };
 
-// A free 127.0.0.1 TCP port (bind port 0, read it, release it).
-uint16_t PickFreePort();
-
 }  // namespace topicrawl::testing
 
 #endif  // TOPICRAWL_TESTS_SUPPORT_NGINX_SERVER_H_

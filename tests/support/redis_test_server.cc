@@ -1,38 +1,22 @@
 #include "support/redis_test_server.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
+
+#include "support/child_process.h"
 
 namespace topicrawl {
 namespace {
 
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  int port = 0;
-  socklen_t len = sizeof(a);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  close(fd);
-  return port;
-}
+using testing::SpawnOutcome;
 
 bool Answers(int port) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -63,49 +47,27 @@ Status RedisTestServer::Start() {
   if (mkdtemp(tmpl) == nullptr) return Status::Error("cannot create a temporary directory");
   dir_ = tmpl;
   for (int attempt = 0; attempt < 5; ++attempt) {
-    port_ = FreePort();
+    port_ = testing::PickFreePort();
     if (port_ == 0) return Status::Error("no free port");
     {
       std::ofstream conf(dir_ + "/redis.conf");
       conf << "port " << port_ << "\nbind 127.0.0.1\ndir " << dir_
            << "\nappendonly yes\nsave \"\"\ndaemonize no\nlogfile " << dir_ << "/redis.log\n";
     }
-    pid_ = fork();
-    if (pid_ < 0) return Status::Error("fork failed");
-    if (pid_ == 0) {
-      int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, 1);
-      dup2(devnull, 2);
-      const std::string conf = dir_ + "/redis.conf";
-      execlp("redis-server", "redis-server", conf.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    for (int i = 0; i < 100; ++i) {
-      if (Answers(port_)) return Status::Ok();
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;  // port taken meanwhile, or no redis-server: retry
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      int status = 0;
-      waitpid(pid_, &status, 0);
-      pid_ = -1;
-    }
+    // A child that exits (the port was taken meanwhile) or does not answer
+    // is retried on another port.
+    const SpawnOutcome outcome = testing::SpawnUntilReady(
+        {"redis-server", dir_ + "/redis.conf"}, [this] { return Answers(port_); },
+        {.quiet = true, .timeout = std::chrono::seconds(5), .poll = std::chrono::milliseconds(50)},
+        &pid_);
+    if (outcome == SpawnOutcome::kReady) return Status::Ok();
+    if (outcome == SpawnOutcome::kSpawnFailed) break;
   }
   return Status::Error("redis-server did not start (is it installed? scripts/setup)");
 }
 
 void RedisTestServer::Stop() {
-  if (pid_ > 0) {
-    kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
+  testing::StopChild(&pid_, SIGKILL);
   if (!dir_.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);

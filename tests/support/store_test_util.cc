@@ -115,7 +115,8 @@ struct Group {
 
 Status Fail(const std::string& what) { return Status::Error(what); }
 
-// Runs a conversion script on DIR/crawl.db; `what` names it in the error.
+// Runs a script on DIR/crawl.db (created when missing); `what` names it in
+// the error.
 Status ExecOnCrawlDb(const std::string& dir, const char* sql, const std::string& what) {
   Db db;
   if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
@@ -314,17 +315,7 @@ COMMIT;
   std::error_code ec;
   std::filesystem::create_directories(dir + "/warc", ec);
   if (ec) return Status::Error("cannot create " + dir + "/warc: " + ec.message());
-  Db db;
-  if (sqlite3_open((dir + "/crawl.db").c_str(), &db.db) != SQLITE_OK) {
-    return Status::Error("cannot create " + dir + "/crawl.db");
-  }
-  char* err = nullptr;
-  if (sqlite3_exec(db.db, kSchemaV1, nullptr, nullptr, &err) != SQLITE_OK) {
-    Status s = Status::Error(std::string("schema 1: ") + (err ? err : "?"));
-    sqlite3_free(err);
-    return s;
-  }
-  return Status::Ok();
+  return ExecOnCrawlDb(dir, kSchemaV1, "schema 1");
 }
 
 Status ConvertToSchema3(const std::string& dir) {

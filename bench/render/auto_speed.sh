@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# --render auto against --render never on a web of static sites (the dev
+# web): wall time, the crawler's CPU time and the CPU time of its Chromium
+# processes, the share of pages rendered and each host's decision.
+#
+#   bench/render/auto_speed.sh $(cat /work/webs/dev.args)
+#   RUNS=3 PAGES=2000 bench/render/auto_speed.sh $(cat /work/webs/dev.args)
+#
+# The arguments are passed to `crawl` (the web's --connect-to and --cacert).
+# Runs alternate never, auto, never, auto, ... so that a change of the
+# machine's load hits both modes. On a shared machine the wall times say
+# more about the others' load than about the crawler; the CPU times do not:
+# "auto/never by CPU" is never's CPU over auto's (crawler + Chromium), the
+# speed ratio of a CPU-bound crawl on free cores.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-build/topicrawl}
+OUT=${OUT:-/work/runs/render/auto_speed}
+PAGES=${PAGES:-2000}
+RUNS=${RUNS:-1}
+SEEDS=${SEEDS:-/work/shared/corpus/homes/dev-homes.tsv}
+TOPIC=${TOPIC:-/work/shared/corpus/topics/dev-networking.txt}
+rm -rf "$OUT"; mkdir -p "$OUT"
+HZ=$(getconf CLK_TCK)
+
+# Runs one crawl; prints "wall crawler_cpu chromium_cpu".
+crawl() {
+  local dir=$1; shift
+  local start end
+  start=$(date +%s.%N)
+  "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" --max-pages "$PAGES" --delay 0 \
+    --out "$dir" "$@" > "$dir.out" 2> "$dir.log" &
+  local pid=$!
+  : > "$dir.ticks"
+  set +e  # a process may end between listing it and reading it
+  # Each Chromium process's CPU ticks as last seen: the process groups the
+  # crawler's browsers lead; the crawler's own ticks (children excluded).
+  while kill -0 "$pid" 2> /dev/null; do
+    leaders=$(pgrep -P "$pid" 2> /dev/null | tr '\n' ' ' || true)
+    if [ -n "$leaders" ]; then
+      for p in $(ps -e -o pid= -o pgid= | awk -v l=" $leaders" 'index(l, " " $2 " ") {print $1}'); do
+        awk -v p="$p" '{sub(/^.*\) /, ""); print p, $12 + $13}' /proc/$p/stat 2> /dev/null || true
+      done >> "$dir.ticks"
+    fi
+    awk '{sub(/^.*\) /, ""); print "crawler", $12 + $13}' /proc/$pid/stat >> "$dir.ticks" 2> /dev/null || true
+    sleep 0.2
+  done
+  set -e
+  wait "$pid"
+  end=$(date +%s.%N)
+  awk -v hz="$HZ" -v wall="$(echo "$end - $start" | bc)" '
+    $1 == "crawler" {c = $2; next} {t[$1] = $2}
+    END {for (p in t) s += t[p]; printf "%.1f %.1f %.1f\n", wall, c / hz, s / hz}' "$dir.ticks"
+}
+
+for run in $(seq "$RUNS"); do
+  for mode in never auto; do
+    load=$(cut -d' ' -f1-3 /proc/loadavg)
+    read -r wall ccpu bcpu <<< "$(crawl "$OUT/$mode$run" --render "$mode" "$@")"
+    echo "$run $mode $wall $ccpu $bcpu $load" >> "$OUT/runs.txt"
+    printf "run %d %-5s wall %6.1f s  CPU crawler %5.1f s + chromium %5.1f s  (load before: %s)\n" \
+      "$run" "$mode" "$wall" "$ccpu" "$bcpu" "$load"
+  done
+  sqlite3 "$OUT/auto$run/crawl.db" "SELECT '  ' || detail FROM events WHERE kind = 'render'"
+done
+awk '{w[$2] += $3; c[$2] += $4 + $5; n[$2]++}
+  END {printf "mean: never %.1f s, auto %.1f s: auto/never by wall %.0f %%, by CPU %.0f %%\n",
+       w["never"] / n["never"], w["auto"] / n["auto"], 100 * w["never"] / w["auto"],
+       100 * c["never"] / c["auto"]}' "$OUT/runs.txt"
+sqlite3 "$OUT/auto1/crawl.db" "SELECT '  ' || detail FROM events WHERE kind = 'render_decision'"
