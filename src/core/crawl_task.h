@@ -72,6 +72,8 @@ struct Outlink {
   std::string anchor;       // anchor text (img alt included), whitespace-folded
   std::string context;      // seed 001: neighbour-link anchors or nearby text
   std::string dom_context;  // seed 004: text of DOM nodes within delta
+  std::string block;        // page region "landmark|container" (parse/link_block.h);
+                            // empty unless asked for (LinkContextNeeds::block)
   bool nofollow = false;    // rel=nofollow or page-level meta robots nofollow
   LinkKind kind = LinkKind::kAnchor;
 };
@@ -82,6 +84,7 @@ struct Outlink {
 struct LinkContextNeeds {
   bool text = true;  // Outlink::context (seed 001)
   bool dom = true;   // Outlink::dom_context (seed 004)
+  bool block = false;  // Outlink::block, the link's page region
 };
 
 // What the HTML layer extracts from a document.

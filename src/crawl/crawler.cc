@@ -116,6 +116,7 @@ Status Crawler::Impl::Setup() {
     parse_options_.context_window_words = 0;
   }
   if (!needs.dom) parse_options_.dom_delta = 0;
+  parse_options_.link_blocks = needs.block;
   parse_options_.keep_raw_href = false;  // nothing downstream reads it
 
   // Queued links beyond the in-RAM cap spill here; rebuilt from crawl.db on

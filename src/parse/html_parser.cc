@@ -12,6 +12,7 @@
 
 #include "parse/depth_limiter.h"
 #include "parse/html_text.h"
+#include "parse/link_block.h"
 #include "parse/link_context.h"
 #include "url/url.h"
 
@@ -480,6 +481,7 @@ int Extractor::AddLink(std::string_view href, LinkKind kind,
   r.node = node;
   r.has_position = node != nullptr;
   if (node != nullptr && dom_) r.cnode = AddCompactNode(-1);
+  if (node != nullptr && options_.link_blocks) r.link.block = LinkBlock(node);
   r.text_begin = r.text_end = stream_.size();
   links_.push_back(std::move(r));
   return static_cast<int>(links_.size()) - 1;

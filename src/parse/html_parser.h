@@ -70,6 +70,7 @@ struct ParseOptions {
   size_t max_links = 50000;             // links kept per page
   bool keep_raw_href = true;            // fill Outlink::raw_href (the crawler
                                         // does not read it: one copy a link)
+  bool link_blocks = false;             // fill Outlink::block (parse/link_block.h)
 };
 
 // Diagnostics of one parse (for tools, benchmarks and debug counters).

@@ -385,3 +385,52 @@ TEST(ParseHtmlTest, ConcurrentCallsFromFourThreadsAgree) {
 
 }  // namespace
 }  // namespace topicrawl
+
+namespace topicrawl {
+namespace {
+
+// Outlink::block: the innermost landmark and the nearest classed or id'd
+// container, only when asked for.
+TEST(ParseHtmlTest, LinkBlocksNameLandmarkAndContainer) {
+  const std::string html =
+      "<html><body class=page>"
+      "<nav><ul class='toctree l1'><li><a href=/a>A</a></li></ul></nav>"
+      "<div id=Content><main><p><a href=/b>B</a></p></main></div>"
+      "<div role=contentinfo><span><a href=/c>C</a></span></div>"
+      "<div role='Navigation extra'><a href=/d>D</a></div>"
+      "<p><a href=/e>E</a></p>"
+      "<a href=/f>F</a>"
+      "<div class=x><div><div><div><div><div><div><a href=/g>G</a></div></div></div></div>"
+      "</div></div></div>"
+      "</body></html>";
+  ParseOptions options;
+  options.link_blocks = true;
+  ParsedPage page = ParseHtml(html, "http://h.test/", options);
+  ASSERT_EQ(page.links.size(), 7u);
+  EXPECT_EQ(page.links[0].block, "nav|ul.toctree");
+  EXPECT_EQ(page.links[1].block, "main|p");  // the id'd div lies outside <main>
+  EXPECT_EQ(page.links[2].block, "footer|span");
+  EXPECT_EQ(page.links[3].block, "nav|div");
+  EXPECT_EQ(page.links[4].block, "body|p");
+  EXPECT_EQ(page.links[5].block, "body|body");
+  EXPECT_EQ(page.links[6].block, "body|div");  // div.x is 7 levels up: beyond the 6 looked at
+
+  ParsedPage plain = ParseHtml(html, "http://h.test/", ParseOptions());
+  ASSERT_EQ(plain.links.size(), 7u);
+  for (const Outlink& link : plain.links) EXPECT_TRUE(link.block.empty()) << link.url;
+}
+
+TEST(ParseHtmlTest, LinkBlockContainerIsCutAndLowerCased) {
+  const std::string html = "<div><section id='" + std::string(60, 'Q') +
+                           "'><a href=/a>A</a></section></div><div><aside>"
+                           "<div class='Side-Links'><a href=/b>B</a></div></aside></div>";
+  ParseOptions options;
+  options.link_blocks = true;
+  ParsedPage page = ParseHtml(html, "http://h.test/", options);
+  ASSERT_EQ(page.links.size(), 2u);
+  EXPECT_EQ(page.links[0].block, "body|section#" + std::string(32, 'q'));
+  EXPECT_EQ(page.links[1].block, "aside|div.side-links");
+}
+
+}  // namespace
+}  // namespace topicrawl

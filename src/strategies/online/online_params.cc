@@ -9,7 +9,7 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
   const std::vector<std::string_view> known = {
       "alpha", "beta", "lambda1", "lambda2", "hash_bits", "prior_weight", "exploration", "min_variance",
       "max_groups", "gamma", "reward_exponent", "url_weight", "rescore_every",
-      "max_side_links", "max_words", "judge", "judge_alpha", "judge_bits", "judge_threshold",
+      "max_side_links", "max_words", "regions", "judge", "judge_alpha", "judge_bits", "judge_threshold",
       "judge_negative"};
   const std::string where = topic.source + ": [strategy.online]: ";
   auto unknown = sp.UnknownKeys(known);
@@ -65,6 +65,9 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
                          *judge + "\"");
   }
   p.judge = *judge;
+  auto regions = sp.Bool("regions", p.regions);
+  if (!regions.ok()) return Status::Error(where + regions.status().message());
+  p.regions = *regions;
   return p;
 }
 

@@ -23,6 +23,9 @@ struct OnlineParams {
   int rescore_every = 250;  // pages between re-scorings of the queue
   size_t max_side_links = 600000;  // queued links with side features
   size_t max_words = 12;    // words per field (URL, anchor)
+  // The link's page region (Outlink::block) as features and as a second
+  // bandit arm; false (default): the parser does not compute regions.
+  bool regions = false;
   // "topic": the reward is the topic cosine R(P); "self-trained": SelfTrainedJudge's
   // J(P) (page_judge.h), which is then also the page's stored relevance.
   std::string judge = "self-trained";

@@ -13,7 +13,6 @@
 #include "text/topic.h"
 
 namespace topicrawl {
-
 StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context) {
   if (context.topic_file.empty()) {
     return Status::Error("strategy 'online' needs a topic: pass --topic FILE");
@@ -28,7 +27,7 @@ StatusOr<Strategy> NewOnlineStrategy(const StrategyContext& context) {
   StrategyTraits traits;
   traits.beta = relevance->topic().beta;
   traits.focus_gated = true;
-  traits.link_contexts = {true, false};
+  traits.link_contexts = {true, false, params->regions};
   return ComposeStrategy("online", traits,
                          std::make_shared<OnlineStrategy>(*params, std::move(relevance), context));
 }
@@ -79,8 +78,11 @@ LinkSide OnlineStrategy::MakeSide(const Outlink& link, std::string_view parent_h
                                   double parent_relevance, double prior,
                                   std::vector<std::string>* context_words) const {
   LinkSide side;
-  // The region groups need the link's page region (LinkFeaturizer's b:, hb:,
-  // bk:, yb:), which this parser does not report yet: no block group.
+  if (!link.block.empty()) {
+    side.block_group = BlockGroup(parent_host, link.block);
+    side.block_hash = static_cast<uint32_t>(Hash64(link.block)) | 1;
+    side.kind = BlockKind(link.block);
+  }
   // The first three distinct words of the context that are not anchor words.
   const std::vector<std::string> anchor = OnlineWords(link.anchor, params_.max_words);
   context_words->clear();
@@ -170,7 +172,7 @@ void OnlineStrategy::Assess(const CrawlTask& task, const ParsedPage& page,
       if (link.url.empty()) continue;
       const double prior = Prior(link, ps.relevance);
       LinkSide side = MakeSide(link, parent_host, parent_judged, prior, &context_words);
-      LinkInput in{link.url, link.anchor, task.depth + 1, &side, &context_words, {}};
+      LinkInput in{link.url, link.anchor, task.depth + 1, &side, &context_words, link.block};
       featurizer_.Build(in, &x, &names);
       const Scored s = ScoreLocked(x, prior, link.url, side.block_group);
       best_q = std::max(best_q, s.q);

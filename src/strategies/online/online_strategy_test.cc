@@ -142,6 +142,72 @@ TEST(OnlineStrategyTest, LearnsFromPagesAndRescoresTheQueue) {
   EXPECT_LT(s->MemoryBytes(), size_t{64} << 20);
 }
 
+// The page region (Outlink::block) is a feature and a bandit arm: after a
+// content-region link paid and a navigation-region link did not, a new
+// content link outranks a new navigation link into directories never seen.
+TEST(OnlineStrategyTest, LearnsWhichPageRegionPays) {
+  const std::string dir = TempDir("region");
+  auto made = NewOnlineStrategy(
+      Context(dir, Topic(dir, "[strategy.online]\nhash_bits = 14\nrescore_every = 1000\n"
+                              "regions = true\n")));
+  ASSERT_TRUE(made.ok()) << made.status().message();
+  EXPECT_TRUE(made->traits.link_contexts.block) << "the parser must report regions";
+  auto plain = NewOnlineStrategy(Context(dir, Topic(dir)));
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_FALSE(plain->traits.link_contexts.block) << "regions are off by default";
+  auto bad = NewOnlineStrategy(Context(dir, Topic(dir, "[strategy.online]\nregions = 3\n")));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("regions"), std::string::npos) << bad.status().message();
+  auto* s = dynamic_cast<OnlineStrategy*>(made->judge.get());
+  ASSERT_NE(s, nullptr);
+  FakeClock clock;
+  auto f = Frontier::Create(FrontierOptions{}, &clock, std::move(s->MakeSelector()).value());
+  ASSERT_TRUE(f.ok());
+  ParseOptions options;
+  options.link_blocks = true;
+  const std::string html =
+      "<p>network</p><nav class=menu><a href=/n1/x.html>item</a><a href=/n2/x.html>item</a>"
+      "</nav><main><div class=body><a href=/c1/x.html>item</a><a href=/c2/x.html>item</a>"
+      "</div></main>";
+  ParsedPage home = ParseHtml(html, "http://h.test/", options);
+  ASSERT_EQ(home.links.size(), 4u);
+  EXPECT_EQ(home.links[0].block, "nav|nav.menu");
+  EXPECT_EQ(home.links[2].block, "main|div.body");
+  CrawlTask task;
+  task.url = "http://h.test/";
+  task.url_id = DedupId(task.url, true);
+  PageAssessment a;
+  s->Assess(task, home, &a);
+  ASSERT_EQ(a.links.size(), 4u);
+  EXPECT_DOUBLE_EQ(a.links[0].score, a.links[2].score) << "nothing learned yet";
+  s->OnPageStored(task, 1, home, a, f->get());
+  auto fetch = [&](const std::string& url, const std::string& text, PageId id) {
+    CrawlTask t;
+    t.url = url;
+    t.url_id = DedupId(url, true);
+    t.depth = 1;
+    t.anchor = "item";
+    ParsedPage p = ParseHtml("<p>" + text + "</p>", url, options);
+    PageAssessment pa;
+    s->Assess(t, p, &pa);
+    s->OnPageStored(t, id, p, pa, f->get());
+  };
+  fetch("http://h.test/c1/x.html", "network tcp socket network", 2);
+  fetch("http://h.test/n1/x.html", "cooking recipes", 3);
+  const double content = s->ScoreQueued("http://h.test/c2/x.html", "item", 1);
+  const double nav = s->ScoreQueued("http://h.test/n2/x.html", "item", 1);
+  EXPECT_GT(content, nav) << "the region that paid ranks first";
+  // A fresh page's links carry the learned region weights in their explanation.
+  ParsedPage again = ParseHtml(html, "http://h.test/other.html", options);
+  CrawlTask t2 = task;
+  t2.url = "http://h.test/other.html";
+  t2.url_id = DedupId(t2.url, true);
+  PageAssessment a2;
+  s->Assess(t2, again, &a2);
+  EXPECT_NE(a2.links[2].explanation.find("main|div.body"), std::string::npos)
+      << a2.links[2].explanation;
+}
+
 // ---- A small web: the relevant section behind an irrelevant hub -----------
 
 std::string Html(const std::string& title, const std::string& body) {
