@@ -16,6 +16,8 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
+#include <vector>
 
 #include "cli/commands.h"
 #include "eval/labels.h"
@@ -168,6 +170,60 @@ struct SeedsFlags {
   int n = 20;
 };
 
+// TopicHub's input from a crawl: its pages (crawled ones and link targets)
+// and sites by first appearance, and the links between them.
+class HubInputBuilder {
+ public:
+  uint32_t PageId(const std::string& url) {
+    auto [it, inserted] = page_of_.try_emplace(url, urls_.size());
+    if (inserted) {
+      urls_.push_back(url);
+      std::string host = UrlHostPort(url);
+      auto [sit, snew] = site_of_.try_emplace(host, sites_.size());
+      if (snew) sites_.push_back(host);
+      TopicHubPage p;
+      p.site = sit->second;
+      in_.pages.push_back(p);
+    }
+    return it->second;
+  }
+
+  // A crawled page: fresh, with its relevance, relevant at >= beta.
+  void AddCrawled(const CrawlPageRow& r, double beta) {
+    const uint32_t p = PageId(r.url);
+    in_.pages[p].crawled = true;
+    in_.pages[p].fresh = true;
+    in_.pages[p].sim = static_cast<float>(r.relevance);
+    in_.pages[p].relevant = r.relevance >= beta;
+    by_row_[r.id] = p;
+  }
+
+  // The links table's rows from crawled pages.
+  Status AddLinks(sqlite3* db) {
+    return Query(db, "SELECT from_id, to_url FROM links", [&](sqlite3_stmt* st) {
+      auto it = by_row_.find(sqlite3_column_int64(st, 0));
+      std::string to = Col(st, 1);
+      if (it == by_row_.end() || to.empty()) return;
+      edges_.emplace_back(it->second, PageId(to));
+    });
+  }
+
+  TopicHubInput& Finish() {
+    in_.site_count = sites_.size();
+    in_.links = CsrGraph::FromEdges(in_.pages.size(), edges_, /*dedup=*/true);
+    return in_;
+  }
+  const std::vector<std::string>& urls() const { return urls_; }
+  size_t sites() const { return sites_.size(); }
+
+ private:
+  TopicHubInput in_;
+  StringMap<uint32_t> page_of_, site_of_;
+  std::vector<std::string> urls_, sites_;
+  std::unordered_map<int64_t, uint32_t> by_row_;
+  std::vector<CsrGraph::Edge> edges_;
+};
+
 int RunSeeds(const SeedsFlags& flags) {
   double beta = flags.beta;
   if (beta < 0 && !flags.topic.empty()) {
@@ -186,55 +242,24 @@ int RunSeeds(const SeedsFlags& flags) {
     std::cerr << "tda seeds: " << rows.status().message() << "\n";
     return kExitFailure;
   }
-  TopicHubInput in;
-  StringMap<uint32_t> page_of, site_of;
-  std::vector<std::string> urls, sites;
-  auto page_id = [&](const std::string& url) {
-    auto [it, inserted] = page_of.try_emplace(url, urls.size());
-    if (inserted) {
-      urls.push_back(url);
-      std::string host = UrlHostPort(url);
-      auto [sit, snew] = site_of.try_emplace(host, sites.size());
-      if (snew) sites.push_back(host);
-      TopicHubPage p;
-      p.site = sit->second;
-      in.pages.push_back(p);
-    }
-    return it->second;
-  };
-  std::unordered_map<int64_t, uint32_t> by_row;
-  for (const CrawlPageRow& r : *rows) {
-    uint32_t p = page_id(r.url);
-    in.pages[p].crawled = true;
-    in.pages[p].fresh = true;
-    in.pages[p].sim = static_cast<float>(r.relevance);
-    in.pages[p].relevant = r.relevance >= beta;
-    by_row[r.id] = p;
-  }
-  std::vector<CsrGraph::Edge> edges;
-  s = Query(db.db, "SELECT from_id, to_url FROM links", [&](sqlite3_stmt* st) {
-    auto it = by_row.find(sqlite3_column_int64(st, 0));
-    std::string to = Col(st, 1);
-    if (it == by_row.end() || to.empty()) return;
-    edges.emplace_back(it->second, page_id(to));
-  });
-  if (!s.ok()) {
+  HubInputBuilder hub;
+  for (const CrawlPageRow& r : *rows) hub.AddCrawled(r, beta);
+  if (s = hub.AddLinks(db.db); !s.ok()) {
     std::cerr << "tda seeds: " << s.message() << "\n";
     return kExitFailure;
   }
-  in.site_count = sites.size();
-  in.links = CsrGraph::FromEdges(in.pages.size(), edges, /*dedup=*/true);
+  const TopicHubInput& in = hub.Finish();
   TopicHubOptions options;
   options.seeds = flags.n;
   TopicHubResult r = RunTopicHub(in, options);
   std::printf("pages %zu (%zu crawled), links %zu, sites %zu; SiteRank %d sweeps; "
               "%zu THub pages\n",
-              in.pages.size(), rows->size(), in.links.EdgeCount(), sites.size(),
+              in.pages.size(), rows->size(), in.links.EdgeCount(), hub.sites(),
               r.siterank_iterations, r.thub_pages);
   std::printf("%-10s %-8s %-8s %s\n", "weight", "TSI", "I(p)", "url");
   for (const ThubPage& t : r.seeds) {
     std::printf("%-10.5f %-8.4f %-8.4f %s\n", t.weight, t.site_weight, t.page_weight,
-                urls[t.page].c_str());
+                hub.urls()[t.page].c_str());
   }
   return kExitOk;
 }
