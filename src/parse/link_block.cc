@@ -2,23 +2,21 @@
 
 #include <myhtml/api.h>
 
+#include <string>
 #include <string_view>
+#include <utility>
+
+#include "parse/main_content_internal.h"
 
 namespace topicrawl {
 namespace {
+
+namespace mci = main_content_internal;
 
 constexpr int kContainerLevels = 6;
 constexpr size_t kMaxContainerBytes = 40;
 // The walk up for the landmark stops here: ParseHtml flattens deeper nesting.
 constexpr int kBlockMaxLevels = 512;
-
-std::string_view BlockAttr(myhtml_tree_node_t* node, std::string_view key) {
-  myhtml_tree_attr_t* attr = myhtml_attribute_by_key(node, key.data(), key.size());
-  if (attr == nullptr) return {};
-  size_t len = 0;
-  const char* v = myhtml_attribute_value(attr, &len);
-  return v == nullptr ? std::string_view() : std::string_view(v, len);
-}
 
 std::string_view BlockFirstToken(std::string_view s) {
   const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
@@ -27,16 +25,6 @@ std::string_view BlockFirstToken(std::string_view s) {
   size_t e = b;
   while (e < s.size() && !is_space(s[e])) ++e;
   return s.substr(b, e - b);
-}
-
-bool BlockRoleIs(std::string_view role, std::string_view want) {
-  if (role.size() != want.size()) return false;
-  for (size_t i = 0; i < role.size(); ++i) {
-    char c = role[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != want[i]) return false;
-  }
-  return true;
 }
 
 // The landmark name of an element, or empty when it is none.
@@ -49,13 +37,14 @@ std::string_view BlockLandmark(myhtml_tree_node_t* node) {
     case MyHTML_TAG_MAIN: return "main";
     default: break;
   }
-  const std::string_view role = BlockFirstToken(BlockAttr(node, "role"));
+  const std::string_view role = BlockFirstToken(mci::AttrOf(node, "role"));
   if (role.empty()) return {};
+  const std::string lower_role = mci::LowerAscii(role);
   static constexpr std::pair<std::string_view, std::string_view> kRoles[] = {
       {"navigation", "nav"}, {"banner", "header"}, {"contentinfo", "footer"},
       {"complementary", "aside"}, {"main", "main"}};
   for (const auto& [r, name] : kRoles) {
-    if (BlockRoleIs(role, r)) return name;
+    if (lower_role == r) return name;
   }
   return {};
 }
@@ -70,22 +59,16 @@ std::string BlockTagName(myhtml_tree_node_t* node) {
 // "tag.class" or "tag#id" when the element has either, else empty.
 std::string BlockContainer(myhtml_tree_node_t* node) {
   std::string_view mark = ".";
-  std::string_view value = BlockFirstToken(BlockAttr(node, "class"));
+  std::string_view value = BlockFirstToken(mci::AttrOf(node, "class"));
   if (value.empty()) {
     mark = "#";
-    value = BlockFirstToken(BlockAttr(node, "id"));
+    value = BlockFirstToken(mci::AttrOf(node, "id"));
   }
   if (value.empty()) return {};
   std::string out = BlockTagName(node);
   out.append(mark);
   out.append(value);
   return out;
-}
-
-void BlockLowerAscii(std::string* s) {
-  for (char& c : *s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
 }
 
 }  // namespace
@@ -107,7 +90,7 @@ std::string LinkBlock(myhtml_tree_node* anchor) {
   }
   if (container.empty()) container = BlockTagName(parent);
   if (container.size() > kMaxContainerBytes) container.resize(kMaxContainerBytes);
-  BlockLowerAscii(&container);
+  container = mci::LowerAscii(container);
   std::string out(landmark.empty() ? std::string_view("body") : landmark);
   out.push_back('|');
   out.append(container);
