@@ -111,8 +111,30 @@ class Crawler::Impl {
   // sampled or static, as the decider now says).
   void ReleaseHeld(const std::string& host);
   // Pages being parsed or rendered, without those held for their host's
-  // render decision (they take no fetch or CPU while they wait).
-  size_t ActiveParsing() const { return parsing_ - std::min(parsing_, render_held_.load()); }
+  // render decision and auto-mode samples (they take no fetch or parse CPU
+  // while they wait; the decider bounds both): a host's samples never hold
+  // up the other hosts' pages.
+  size_t ActiveParsing() const {
+    return parsing_ - std::min(parsing_, render_held_.load() + render_sampling_.load());
+  }
+  // auto, at the crawl's close: samples still rendering are cut short (no
+  // page waits for them), undecided hosts are static from then on.
+  void StopRenderSampling();
+  // auto, on the crawl thread: samples overdue go on statically, decisions
+  // made late become events, and Chromium takes only spare CPU (the idle
+  // scheduling class) while it merely samples and the crawl has other pages
+  // in hand; normal priority once a host renders or when the crawl waits.
+  void TendRender();
+  // auto: a sample page until its render is in or TendRender lets it go on
+  // statically (then `page` is null and the render only decides its host).
+  struct PendingSample {
+    std::shared_ptr<ProcessedPage> page;  // held_mu_
+    std::string url, host;
+    std::vector<std::string> static_links;
+    size_t static_words = 0;
+    TimePoint submitted{};
+  };
+  void FinishSample(const std::shared_ptr<PendingSample>& sample, RenderResult r);
   void RecordRender();  // the close: render figures to stderr and an event
   void CloseRender();
   void DrainProcessed();
@@ -191,6 +213,10 @@ class Crawler::Impl {
   std::mutex held_mu_;
   std::map<std::string, std::vector<std::shared_ptr<ProcessedPage>>> held_;  // held_mu_
   std::atomic<size_t> render_held_{0};
+  std::atomic<size_t> render_sampling_{0};  // sample pages waiting for their render
+  std::vector<std::shared_ptr<PendingSample>> pending_samples_;  // held_mu_
+  std::vector<std::string> late_render_events_;                  // held_mu_
+  std::atomic<TimePoint> sample_progress_{};  // a sample submitted to an idle pool or finished
   std::atomic<int64_t> render_held_total_{0};
 
   std::mutex processed_mu_;

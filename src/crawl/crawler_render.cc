@@ -11,9 +11,14 @@
 //   kept, their links not yet offered) and go on when the samples are in:
 //   rendered when the host was decided "render", so a script-built host
 //   has no page whose links were taken from its static shell alone.
+//   Samples and held pages wait outside the parse backlog (ActiveParsing):
+//   the other hosts' pages are fetched and parsed meanwhile. When the page
+//   budget is spent, samples still rendering are cut short.
 // A failed render keeps the static parse (auto) or parses the fetched body
 // (always): rendering never loses a page. The WARC keeps the fetched
 // response and, for a rendered page, the DOM as a `conversion` record.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "core/hash.h"
@@ -37,9 +42,11 @@ RenderOptions MakeRenderOptions(const CrawlConfig& c) {
   o.robots_agent = c.robots_agent;
   o.host_delay_s = c.delay_s;
   // auto: a few samples on most webs, started when the first is due, one
-  // browser at a time, and below the crawl's own threads in CPU priority so
-  // that sampling does not slow the static crawl.
+  // browser at a time, and in the idle scheduling class while they are
+  // only samples (TendRender): Chromium's many processes together
+  // would otherwise outweigh the crawl's parse threads even niced.
   o.lazy_start = c.render == "auto";
+  o.browser_idle = o.lazy_start;
   if (o.lazy_start) o.browser_nice = 5;
   return o;
 }
@@ -71,6 +78,15 @@ size_t Words(const std::string& text) {
 // Pages held for their host's decision, in all: beyond, a page is parsed
 // statically (a bound on the memory of held bodies and parses).
 constexpr size_t kMaxHeldPages = 2000;
+
+// auto: a sample's time cap. It compares what the page's scripts built
+// with the static parse; a page that keeps busy (timers, animation, late
+// requests) has built its links by then and would only burn CPU.
+constexpr double kSampleTimeoutS = 4;
+// auto: a sample page not rendered after this long goes on with its static
+// parse, and samples with none finished for this long run at normal
+// priority (TendRender).
+constexpr auto kSamplePatience = std::chrono::seconds(5);
 
 }  // namespace
 
@@ -122,11 +138,70 @@ void Crawler::Impl::SubmitRender(std::shared_ptr<ProcessedPage> page,
   job.response_head = f.response_head;
   job.content_type = f.content_type;
   job.body = f.body;
-  render_->Submit(std::move(job), [this, page, action](RenderResult r) {
-    pool_->Submit([this, page, action, r = std::move(r)]() mutable {
-      FinishRender(std::move(*page), action, std::move(r));
+  if (action != RenderDecider::Action::kSample) {
+    render_->Submit(std::move(job), [this, page, action](RenderResult r) {
+      pool_->Submit([this, page, action, r = std::move(r)]() mutable {
+        FinishRender(std::move(*page), action, std::move(r));
+      });
+    });
+    return;
+  }
+  job.optional = true;
+  job.timeout_s = std::min(config_.render_timeout_s, kSampleTimeoutS);
+  auto sample = std::make_shared<PendingSample>();
+  sample->url = url;
+  sample->host = RobotsHostKey(url);
+  sample->static_links = LinkUrls(page->page);
+  sample->static_words = Words(page->page.text);
+  sample->submitted = clock_->Now();
+  sample->page = std::move(page);
+  if (render_sampling_++ == 0) sample_progress_ = clock_->Now();
+  {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    pending_samples_.push_back(sample);
+  }
+  render_->Submit(std::move(job), [this, sample](RenderResult r) {
+    pool_->Submit([this, sample, r = std::move(r)]() mutable {
+      FinishSample(sample, std::move(r));
     });
   });
+}
+
+void Crawler::Impl::FinishSample(const std::shared_ptr<PendingSample>& sample, RenderResult r) {
+  std::shared_ptr<ProcessedPage> page;
+  {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    page = std::move(sample->page);
+    std::erase(pending_samples_, sample);
+  }
+  sample_progress_ = clock_->Now();
+  if (page) {
+    --render_sampling_;
+    FinishRender(std::move(*page), RenderDecider::Action::kSample, std::move(r));
+    return;
+  }
+  // The page went on with its static parse (TendRender): the render only
+  // decides its host now.
+  std::string event;
+  if (r.ok) {
+    try {
+      const bool moved = ResolveLink("", r.location).has_value() &&
+                         RobotsHostKey(r.location) == sample->host;
+      ParsedPage rendered = ParseHtml(r.html, moved ? r.location : sample->url, parse_options_);
+      RenderSample s{sample->static_links, LinkUrls(rendered), sample->static_words,
+                     Words(rendered.text)};
+      event = decider_->AddSample(sample->host, s);
+    } catch (const std::exception&) {
+      decider_->RenderFailed(sample->host, true);
+    }
+  } else {
+    decider_->RenderFailed(sample->host, true);
+  }
+  if (!event.empty()) {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    late_render_events_.push_back(std::move(event));
+  }
+  ReleaseHeld(sample->host);
 }
 
 void Crawler::Impl::ReleaseHeld(const std::string& host) {
@@ -169,7 +244,9 @@ void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, 
                 "%s in %.2f s: %d requests (%d fetched, %d cached, %d blocked, %d refused)%s",
                 action == RenderDecider::Action::kSample ? "rendered as a sample" : "rendered",
                 r.seconds, r.requests, r.fetched, r.cached, r.blocked, r.refused,
-                r.timed_out ? ", time cap reached" : "");
+                r.cut_short   ? ", cut short at the crawl's close"
+                : r.timed_out ? ", time cap reached"
+                              : "");
   const bool sample = action == RenderDecider::Action::kSample;
   const std::string host = RobotsHostKey(url);  // `url` goes with p
   if (!r.ok) {
@@ -235,6 +312,54 @@ void Crawler::Impl::RecordRender() {
   }
   if (config_.progress_interval_ms > 0) std::fprintf(stderr, "render: %s\n", detail.c_str());
   store_->AddEvent("render", detail);
+}
+
+void Crawler::Impl::StopRenderSampling() {
+  if (!decider_) return;
+  decider_->StopSampling();
+  render_->CutShort();
+}
+
+void Crawler::Impl::TendRender() {
+  if (!decider_) return;
+  const TimePoint now = clock_->Now();
+  const bool other_work = page_fetches_ + ActiveParsing() > 0;
+  std::vector<std::shared_ptr<PendingSample>> overdue;
+  std::vector<std::string> events;
+  {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    for (const auto& s : pending_samples_) {
+      if (other_work && s->page && now - s->submitted > kSamplePatience) overdue.push_back(s);
+    }
+    events.swap(late_render_events_);
+  }
+  for (std::string& e : events) {
+    writer_->Post([detail = std::move(e)](CrawlStore* store) {
+      store->AddEvent("render_decision", detail);
+    });
+  }
+  // A sample that has not rendered in time while the crawl had other pages
+  // in hand lets its page go on statically; the host's held pages too, and
+  // its next pages are not held: a host waits at most this long for spare
+  // CPU. The render still decides. (A crawl with nothing else to do waits.)
+  for (const auto& s : overdue) {
+    std::shared_ptr<ProcessedPage> page;
+    {
+      std::lock_guard<std::mutex> lock(held_mu_);
+      page = std::move(s->page);
+    }
+    if (!page) continue;  // its render finished meanwhile
+    --render_sampling_;
+    decider_->SampleOverdue(s->host);
+    page->render_note = Joined(page->render_note,
+                               "sample render not done in time: parsed statically");
+    pool_->Submit([this, page] { AssessAndQueue(std::move(*page)); });
+    ReleaseHeld(s->host);
+  }
+  // Spare CPU may never come (a busy machine): samples that made no
+  // progress for a while get the normal priority.
+  const bool stalled = render_sampling_ > 0 && now - sample_progress_.load() > kSamplePatience;
+  render_->SetBackground(other_work && !stalled && !decider_->AnyHostRenders());
 }
 
 void Crawler::Impl::CloseRender() { render_.reset(); }
