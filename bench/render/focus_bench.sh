@@ -21,7 +21,9 @@ SEED=${SEED:-7}
 MODES=${MODES:-"never auto"}
 TOPIC=${TOPIC:-../shared/corpus/topics/dev-networking.txt}
 rm -rf "$OUT"; mkdir -p "$OUT"
-SYNTH=(--hosts "$HOSTS" --pages "$WEB_PAGES" --seed "$SEED" --js-host-fraction 0.5 --zh-host-fraction 0)
+# No session or calendar traps: the bench measures rendering, not trap handling.
+SYNTH=(--hosts "$HOSTS" --pages "$WEB_PAGES" --seed "$SEED" --js-host-fraction 0.5 --zh-host-fraction 0
+  --session-host-fraction 0 --calendar-host-fraction 0)
 "$BIN" web synth "${SYNTH[@]}" --port 0 > "$OUT/synth.out" 2> "$OUT/synth.log" &
 SPID=$!
 trap 'kill $SPID 2>/dev/null || true; wait 2>/dev/null || true' EXIT

@@ -120,21 +120,26 @@ class Crawler::Impl {
   // auto, at the crawl's close: samples still rendering are cut short (no
   // page waits for them), undecided hosts are static from then on.
   void StopRenderSampling();
-  // auto, on the crawl thread: samples overdue go on statically, decisions
-  // made late become events, and Chromium takes only spare CPU (the idle
-  // scheduling class) while it merely samples and the crawl has other pages
-  // in hand; normal priority once a host renders or when the crawl waits.
+  // auto, on the crawl thread: hosts whose samples are overdue hold no more
+  // pages, late decisions become events, and Chromium takes only spare CPU
+  // (the idle scheduling class) while it merely samples; normal priority
+  // once a host renders, or when pages wait for samples and the crawl has
+  // nothing else to do or the samples stall.
   void TendRender();
-  // auto: a sample page until its render is in or TendRender lets it go on
-  // statically (then `page` is null and the render only decides its host).
-  struct PendingSample {
-    std::shared_ptr<ProcessedPage> page;  // held_mu_
+  struct PendingSample {  // auto: a sample submitted, its render not in
     std::string url, host;
+    TimePoint submitted{};
+    bool page_waits = false;  // else the page went on statically with:
     std::vector<std::string> static_links;
     size_t static_words = 0;
-    TimePoint submitted{};
+    bool overdue = false;  // held_mu_
   };
-  void FinishSample(const std::shared_ptr<PendingSample>& sample, RenderResult r);
+  RenderJob MakeRenderJob(const ProcessedPage& page) const;
+  // auto: renders `p` as a sample; `waiting` is the page itself when it
+  // waits for the render, null when it went on with its static parse.
+  void SubmitSample(const ProcessedPage& p, std::shared_ptr<ProcessedPage> waiting);
+  void DecideFromSample(const PendingSample& sample, RenderResult r);
+
   void RecordRender();  // the close: render figures to stderr and an event
   void CloseRender();
   void DrainProcessed();
@@ -213,9 +218,9 @@ class Crawler::Impl {
   std::mutex held_mu_;
   std::map<std::string, std::vector<std::shared_ptr<ProcessedPage>>> held_;  // held_mu_
   std::atomic<size_t> render_held_{0};
-  std::atomic<size_t> render_sampling_{0};  // sample pages waiting for their render
+  std::atomic<size_t> render_sampling_{0};  // samples submitted, not finished
   std::vector<std::shared_ptr<PendingSample>> pending_samples_;  // held_mu_
-  std::vector<std::string> late_render_events_;                  // held_mu_
+  std::vector<std::string> late_render_events_;  // held_mu_: DecideFromSample's decisions
   std::atomic<TimePoint> sample_progress_{};  // a sample submitted to an idle pool or finished
   std::atomic<int64_t> render_held_total_{0};
 

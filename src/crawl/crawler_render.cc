@@ -79,12 +79,17 @@ size_t Words(const std::string& text) {
 // statically (a bound on the memory of held bodies and parses).
 constexpr size_t kMaxHeldPages = 2000;
 
+// auto: a page with at least this many links in its static parse is no
+// application shell: as a sample it goes on statically while its render
+// decides, and it is never held.
+constexpr size_t kContentLinks = 10;
+
 // auto: a sample's time cap. It compares what the page's scripts built
 // with the static parse; a page that keeps busy (timers, animation, late
 // requests) has built its links by then and would only burn CPU.
 constexpr double kSampleTimeoutS = 4;
-// auto: a sample page not rendered after this long goes on with its static
-// parse, and samples with none finished for this long run at normal
+// auto: a host whose sample is not rendered after this long holds no more
+// pages, and samples with none finished for this long run at normal
 // priority (TendRender).
 constexpr auto kSamplePatience = std::chrono::seconds(5);
 
@@ -114,7 +119,9 @@ bool Crawler::Impl::MaybeRender(ProcessedPage* p) {
     const std::string host = RobotsHostKey(url);
     std::lock_guard<std::mutex> lock(held_mu_);  // a decision releases held_ under it
     action = decider_->Consider(host, p->decoded.utf8);
-    if (action == RenderDecider::Action::kHold && render_held_.load() < kMaxHeldPages) {
+    // Only a shell waits for its host's decision (kContentLinks).
+    if (action == RenderDecider::Action::kHold && render_held_.load() < kMaxHeldPages &&
+        p->page.links.size() < kContentLinks) {
       held_[host].push_back(std::make_shared<ProcessedPage>(std::move(*p)));
       ++render_held_;
       ++render_held_total_;
@@ -124,84 +131,98 @@ bool Crawler::Impl::MaybeRender(ProcessedPage* p) {
       return false;
     }
   }
+  // A sample whose static parse already has many links goes on with it at
+  // once (a shell has few or none); its render only decides the host.
+  if (action == RenderDecider::Action::kSample && p->page.links.size() >= kContentLinks) {
+    SubmitSample(*p, nullptr);
+    return false;
+  }
   SubmitRender(std::make_shared<ProcessedPage>(std::move(*p)), action);
   return true;
 }
 
-void Crawler::Impl::SubmitRender(std::shared_ptr<ProcessedPage> page,
-                                 RenderDecider::Action action) {
-  const FetchResult& f = page->fetch;
-  const std::string& url = f.final_url.empty() ? f.task.url : f.final_url;
+RenderJob Crawler::Impl::MakeRenderJob(const ProcessedPage& page) const {
+  const FetchResult& f = page.fetch;
   RenderJob job;
-  job.url = url;
+  job.url = f.final_url.empty() ? f.task.url : f.final_url;
   job.http_code = f.http_code;
   job.response_head = f.response_head;
   job.content_type = f.content_type;
   job.body = f.body;
-  if (action != RenderDecider::Action::kSample) {
-    render_->Submit(std::move(job), [this, page, action](RenderResult r) {
-      pool_->Submit([this, page, action, r = std::move(r)]() mutable {
-        FinishRender(std::move(*page), action, std::move(r));
-      });
-    });
+  return job;
+}
+
+void Crawler::Impl::SubmitRender(std::shared_ptr<ProcessedPage> page,
+                                 RenderDecider::Action action) {
+  if (action == RenderDecider::Action::kSample) {
+    SubmitSample(*page, page);
     return;
   }
-  job.optional = true;
-  job.timeout_s = std::min(config_.render_timeout_s, kSampleTimeoutS);
-  auto sample = std::make_shared<PendingSample>();
-  sample->url = url;
-  sample->host = RobotsHostKey(url);
-  sample->static_links = LinkUrls(page->page);
-  sample->static_words = Words(page->page.text);
-  sample->submitted = clock_->Now();
-  sample->page = std::move(page);
-  if (render_sampling_++ == 0) sample_progress_ = clock_->Now();
-  {
-    std::lock_guard<std::mutex> lock(held_mu_);
-    pending_samples_.push_back(sample);
-  }
-  render_->Submit(std::move(job), [this, sample](RenderResult r) {
-    pool_->Submit([this, sample, r = std::move(r)]() mutable {
-      FinishSample(sample, std::move(r));
+  render_->Submit(MakeRenderJob(*page), [this, page, action](RenderResult r) {
+    pool_->Submit([this, page, action, r = std::move(r)]() mutable {
+      FinishRender(std::move(*page), action, std::move(r));
     });
   });
 }
 
-void Crawler::Impl::FinishSample(const std::shared_ptr<PendingSample>& sample, RenderResult r) {
-  std::shared_ptr<ProcessedPage> page;
+void Crawler::Impl::SubmitSample(const ProcessedPage& p, std::shared_ptr<ProcessedPage> waiting) {
+  RenderJob job = MakeRenderJob(p);
+  job.optional = true;
+  job.timeout_s = std::min(config_.render_timeout_s, kSampleTimeoutS);
+  auto sample = std::make_shared<PendingSample>();
+  sample->url = job.url;
+  sample->host = RobotsHostKey(job.url);
+  sample->submitted = clock_->Now();
+  sample->page_waits = waiting != nullptr;
+  if (!waiting) {
+    sample->static_links = LinkUrls(p.page);
+    sample->static_words = Words(p.page.text);
+  }
+  if (sample->page_waits && render_sampling_++ == 0) sample_progress_ = clock_->Now();
   {
     std::lock_guard<std::mutex> lock(held_mu_);
-    page = std::move(sample->page);
-    std::erase(pending_samples_, sample);
+    pending_samples_.push_back(sample);
   }
-  sample_progress_ = clock_->Now();
-  if (page) {
-    --render_sampling_;
-    FinishRender(std::move(*page), RenderDecider::Action::kSample, std::move(r));
-    return;
-  }
-  // The page went on with its static parse (TendRender): the render only
-  // decides its host now.
+  render_->Submit(std::move(job), [this, waiting, sample](RenderResult r) {
+    pool_->Submit([this, waiting, sample, r = std::move(r)]() mutable {
+      {
+        std::lock_guard<std::mutex> lock(held_mu_);
+        std::erase(pending_samples_, sample);
+      }
+      if (!waiting) {
+        DecideFromSample(*sample, std::move(r));
+        return;
+      }
+      sample_progress_ = clock_->Now();
+      --render_sampling_;
+      FinishRender(std::move(*waiting), RenderDecider::Action::kSample, std::move(r));
+    });
+  });
+}
+
+// A sample whose page went on with its static parse: the render only
+// decides the host (the decision's event is stored by TendRender).
+void Crawler::Impl::DecideFromSample(const PendingSample& sample, RenderResult r) {
   std::string event;
+  bool failed = !r.ok;
   if (r.ok) {
     try {
       const bool moved = ResolveLink("", r.location).has_value() &&
-                         RobotsHostKey(r.location) == sample->host;
-      ParsedPage rendered = ParseHtml(r.html, moved ? r.location : sample->url, parse_options_);
-      RenderSample s{sample->static_links, LinkUrls(rendered), sample->static_words,
+                         RobotsHostKey(r.location) == sample.host;
+      ParsedPage rendered = ParseHtml(r.html, moved ? r.location : sample.url, parse_options_);
+      RenderSample s{sample.static_links, LinkUrls(rendered), sample.static_words,
                      Words(rendered.text)};
-      event = decider_->AddSample(sample->host, s);
+      event = decider_->AddSample(sample.host, s);
     } catch (const std::exception&) {
-      decider_->RenderFailed(sample->host, true);
+      failed = true;
     }
-  } else {
-    decider_->RenderFailed(sample->host, true);
   }
+  if (failed) decider_->RenderFailed(sample.host, true);
   if (!event.empty()) {
     std::lock_guard<std::mutex> lock(held_mu_);
     late_render_events_.push_back(std::move(event));
   }
-  ReleaseHeld(sample->host);
+  ReleaseHeld(sample.host);
 }
 
 void Crawler::Impl::ReleaseHeld(const std::string& host) {
@@ -324,12 +345,19 @@ void Crawler::Impl::TendRender() {
   if (!decider_) return;
   const TimePoint now = clock_->Now();
   const bool other_work = page_fetches_ + ActiveParsing() > 0;
-  std::vector<std::shared_ptr<PendingSample>> overdue;
-  std::vector<std::string> events;
+  // A host whose sample has not rendered in time while the crawl had other
+  // pages in hand holds no more pages: those held go on statically, and so
+  // do its next ones until the sample decides. The sample page itself
+  // waits for its render (on a script-built host its links exist only
+  // there).
+  std::vector<std::string> overdue, events;
   {
     std::lock_guard<std::mutex> lock(held_mu_);
     for (const auto& s : pending_samples_) {
-      if (other_work && s->page && now - s->submitted > kSamplePatience) overdue.push_back(s);
+      if (other_work && !s->overdue && now - s->submitted > kSamplePatience) {
+        s->overdue = true;
+        overdue.push_back(s->host);
+      }
     }
     events.swap(late_render_events_);
   }
@@ -338,28 +366,16 @@ void Crawler::Impl::TendRender() {
       store->AddEvent("render_decision", detail);
     });
   }
-  // A sample that has not rendered in time while the crawl had other pages
-  // in hand lets its page go on statically; the host's held pages too, and
-  // its next pages are not held: a host waits at most this long for spare
-  // CPU. The render still decides. (A crawl with nothing else to do waits.)
-  for (const auto& s : overdue) {
-    std::shared_ptr<ProcessedPage> page;
-    {
-      std::lock_guard<std::mutex> lock(held_mu_);
-      page = std::move(s->page);
-    }
-    if (!page) continue;  // its render finished meanwhile
-    --render_sampling_;
-    decider_->SampleOverdue(s->host);
-    page->render_note = Joined(page->render_note,
-                               "sample render not done in time: parsed statically");
-    pool_->Submit([this, page] { AssessAndQueue(std::move(*page)); });
-    ReleaseHeld(s->host);
+  for (const std::string& host : overdue) {
+    decider_->SampleOverdue(host);
+    ReleaseHeld(host);
   }
-  // Spare CPU may never come (a busy machine): samples that made no
-  // progress for a while get the normal priority.
-  const bool stalled = render_sampling_ > 0 && now - sample_progress_.load() > kSamplePatience;
-  render_->SetBackground(other_work && !stalled && !decider_->AnyHostRenders());
+  // Normal priority when pages wait for their samples and the crawl has
+  // nothing else, or spare CPU does not come (a busy machine: no sample
+  // finished for a while); samples whose pages went on never need it.
+  const bool waiting = render_sampling_ > 0 &&
+                       (!other_work || now - sample_progress_.load() > kSamplePatience);
+  render_->SetBackground(!waiting && !decider_->AnyHostRenders());
 }
 
 void Crawler::Impl::CloseRender() { render_.reset(); }

@@ -26,8 +26,8 @@
 //      beyond, a page that would sample is parsed statically and its host
 //      stays undecided (a later page samples). Samples wait outside the
 //      crawl's parse backlog, so this bounds the pages they keep.
-//   7. SampleOverdue: the caller let a sample's page go on unrendered; the
-//      host's pages are static rather than held until the decision.
+//   7. SampleOverdue: the host's samples take too long (no spare CPU); its
+//      pages are static rather than held until the decision.
 //   8. StopSampling (the crawl's close): no further samples or holds; an
 //      undecided host's pages are static, and samples that end unfinished
 //      count as no failure of their host.
