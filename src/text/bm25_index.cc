@@ -116,54 +116,49 @@ void Bm25Index::Finalize(size_t tiered_from) {
       }
     }
   }
-  // Impact tiers. A list's postings are cut by their tf part into up to four
-  // bands: the top ~1/1024, ~1/64 and ~1/8 of the postings and the rest
-  // (cuts only where the value changes, so a list of equal impacts is one
-  // tier). A document is in exactly one tier of a term, and its
-  // contribution is at most weight * that tier's maximum: TierScan can
-  // leave a term's low tiers out of the candidates while its high, short
-  // tiers stay in.
   // Below kTieredFrom documents the plain max-score is cheaper (fewer
   // lists to set up per query; bench/jlse_bench): no tiers.
-  if (doc_len_.size() < tiered_from) {
-    for (int f = 0; f < kBm25Fields; ++f) {
-      for (PostingList& list : lists_[f]) list.tiers.clear();
-    }
-    tiered_ = false;
-    return;
-  }
-  tiered_ = true;
-  constexpr size_t kMinTiered = 32;
-  std::vector<double> imp, sorted;
+  tiered_ = doc_len_.size() >= tiered_from;
   for (int f = 0; f < kBm25Fields; ++f) {
     for (PostingList& list : lists_[f]) {
       list.tiers.clear();
-      const size_t L = list.postings.size();
-      imp = list.impact;
-      std::vector<double> cuts;  // descending: tier k holds (cuts[k], cuts[k-1]]
-      if (L >= kMinTiered) {
-        sorted = imp;
-        std::sort(sorted.begin(), sorted.end(), std::greater<double>());
-        double above = sorted[0];
-        for (size_t r : {L / 1024, L / 64, L / 8}) {
-          if (r == 0) continue;
-          const double c = sorted[r];
-          if (c < above) {
-            cuts.push_back(c);
-            above = c;
-          }
-        }
-      }
-      list.tiers.resize(cuts.size() + 1);
-      for (size_t i = 0; i < L; ++i) {
-        size_t k = 0;
-        while (k < cuts.size() && imp[i] <= cuts[k]) ++k;
-        Tier& t = list.tiers[k];
-        t.postings.push_back(list.postings[i]);
-        t.impact.push_back(imp[i]);
-        t.max_impact = std::max(t.max_impact, imp[i]);
+      if (tiered_) CutImpactTiers(&list);
+    }
+  }
+}
+
+// A list's postings are cut by their tf part into up to four bands: the top
+// ~1/1024, ~1/64 and ~1/8 of the postings and the rest (cuts only where the
+// value changes, so a list of equal impacts is one tier). A document is in
+// exactly one tier of a term, and its contribution is at most weight * that
+// tier's maximum: TierScan can leave a term's low tiers out of the
+// candidates while its high, short tiers stay in.
+void Bm25Index::CutImpactTiers(PostingList* list) {
+  constexpr size_t kMinTiered = 32;
+  const std::vector<double>& imp = list->impact;
+  const size_t L = list->postings.size();
+  std::vector<double> cuts;  // descending: tier k holds (cuts[k], cuts[k-1]]
+  if (L >= kMinTiered) {
+    std::vector<double> sorted = imp;
+    std::sort(sorted.begin(), sorted.end(), std::greater<double>());
+    double above = sorted[0];
+    for (size_t r : {L / 1024, L / 64, L / 8}) {
+      if (r == 0) continue;
+      const double c = sorted[r];
+      if (c < above) {
+        cuts.push_back(c);
+        above = c;
       }
     }
+  }
+  list->tiers.resize(cuts.size() + 1);
+  for (size_t i = 0; i < L; ++i) {
+    size_t k = 0;
+    while (k < cuts.size() && imp[i] <= cuts[k]) ++k;
+    Tier& t = list->tiers[k];
+    t.postings.push_back(list->postings[i]);
+    t.impact.push_back(imp[i]);
+    t.max_impact = std::max(t.max_impact, imp[i]);
   }
 }
 

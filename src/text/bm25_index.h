@@ -205,6 +205,8 @@ class Bm25Index {
                    double theta, Bm25Hit* hit) const;
   class ListScan;
   class TierScan;
+  // Finalize(): the list's impact tiers, from its impacts.
+  static void CutImpactTiers(PostingList* list);
   // DocTfPart of posting `at` of a term's list (precomputed once finalized).
   double ImpactOf(const QueryTerm& q, size_t at, uint32_t doc) const;
   // TfPart of document `doc` (its field length), through the precomputed
