@@ -173,6 +173,9 @@ bool BrowserProcess::Alive() {
 
 BrowserProcess::~BrowserProcess() {
   if (pid_ > 0) {
+    // A process in the idle class also exits only on spare CPU: on a busy
+    // machine the wait below took seconds.
+    if (idle_) SetIdleClass(false);
     kill(-pid_, SIGKILL);
     if (!reaped_) waitpid(pid_, nullptr, 0);
   }
@@ -221,7 +224,8 @@ uint64_t BrowserProcess::MemoryBytes() const {
   return total;
 }
 
-bool BrowserProcess::SetIdleClass(bool idle) const {
+bool BrowserProcess::SetIdleClass(bool idle) {
+  idle_ = idle;
   bool ok = true;
   const sched_param param{};
   for (pid_t p : GroupPids()) {

@@ -55,13 +55,14 @@ class BrowserProcess {
   // scheduling class; processes started later inherit it from their parent.
   // False when a thread refused (leaving SCHED_IDLE needs RLIMIT_NICE room
   // or CAP_SYS_NICE).
-  bool SetIdleClass(bool idle) const;
+  bool SetIdleClass(bool idle);
 
  private:
   BrowserProcess() = default;
   std::vector<pid_t> GroupPids() const;  // the processes of its group
   pid_t pid_ = -1;
   bool reaped_ = false;
+  bool idle_ = false;  // SetIdleClass(true) was the last call
   std::string profile_dir_;
   std::string ws_url_;
 };

@@ -158,12 +158,13 @@ bool SameDocumentUrl(std::string_view a, std::string_view b) {
   return strip(a) == strip(b);
 }
 
-enum class Stage { kContext, kTarget, kAttach, kLoading, kScrolling, kExtracting, kDone };
-enum class Reply { kContext, kTarget, kAttach, kSetUp, kNavigate, kScroll, kExtract, kIgnore };
-
 }  // namespace
 
 struct RenderWorker::Impl {
+  // Members of Impl, not of the anonymous namespace: Impl's linkage is the
+  // header's, and a unity build sees its fields' types (-Wsubobject-linkage).
+  enum class Stage { kContext, kTarget, kAttach, kLoading, kScrolling, kExtracting, kDone };
+  enum class Reply { kContext, kTarget, kAttach, kSetUp, kNavigate, kScroll, kExtract, kIgnore };
   // A target in its own browser context, attached and set up once (request
   // interception, page events, the prelude), navigated from page to page.
   struct Tab {
