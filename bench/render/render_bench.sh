@@ -52,8 +52,9 @@ CRAWL_PID=$(pgrep -P "$TPID" | head -1)
     [ "$kb" -gt "$peak" ] && peak=$kb && echo "$peak" > "$OUT/chromium_peak_kb"
     for p in $pids; do
       # Process type: --type= of its command line (renderer, gpu-process,
-      # utility, zygote); none is the browser process.
-      t=$(tr '\0' '\n' < /proc/$p/cmdline 2>/dev/null | sed -n 's/^--type=//p' | head -1)
+      # utility, zygote); none is the browser process. Chromium rewrites
+      # its children's command lines into one space-separated string.
+      t=$( { tr '\0 ' '\n\n' < /proc/$p/cmdline; } 2>/dev/null | sed -n 's/^--type=//p' | head -1)
       awk -v p="$p" -v t="${t:-browser}" '{sub(/^.*\) /, ""); print p, $12 + $13, t}' /proc/$p/stat 2>/dev/null || true
     done >> "$OUT/chromium_ticks"
     awk '{sub(/^.*\) /, ""); print $12 + $13}' /proc/$CRAWL_PID/stat >> "$OUT/crawler_ticks" 2>/dev/null || true

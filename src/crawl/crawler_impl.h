@@ -127,8 +127,7 @@ class Crawler::Impl {
   // auto, on the crawl thread: hosts whose samples are overdue hold no more
   // pages, late decisions become events, and Chromium takes only spare CPU
   // (the idle scheduling class) while it merely samples; normal priority
-  // once a host renders, or when pages wait for samples and the crawl has
-  // nothing else to do or the samples stall.
+  // once a host renders or while a shell page waits for its sample.
   void TendRender();
   struct PendingSample {  // auto: a sample submitted, its render not in
     std::string url, host;

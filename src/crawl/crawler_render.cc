@@ -84,8 +84,8 @@ constexpr size_t kMaxHeldPages = 2000;
 // decides, and it is never held.
 constexpr size_t kContentLinks = 10;
 
-// auto: a sample's time cap. It compares what the page's scripts built
-// with the static parse; a page that keeps busy (timers, animation, late
+// auto: the time cap of a sample whose page went on statically. It compares
+// what the page's scripts built with the static parse; a page that keeps busy (timers, animation, late
 // requests) has built its links by then and would only burn CPU.
 constexpr double kSampleTimeoutS = 4;
 // auto: a host whose sample is not rendered after this long holds no more
@@ -168,7 +168,9 @@ void Crawler::Impl::SubmitRender(std::shared_ptr<ProcessedPage> page,
 void Crawler::Impl::SubmitSample(const ProcessedPage& p, std::shared_ptr<ProcessedPage> waiting) {
   RenderJob job = MakeRenderJob(p);
   job.optional = true;
-  job.timeout_s = std::min(config_.render_timeout_s, kSampleTimeoutS);
+  // A shell's render is its only content: the full cap. A page that went
+  // on needs only enough for the comparison.
+  if (!waiting) job.timeout_s = std::min(config_.render_timeout_s, kSampleTimeoutS);
   auto sample = std::make_shared<PendingSample>();
   sample->url = job.url;
   sample->host = RobotsHostKey(job.url);
@@ -205,14 +207,18 @@ void Crawler::Impl::SubmitSample(const ProcessedPage& p, std::shared_ptr<Process
 void Crawler::Impl::DecideFromSample(const PendingSample& sample, RenderResult r) {
   std::string event;
   bool failed = !r.ok;
-  if (r.ok) {
+  if (!failed) {
     try {
       const bool moved = ResolveLink("", r.location).has_value() &&
                          RobotsHostKey(r.location) == sample.host;
       ParsedPage rendered = ParseHtml(r.html, moved ? r.location : sample.url, parse_options_);
       RenderSample s{sample.static_links, LinkUrls(rendered), sample.static_words,
                      Words(rendered.text)};
-      event = decider_->AddSample(sample.host, s);
+      if (r.timed_out && !decider_->ShowsGain(s)) {
+        failed = true;  // at its cap maybe before its scripts ran: no evidence
+      } else {
+        event = decider_->AddSample(sample.host, s);
+      }
     } catch (const std::exception&) {
       failed = true;
     }
@@ -298,7 +304,13 @@ void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, 
   if (sample) {
     RenderSample s{LinkUrls(p.page), LinkUrls(rendered), Words(p.page.text),
                    Words(rendered.text)};
-    p.render_event = decider_->AddSample(host, s);
+    // A sample at its time cap may not have run its scripts yet (a starved
+    // browser): it can show a gain, never the lack of one.
+    if (r.timed_out && !decider_->ShowsGain(s)) {
+      decider_->RenderFailed(host, true);
+    } else {
+      p.render_event = decider_->AddSample(host, s);
+    }
   }
   if (p.decoded.charset.empty()) p.decoded = DecodeToUtf8(f.body, f.content_type);
   p.page = std::move(rendered);
@@ -370,12 +382,11 @@ void Crawler::Impl::TendRender() {
     decider_->SampleOverdue(host);
     ReleaseHeld(host);
   }
-  // Normal priority when pages wait for their samples and the crawl has
-  // nothing else, or spare CPU does not come (a busy machine: no sample
-  // finished for a while); samples whose pages went on never need it.
-  const bool waiting = render_sampling_ > 0 &&
-                       (!other_work || now - sample_progress_.load() > kSamplePatience);
-  render_->SetBackground(!waiting && !decider_->AnyHostRenders());
+  // Normal priority while a shell page waits for its sample (on a busy
+  // machine the idle class gets no CPU: the sample would reach its cap
+  // before the page's scripts ran); samples whose pages went on never
+  // need it.
+  render_->SetBackground(render_sampling_ == 0 && !decider_->AnyHostRenders());
 }
 
 void Crawler::Impl::CloseRender() { render_.reset(); }

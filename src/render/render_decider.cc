@@ -145,6 +145,10 @@ void RenderDecider::StopSampling() {
   sampling_stopped_ = true;
 }
 
+bool RenderDecider::ShowsGain(const RenderSample& sample) const {
+  return LinkGain(sample) >= options_.min_link_gain || TextGain(sample) >= options_.min_text_gain;
+}
+
 bool RenderDecider::AnyHostRenders() const {
   std::lock_guard<std::mutex> lock(mu_);
   return any_render_;

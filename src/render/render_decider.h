@@ -97,6 +97,8 @@ class RenderDecider {
   void SampleOverdue(const std::string& host);
   // Some host was decided "render".
   bool AnyHostRenders() const;
+  // The sample alone would decide "render" (a gain over a threshold).
+  bool ShowsGain(const RenderSample& sample) const;
   int pending_samples() const;
 
   std::vector<HostRenderDecision> Decisions() const;

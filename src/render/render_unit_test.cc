@@ -244,6 +244,14 @@ TEST(RenderDecider, StopSamplingLeavesUndecidedHostsStatic) {
   EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kRender);  // decided hosts keep theirs
 }
 
+TEST(RenderDecider, ShowsGainAtEitherThreshold) {
+  RenderDeciderOptions o;
+  RenderDecider d(o);
+  EXPECT_TRUE(d.ShowsGain(RenderSample{{}, {"x"}, 10, 10}));            // link gain 1
+  EXPECT_TRUE(d.ShowsGain(RenderSample{{"x"}, {"x"}, 10, 100}));        // text gain 0.9
+  EXPECT_FALSE(d.ShowsGain(RenderSample{{"x", "y"}, {"x", "y"}, 100, 110}));
+}
+
 TEST(RenderDecider, ShareCapAfterTheFreeRenders) {
   RenderDeciderOptions o;
   o.samples = 1;
