@@ -147,7 +147,7 @@ void OnlineStrategy::Assess(const CrawlTask& task, const ParsedPage& page,
   out->relevance = ps.relevance;
   out->explanation = ps.ExplanationJson();
   if (judge_) {
-    const Judgement j = judge_->Judge(page, task.url, ps.relevance);
+    const Judgement j = judge_->Judge(page, ps.relevance);
     judge_->Train(j, ps.relevance);
     out->relevance = j.relevance;
     char judged[64];

@@ -7,8 +7,8 @@
 //
 // with R(P) the topic cosine (seed 000 eq. 3-4) as the prior margin (so an
 // untrained judge says 0.5 exactly at R(P) = beta) and x(P) hashed words of
-// the title, the headings and the text, the page's directory prefixes and
-// host. After each page: an FTRL-proximal step (ftrl.h) towards 1 when
+// the title, the headings and the text (no URL, host or directory: see
+// page_judge.cc). After each page: an FTRL-proximal step (ftrl.h) towards 1 when
 // R(P) >= beta, towards 0 when R(P) <= negative_fraction * beta, none in
 // between (those are the pages the judge decides). The judged relevance is
 //   J(P) = max(R(P), beta * P(c|P) / threshold)
@@ -44,7 +44,7 @@ class SelfTrainedJudge {
  public:
   SelfTrainedJudge(const SelfTrainedJudgeParams& params, double beta);
 
-  Judgement Judge(const ParsedPage& page, std::string_view url, double cosine) const;
+  Judgement Judge(const ParsedPage& page, double cosine) const;
   // The self-training step for a judged page of topic cosine R(P).
   void Train(const Judgement& j, double cosine);
 
