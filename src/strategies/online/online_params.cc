@@ -10,7 +10,7 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
       "alpha", "beta", "lambda1", "lambda2", "hash_bits", "prior_weight", "exploration", "min_variance",
       "max_groups", "gamma", "reward_exponent", "url_weight", "rescore_every",
       "max_side_links", "max_words", "regions", "judge", "judge_alpha", "judge_bits", "judge_threshold",
-      "judge_negative"};
+      "judge_negative", "judge_density"};
   const std::string where = topic.source + ": [strategy.online]: ";
   auto unknown = sp.UnknownKeys(known);
   if (!unknown.empty()) {
@@ -42,7 +42,8 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
       {"judge_alpha", &p.judge_params.ftrl.alpha, 1e-6, 100},
       {"judge_bits", &judge_bits, 10, 26},
       {"judge_threshold", &p.judge_params.threshold, 0.01, 0.99},
-      {"judge_negative", &p.judge_params.negative_fraction, 0, 1}};
+      {"judge_negative", &p.judge_params.negative_fraction, 0, 1},
+      {"judge_density", &p.judge_density, 1e-6, 1}};
   for (const Key& k : keys) {
     auto v = sp.Number(k.name, *k.value);
     if (!v.ok()) return Status::Error(where + v.status().message());
@@ -60,8 +61,8 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
   p.judge_params.ftrl.bits = static_cast<int>(judge_bits);
   auto judge = sp.String("judge", p.judge);
   if (!judge.ok()) return Status::Error(where + judge.status().message());
-  if (*judge != "topic" && *judge != "self-trained") {
-    return Status::Error(where + "judge must be \"topic\" or \"self-trained\", not \"" +
+  if (*judge != "topic" && *judge != "self-trained" && *judge != "density") {
+    return Status::Error(where + "judge must be \"topic\", \"self-trained\" or \"density\", not \"" +
                          *judge + "\"");
   }
   p.judge = *judge;

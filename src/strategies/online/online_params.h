@@ -27,8 +27,10 @@ struct OnlineParams {
   // bandit arm; false (default): the parser does not compute regions.
   bool regions = false;
   // "topic": the reward is the topic cosine R(P); "self-trained": SelfTrainedJudge's
-  // J(P) (page_judge.h), which is then also the page's stored relevance.
+  // J(P); "density": DensityRelevance (page_judge.h). The judged relevance is
+  // also the page's stored relevance.
   std::string judge = "self-trained";
+  double judge_density = 0.01;  // D0 of DensityRelevance
   SelfTrainedJudgeParams judge_params;  // judge_alpha, judge_bits, judge_threshold,
                                  // judge_negative
 };

@@ -82,6 +82,9 @@ class OnlineStrategy : public PageJudge, public StrategyLearner {
   LinkSide MakeSide(const Outlink& link, std::string_view parent_host, double parent_relevance,
                     double prior, std::vector<std::string>* context_words) const;
   double Prior(const Outlink& link, double parent_relevance) const;
+  // Sets out->relevance to the configured judge's J(P) and appends the
+  // judge's figures to out->explanation (params_.judge).
+  void JudgePage(const ParsedPage& page, const PageScore& ps, PageAssessment* out);
   std::string Explain(const Scored& s, double prior, const std::vector<HashedFeature>& x,
                       const std::vector<std::string>& names) const;
   void Learn(const CrawlTask& task, double reward);

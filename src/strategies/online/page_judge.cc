@@ -5,9 +5,21 @@
 #include "absl/container/flat_hash_set.h"
 #include "core/hash.h"
 #include "crawl/state_blob.h"
+#include "scoring/scorer.h"
 #include "strategies/online/link_features.h"
 
 namespace topicrawl {
+
+double TopicDensity(const PageScore& score) {
+  if (score.total_terms <= 0) return 0;
+  double mass = 0;
+  for (const TermWeight& t : score.terms) mass += t.count * t.topic_weight;
+  return mass / score.total_terms;
+}
+
+double DensityRelevance(const PageScore& score, double beta, double d0) {
+  return std::min(1.0, beta * TopicDensity(score) / d0);
+}
 
 SelfTrainedJudge::SelfTrainedJudge(const SelfTrainedJudgeParams& params, double beta)
     : params_(params), beta_(beta > 0 ? beta : 1.0), model_(params.ftrl) {}
