@@ -262,10 +262,11 @@ TEST(SelfTrainedJudgeTest, LearnsFromConfidentPagesAndDecidesTheUndecided) {
   EXPECT_LT(other.relevance, 1.0);  // below beta: not relevant
 }
 
-// D(P) = sum_t w_t n_t / N (page_judge.h), by hand: 3 x 1.0 + 2 x 0.5 = 4
-// weighted topic words in 200 tokens: D = 0.02. With D0 = 0.01 and beta =
-// 0.6: J = min(1, 0.6 x 2) = 1 (relevant); at N = 800, D = 0.005 and
-// J = 0.3 < beta (not relevant).
+// D(P) = sum_t w_t n_t / max(N, N0) (page_judge.h), by hand: 3 x 1.0 +
+// 2 x 0.5 = 4 weighted topic words in 200 tokens: D = 0.02. With D0 = 0.01
+// and beta = 0.6: J = min(1, 0.6 x 2) = 1 (relevant); at N = 800,
+// D = 0.005 and J = 0.3 < beta (not relevant). A 20-token page counts as
+// N0 = 100 tokens long.
 TEST(DensityJudgeTest, DensityAndRelevanceMatchHandComputedValues) {
   PageScore ps;
   ps.relevance = 0.9;
@@ -279,20 +280,25 @@ TEST(DensityJudgeTest, DensityAndRelevanceMatchHandComputedValues) {
   b.count = 2;
   b.topic_weight = 0.5;
   ps.terms = {a, b};
-  EXPECT_DOUBLE_EQ(TopicDensity(ps), 0.02);
-  EXPECT_DOUBLE_EQ(DensityRelevance(ps, 0.6, 0.01), 1.0);
+  const DensityJudgeParams params;  // D0 = 0.01, N0 = 100
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.02);
+  EXPECT_DOUBLE_EQ(DensityRelevance(ps, 0.6, params), 1.0);
   ps.total_terms = 800;
-  EXPECT_DOUBLE_EQ(TopicDensity(ps), 0.005);
-  EXPECT_DOUBLE_EQ(DensityRelevance(ps, 0.6, 0.01), 0.3);
-  // One term of weight 0.7 in 1,000 tokens: the cosine over the topic terms
-  // alone would be the same as for a page full of it.
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.005);
+  EXPECT_DOUBLE_EQ(DensityRelevance(ps, 0.6, params), 0.3);
+  ps.total_terms = 20;
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.04);
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 0), 0.2);
+  // One term of weight 0.7 in 1,000 tokens.
   ps.total_terms = 1000;
   a.count = 1;
   a.topic_weight = 0.7;
   ps.terms = {a};
-  EXPECT_DOUBLE_EQ(TopicDensity(ps), 0.0007);
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.0007);
   ps.total_terms = 0;
-  EXPECT_EQ(TopicDensity(ps), 0.0);  // an empty page
+  EXPECT_EQ(TopicDensity(ps, 0), 0.0);  // an empty page
+  ps.terms.clear();
+  EXPECT_EQ(TopicDensity(ps, 100), 0.0);
 }
 
 }  // namespace

@@ -144,9 +144,9 @@ void OnlineStrategy::JudgePage(const ParsedPage& page, const PageScore& ps,
                                PageAssessment* out) {
   char judged[64];
   if (params_.judge == "density") {
-    out->relevance = DensityRelevance(ps, relevance_->topic().beta, params_.judge_density);
-    std::snprintf(judged, sizeof(judged), "\"d\":%.5f,\"j\":%.4f", TopicDensity(ps),
-                  out->relevance);
+    out->relevance = DensityRelevance(ps, relevance_->topic().beta, params_.density);
+    std::snprintf(judged, sizeof(judged), "\"d\":%.5f,\"j\":%.4f",
+                  TopicDensity(ps, params_.density.min_tokens), out->relevance);
   } else if (judge_) {
     const Judgement j = judge_->Judge(page, ps.relevance);
     judge_->Train(j, ps.relevance);

@@ -2,8 +2,9 @@
 // outcomes (docs/strategies/online.md; issue 33).
 //
 //   reward   r(P) = min(1, J(P) / beta)^k, J(P) the crawl's own judgement
-//            of the fetched page: the topic cosine R(P) (seed 000 eq. 3-4),
-//            or with judge = "self-trained" SelfTrainedJudge's (page_judge.h);
+//            of the fetched page: by default SelfTrainedJudge's (page_judge.h);
+//            with judge = "density" the topic-term density's DensityRelevance;
+//            with judge = "topic" the topic cosine R(P) (seed 000 eq. 3-4);
 //   value    Q(l) = sigmoid(logit(prior(l)) + w . x(l)), x the hashed link
 //            features of link_features.h, prior the cold start from the
 //            topic: alpha R(anchor) + (1 - alpha) R(parent) (seed 000 eq. 5)

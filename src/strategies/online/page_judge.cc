@@ -10,15 +10,16 @@
 
 namespace topicrawl {
 
-double TopicDensity(const PageScore& score) {
-  if (score.total_terms <= 0) return 0;
+double TopicDensity(const PageScore& score, int min_tokens) {
+  const int tokens = std::max(score.total_terms, min_tokens);
+  if (tokens <= 0) return 0;
   double mass = 0;
   for (const TermWeight& t : score.terms) mass += t.count * t.topic_weight;
-  return mass / score.total_terms;
+  return mass / tokens;
 }
 
-double DensityRelevance(const PageScore& score, double beta, double d0) {
-  return std::min(1.0, beta * TopicDensity(score) / d0);
+double DensityRelevance(const PageScore& score, double beta, const DensityJudgeParams& params) {
+  return std::min(1.0, beta * TopicDensity(score, params.min_tokens) / params.d0);
 }
 
 SelfTrainedJudge::SelfTrainedJudge(const SelfTrainedJudgeParams& params, double beta)

@@ -29,17 +29,23 @@ namespace topicrawl {
 
 struct PageScore;
 
-// The topic-term density of a page: D(P) = sum_t w_t n_t / N, the topic
-// weights of the topic terms it contains times their counts, over its N
-// tokens (one topic term of weight 1 in every 100 words: D = 0.01). Unlike
+// The topic-term density of a page: D(P) = sum_t w_t n_t / max(N, N0), the
+// topic weights of the topic terms it contains times their counts, over its
+// N tokens (one topic term of weight 1 in every 100 words: D = 0.01). Unlike
 // the cosine R(P), which is computed over the topic terms alone, it falls
 // with the page's other text: one "http" in a 1,000-word page gives
-// R = 0.30 and D = 0.0007.
-double TopicDensity(const PageScore& score);
+// R = 0.30 and D = 0.0007. A page shorter than N0 tokens counts as N0 long:
+// a few words are weak evidence (a 9-word page with one keyword would
+// otherwise weigh as a long page full of them).
+double TopicDensity(const PageScore& score, int min_tokens);
 
 // The judge `judge = "density"`: J(P) = min(1, beta D(P) / D0), so a page is
 // judged relevant (J >= beta) iff D(P) >= D0.
-double DensityRelevance(const PageScore& score, double beta, double d0);
+struct DensityJudgeParams {
+  double d0 = 0.01;      // judge_density
+  int min_tokens = 100;  // judge_min_tokens: N0
+};
+double DensityRelevance(const PageScore& score, double beta, const DensityJudgeParams& params);
 
 struct SelfTrainedJudgeParams {
   FtrlParams ftrl;                 // judge_alpha, judge_bits (lambda as the link model)
