@@ -124,21 +124,8 @@ void ApplyGivenEngineFlags(const CLI::App& cmd, const CrawlConfig& flags,
 }
 
 int PrepareCrawlConfig(CrawlConfig* config) {
-  if (!config->resume) {
-    if (config->seeds_file.empty()) {
-      std::cerr << "error: --seeds FILE is required (or --resume DIR)\n";
-      return kExitUsage;
-    }
-    auto seeds = ReadSeedsFile(config->seeds_file);
-    if (!seeds.ok()) {
-      std::cerr << "error: " << seeds.status().message() << "\n";
-      return kExitUsage;
-    }
-    config->seeds = std::move(seeds).value();
-  }
-  Status v = ValidateCrawlConfig(*config);
-  if (!v.ok()) {
-    std::cerr << "error: " << v.message() << "\n";
+  if (Status s = LoadSeedsAndValidate(config); !s.ok()) {
+    std::cerr << "error: " << s.message() << "\n";
     return kExitUsage;
   }
   return kExitOk;

@@ -117,11 +117,14 @@ int RunRecrawl(CLI::App* cmd, RecrawlFlags* flags) {
       std::cerr << "error: " << planned.status().message() << "\n";
       return kExitUsage;
     }
-    std::fprintf(stderr, "round %d (%s): %lld revisits (budget %lld), %lld new seeds%s%s\n",
+    std::fprintf(stderr,
+                 "round %d (%s): %lld revisits (budget %lld), %lld new seeds, %lld announced "
+                 "new URLs%s%s\n",
                  planned->round, flags->policy.c_str(),
                  static_cast<long long>(planned->revisits),
                  static_cast<long long>(planned->budget),
-                 static_cast<long long>(planned->new_seeds), planned->note.empty() ? "" : "; ",
+                 static_cast<long long>(planned->new_seeds),
+                 static_cast<long long>(planned->announced), planned->note.empty() ? "" : "; ",
                  planned->note.c_str());
   }
   CrawlOutcome outcome = RunCrawlWithSignals(config);

@@ -200,10 +200,8 @@ void ClusterWorker::CollectHosts(const std::set<uint32_t>* only, std::vector<std
 }
 
 Status ClusterWorker::LeaseRound() {
-  RedisClient& r = *lease_conn_;
-  const std::string ttl = std::to_string(options_.lease_ms);
   std::vector<std::string> hb = {"FCALL", "tc_heartbeat", "1", pending_key_, options_.worker_id,
-                                 ttl};
+                                 std::to_string(options_.lease_ms)};
   std::set<uint32_t> owned, yielded;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -211,8 +209,20 @@ Status ClusterWorker::LeaseRound() {
     owned = owned_;
     yielded = yielded_;
   }
-  // One call renews the liveness key, and with it every lease we hold.
-  auto beat = r.Command(hb);
+  std::vector<std::string> workers;
+  if (Status s = Heartbeat(hb, &workers); !s.ok()) return s;
+  const std::set<uint32_t> desired = DesiredShards(workers);
+  if (Status s = VerifyLeases(&owned, &yielded); !s.ok()) return s;
+  if (Status s = YieldShards(owned, yielded, desired); !s.ok()) return s;
+  if (Status s = ReleaseDrainedShards(desired); !s.ok()) return s;
+  return AcquireShards(owned, yielded, desired);
+}
+
+// One call renews the liveness key, and with it every lease we hold; its
+// reply lists the live workers and says whether our liveness had lapsed.
+Status ClusterWorker::Heartbeat(const std::vector<std::string>& hb,
+                                std::vector<std::string>* workers) {
+  auto beat = lease_conn_->Command(hb);
   if (!beat.ok()) {
     // The heartbeat may have run without us seeing its reply: a lapse it
     // reported would be lost (the next one finds the key alive), so the
@@ -227,131 +237,153 @@ Status ClusterWorker::LeaseRound() {
     return beat.status();
   }
   if (beat->elements.size() != 2) return Status::Error("tc_heartbeat: unexpected reply");
-  std::vector<std::string> workers;
-  for (const auto& e : beat->elements[0].elements) workers.push_back(e.str);
-  if (std::find(workers.begin(), workers.end(), options_.worker_id) == workers.end()) {
-    workers.push_back(options_.worker_id);
-  }
-  std::set<uint32_t> desired;
-  for (uint32_t s = 0; s < kClusterShards; ++s) {
-    if (RendezvousOwner(s, workers) == options_.worker_id) desired.insert(s);
+  for (const auto& e : beat->elements[0].elements) workers->push_back(e.str);
+  if (std::find(workers->begin(), workers->end(), options_.worker_id) == workers->end()) {
+    workers->push_back(options_.worker_id);
   }
   // Our liveness lapsed (a stall longer than lease_ms): other workers may
   // have taken shards meanwhile. Forget those.
   if (beat->elements[1].AsInt() == 1) verify_due_ = true;
-  // Verified until a verify succeeds: a failed one is retried next round
-  // (another worker's heartbeat may have dropped own:<us>; left so, our
-  // shards' URLs would never be taken again).
-  if (verify_due_ && owned.empty()) verify_due_ = false;
-  if (verify_due_) {
-    std::vector<std::string> args = {"FCALL", "tc_verify", "1", pending_key_, options_.worker_id,
-                                     std::to_string(owned.size() - yielded.size())};
-    for (uint32_t s : owned) {
-      if (!yielded.count(s)) args.push_back(std::to_string(s));
-    }
-    for (uint32_t s : yielded) args.push_back(std::to_string(s));
-    auto lost = r.Command(args);
-    if (!lost.ok()) return lost.status();
-    verify_due_ = false;
-    if (!lost->elements.empty()) {
-      std::lock_guard<std::mutex> lock(mu_);
-      for (const auto& e : lost->elements) {
-        const uint32_t s = static_cast<uint32_t>(e.AsInt());
-        owned_.erase(s);
-        yielded_.erase(s);
-        hosts_.erase(s);
-        owned.erase(s);
-        yielded.erase(s);
-      }
-      std::fprintf(stderr, "warning: cluster: %zu shard leases expired (worker stalled > %d ms)\n",
-                   lost->elements.size(), options_.lease_ms);
-    }
+  return Status::Ok();
+}
+
+std::set<uint32_t> ClusterWorker::DesiredShards(const std::vector<std::string>& workers) const {
+  std::set<uint32_t> desired;
+  for (uint32_t s = 0; s < kClusterShards; ++s) {
+    if (RendezvousOwner(s, workers) == options_.worker_id) desired.insert(s);
   }
-  // Hand-over: stop taking from shards that belong elsewhere now...
+  return desired;
+}
+
+// After a lapse: asks Redis which of our leases are still ours and forgets
+// the others. Verified until a verify succeeds: a failed one is retried
+// next round (another worker's heartbeat may have dropped own:<us>; left
+// so, our shards' URLs would never be taken again).
+Status ClusterWorker::VerifyLeases(std::set<uint32_t>* owned, std::set<uint32_t>* yielded) {
+  if (verify_due_ && owned->empty()) verify_due_ = false;
+  if (!verify_due_) return Status::Ok();
+  std::vector<std::string> args = {"FCALL", "tc_verify", "1", pending_key_, options_.worker_id,
+                                   std::to_string(owned->size() - yielded->size())};
+  for (uint32_t s : *owned) {
+    if (!yielded->count(s)) args.push_back(std::to_string(s));
+  }
+  for (uint32_t s : *yielded) args.push_back(std::to_string(s));
+  auto lost = lease_conn_->Command(args);
+  if (!lost.ok()) return lost.status();
+  verify_due_ = false;
+  if (lost->elements.empty()) return Status::Ok();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& e : lost->elements) {
+    const uint32_t s = static_cast<uint32_t>(e.AsInt());
+    owned_.erase(s);
+    yielded_.erase(s);
+    hosts_.erase(s);
+    owned->erase(s);
+    yielded->erase(s);
+  }
+  std::fprintf(stderr, "warning: cluster: %zu shard leases expired (worker stalled > %d ms)\n",
+               lost->elements.size(), options_.lease_ms);
+  return Status::Ok();
+}
+
+// Hand-over, first half: stop taking from shards that belong elsewhere now.
+Status ClusterWorker::YieldShards(const std::set<uint32_t>& owned,
+                                  const std::set<uint32_t>& yielded,
+                                  const std::set<uint32_t>& desired) {
   std::vector<std::string> yield = {"FCALL", "tc_yield", "1", pending_key_, options_.worker_id};
   for (uint32_t s : owned) {
     if (!desired.count(s) && !yielded.count(s)) yield.push_back(std::to_string(s));
   }
-  if (yield.size() > 5) {
-    auto y = r.Command(yield);
-    if (!y.ok()) return y.status();
-    std::lock_guard<std::mutex> lock(mu_);
-    for (size_t i = 5; i < yield.size(); ++i) yielded_.insert(std::stoul(yield[i]));
-  }
-  // ...and release them once nothing of theirs is left here, with their
-  // hosts' politeness state for the next owner.
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    std::vector<std::string> rel = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id,
-                                    std::to_string(options_.hold_ms), "0"};
-    std::set<uint32_t> going;
-    for (uint32_t s : yielded_) {
-      if (!desired.count(s) && local_per_shard_[s] == 0) {
-        rel.push_back(std::to_string(s));
-        going.insert(s);
-      }
-    }
-    if (!going.empty()) {
-      rel[6] = std::to_string(going.size());
-      CollectHosts(&going, &rel);
-      auto x = r.Command(rel);
-      if (!x.ok()) {
-        for (uint32_t s : going) {  // send them again next round
-          for (auto& [host, rec] : hosts_[s]) rec.dirty = true;
-        }
-        return x.status();
-      }
-      for (uint32_t s : going) {
-        yielded_.erase(s);
-        owned_.erase(s);
-        local_per_shard_.erase(s);
-        hosts_.erase(s);
-      }
+  if (yield.size() <= 5) return Status::Ok();
+  auto y = lease_conn_->Command(yield);
+  if (!y.ok()) return y.status();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 5; i < yield.size(); ++i) yielded_.insert(std::stoul(yield[i]));
+  return Status::Ok();
+}
+
+// Hand-over, second half: a yielded shard is released once nothing of it is
+// left here, with its hosts' politeness state for the next owner.
+Status ClusterWorker::ReleaseDrainedShards(const std::set<uint32_t>& desired) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> rel = {"FCALL", "tc_release", "1", pending_key_, options_.worker_id,
+                                  std::to_string(options_.hold_ms), "0"};
+  std::set<uint32_t> going;
+  for (uint32_t s : yielded_) {
+    if (!desired.count(s) && local_per_shard_[s] == 0) {
+      rel.push_back(std::to_string(s));
+      going.insert(s);
     }
   }
-  // Take the free leases of our shards (and keep yielded ones we won back).
-  // mu_ is held over the call: a take (crawl thread) of a shard just taken
-  // over comes after its hosts' states are in arrived_.
+  if (going.empty()) return Status::Ok();
+  rel[6] = std::to_string(going.size());
+  CollectHosts(&going, &rel);
+  auto x = lease_conn_->Command(rel);
+  if (!x.ok()) {
+    for (uint32_t s : going) {  // send them again next round
+      for (auto& [host, rec] : hosts_[s]) rec.dirty = true;
+    }
+    return x.status();
+  }
+  for (uint32_t s : going) {
+    yielded_.erase(s);
+    owned_.erase(s);
+    local_per_shard_.erase(s);
+    hosts_.erase(s);
+  }
+  return Status::Ok();
+}
+
+// Takes the free leases of our shards (and keeps yielded ones we won back).
+// mu_ is held over the call: a take (crawl thread) of a shard just taken
+// over comes after its hosts' states are in arrived_.
+Status ClusterWorker::AcquireShards(const std::set<uint32_t>& owned,
+                                    const std::set<uint32_t>& yielded,
+                                    const std::set<uint32_t>& desired) {
   std::vector<std::string> acq = {"FCALL", "tc_acquire", "1", pending_key_, options_.worker_id};
   for (uint32_t s : desired) {
     if (!owned.count(s) || yielded.count(s)) acq.push_back(std::to_string(s));
   }
-  if (acq.size() > 5) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto got = r.Command(acq);
-    if (!got.ok()) return got.status();
-    if (got->elements.size() != 2) return Status::Error("tc_acquire: unexpected reply");
-    for (const auto& e : got->elements[0].elements) {
-      const uint32_t s = static_cast<uint32_t>(e.AsInt());
-      owned_.insert(s);
-      yielded_.erase(s);
-    }
-    const auto& h = got->elements[1].elements;
-    const int64_t now = UnixMillisNow();
-    for (size_t i = 0; i + 3 < h.size(); i += 4) {
-      HostPoliteness p;
-      p.host_key = h[i + 1].str;
-      p.not_before_unix_ms = now + h[i + 2].AsInt();
-      long long delay_ms = 0;
-      int level = 0, failed = 0;
-      unsigned cons = 0;
-      if (std::sscanf(h[i + 3].str.c_str(), "%lld %d %u %d", &delay_ms, &level, &cons, &failed) != 4) {
-        continue;
-      }
-      p.crawl_delay_s = static_cast<double>(delay_ms) / 1000.0;
-      p.backoff_level = level;
-      p.consecutive_failures = cons;
-      p.failed = failed != 0;
-      // What Redis holds for the host now: not sent again unless it changes.
-      HostRecord rec;
-      rec.state = p;
-      rec.sent_text = h[i + 3].str;
-      rec.sent_not_before = p.not_before_unix_ms;
-      hosts_[static_cast<uint32_t>(h[i].AsInt())][p.host_key] = rec;
-      arrived_.push_back(std::move(p));
-    }
+  if (acq.size() <= 5) return Status::Ok();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto got = lease_conn_->Command(acq);
+  if (!got.ok()) return got.status();
+  if (got->elements.size() != 2) return Status::Error("tc_acquire: unexpected reply");
+  for (const auto& e : got->elements[0].elements) {
+    const uint32_t s = static_cast<uint32_t>(e.AsInt());
+    owned_.insert(s);
+    yielded_.erase(s);
   }
+  AdoptHostRecords(got->elements[1].elements);
   return Status::Ok();
+}
+
+// (shard, host, wait_ms, record) quadruples of the acquired shards' hosts:
+// their politeness goes to the crawler (arrived_), and is remembered as
+// what Redis holds, not sent again unless it changes.
+void ClusterWorker::AdoptHostRecords(const std::vector<RedisReply>& h) {
+  const int64_t now = UnixMillisNow();
+  for (size_t i = 0; i + 3 < h.size(); i += 4) {
+    HostPoliteness p;
+    p.host_key = h[i + 1].str;
+    p.not_before_unix_ms = now + h[i + 2].AsInt();
+    long long delay_ms = 0;
+    int level = 0, failed = 0;
+    unsigned cons = 0;
+    if (std::sscanf(h[i + 3].str.c_str(), "%lld %d %u %d", &delay_ms, &level, &cons, &failed) != 4) {
+      continue;
+    }
+    p.crawl_delay_s = static_cast<double>(delay_ms) / 1000.0;
+    p.backoff_level = level;
+    p.consecutive_failures = cons;
+    p.failed = failed != 0;
+    HostRecord rec;
+    rec.state = p;
+    rec.sent_text = h[i + 3].str;
+    rec.sent_not_before = p.not_before_unix_ms;
+    hosts_[static_cast<uint32_t>(h[i].AsInt())][p.host_key] = rec;
+    arrived_.push_back(std::move(p));
+  }
 }
 
 void ClusterWorker::Route(const LinkCandidate& c) {

@@ -97,7 +97,20 @@ class ClusterWorker : public ClusterRole {
  private:
   explicit ClusterWorker(ClusterWorkerOptions options);
   void LeaseLoop();
+  // One lease-thread round: heartbeat, then verify (after a lapse), yield,
+  // release and acquire shard leases towards the rendezvous assignment.
   Status LeaseRound();
+  Status Heartbeat(const std::vector<std::string>& hb, std::vector<std::string>* workers);
+  // The shards the rendezvous hash gives this worker among `workers`.
+  std::set<uint32_t> DesiredShards(const std::vector<std::string>& workers) const;
+  Status VerifyLeases(std::set<uint32_t>* owned, std::set<uint32_t>* yielded);
+  Status YieldShards(const std::set<uint32_t>& owned, const std::set<uint32_t>& yielded,
+                     const std::set<uint32_t>& desired);
+  Status ReleaseDrainedShards(const std::set<uint32_t>& desired);
+  Status AcquireShards(const std::set<uint32_t>& owned, const std::set<uint32_t>& yielded,
+                       const std::set<uint32_t>& desired);
+  // REQUIRES: mu_ held.
+  void AdoptHostRecords(const std::vector<RedisReply>& records);
   Status SendDone();
   // Crawl thread: a warning every 20 s while nothing is local and URLs
   // are pending in the cluster.

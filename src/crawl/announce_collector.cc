@@ -64,7 +64,8 @@ class Collector {
   void Queue(HostState* h, Job job);
   void Record(const std::string& url, std::string kind, std::string status, int code,
               const AnnounceSummary* s, std::string problems = "");
-  void Merge(const AnnouncedEntry& e, const std::string& host, int source);
+  void Merge(const AnnouncedEntry& e, const std::string& host, int source,
+             const std::string& document);
 
   const AnnounceCollectOptions& o_;
   Fetcher* fetcher_;
@@ -118,13 +119,19 @@ void Collector::Queue(HostState* h, Job job) {
   h->jobs.push_back(std::move(job));
 }
 
-void Collector::Merge(const AnnouncedEntry& e, const std::string& host, int source) {
+void Collector::Merge(const AnnouncedEntry& e, const std::string& host, int source,
+                      const std::string& document) {
   auto [it, inserted] = rows_.try_emplace(e.loc);
   AnnouncementRow& r = it->second;
   if (inserted) {
     r.url = e.loc;
     r.host = host;
     r.source = source;
+    r.document = document;
+  }
+  if (r.title.empty() && !e.title.empty()) {  // the document that gives a title names it
+    r.title = e.title;
+    r.document = document;
   }
   r.source = std::min(r.source, source);
   r.lastmod_ms = std::max(r.lastmod_ms, e.lastmod_ms);
@@ -187,7 +194,7 @@ void Collector::OnDocument(HostState* h, const FetchResult& r, const Job& job) {
     if (kind == AnnounceKind::kSitemapIndex) {
       children.push_back(e.loc);
     } else {
-      Merge(e, h->host, IsFeed(kind) && job.source == 1 ? 2 : job.source);
+      Merge(e, h->host, IsFeed(kind) && job.source == 1 ? 2 : job.source, url);
     }
   });
   self = &parser;

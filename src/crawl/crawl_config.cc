@@ -217,6 +217,18 @@ StatusOr<std::vector<std::string>> ReadSeedsFile(const std::string& path) {
   return seeds;
 }
 
+Status LoadSeedsAndValidate(CrawlConfig* config) {
+  if (!config->resume) {
+    if (config->seeds_file.empty()) {
+      return Status::Error("--seeds FILE is required (or --resume DIR)");
+    }
+    auto seeds = ReadSeedsFile(config->seeds_file);
+    if (!seeds.ok()) return seeds.status();
+    config->seeds = std::move(seeds).value();
+  }
+  return ValidateCrawlConfig(*config);
+}
+
 Status LoadCrawlConfigToml(const std::string& path, CrawlConfig* config) {
   toml::table table;
   try {

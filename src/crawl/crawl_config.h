@@ -151,6 +151,10 @@ struct CrawlConfig {
 // a TSV whose header has a `url` or `home_url` column. Errors name the line.
 StatusOr<std::vector<std::string>> ReadSeedsFile(const std::string& path);
 
+// Unless config->resume: reads config->seeds_file (required) into
+// config->seeds. Then ValidateCrawlConfig.
+Status LoadSeedsAndValidate(CrawlConfig* config);
+
 // Applies a TOML configuration file onto *config. Unknown keys, wrong types
 // and out-of-range values are errors naming the key (and line when known).
 Status LoadCrawlConfigToml(const std::string& path, CrawlConfig* config);

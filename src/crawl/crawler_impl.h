@@ -31,6 +31,7 @@
 #include "crawl/crawl_strategy.h"
 #include "crawl/crawler.h"
 #include "crawl/progress_eta.h"
+#include "crawl/rounds/round_policy.h"
 #include "crawl/round_state.h"
 #include "crawl/store_writer.h"
 #include "crawl/url_trap.h"
@@ -84,6 +85,9 @@ class Crawler::Impl {
   Status BuildFilters();
   Status SeedOrResume();
   Status AddAnnouncedSeeds(const std::vector<FrontierRecord>& seeds);
+  Status QueueRoundAnnouncements();
+  Status QueueAnnounced(const std::vector<AnnouncedLink>& links, double floor, int round,
+                        int64_t* queued);
   void Dispatch();
   bool CheckRobots(const CrawlTask& task);
   // RobotsHostKey(url), remembered by the URL's "scheme://authority" prefix.

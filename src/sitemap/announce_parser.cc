@@ -31,7 +31,7 @@ constexpr int kPathDepth = 8;  // every element read sits at depth <= 3
 
 enum class Tag : uint8_t {
   kOther, kRoot, kEntry, kChannel, kNews, kLoc, kLastmod, kChangefreq, kPriority,
-  kPublished, kLink, kGuid,
+  kPublished, kLink, kGuid, kTitle,
 };
 
 struct Name {
@@ -78,6 +78,35 @@ std::string_view Directory(std::string_view url) {
   size_t end = url.find_first_of("?#", origin.size());
   std::string_view path = url.substr(0, end == std::string_view::npos ? url.size() : end);
   return path.substr(0, path.rfind('/') + 1);
+}
+
+// A feed entry's or news article's title as plain text: markup of an
+// escaped-HTML title (RSS titles and Atom type="html" carry it) dropped,
+// white space folded, at most kMaxTitleBytes (cut at a UTF-8 boundary).
+constexpr size_t kMaxTitleBytes = 512;
+std::string EntryTitle(std::string_view raw) {
+  std::string out;
+  bool in_tag = false, space = false;
+  for (char c : raw) {
+    if (c == '<') in_tag = true;
+    if (in_tag) {
+      if (c == '>') in_tag = false, space = true;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > kMaxTitleBytes) {
+    size_t cut = kMaxTitleBytes;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out.resize(cut);
+  }
+  return out;
 }
 
 ChangeFreq ParseChangeFreq(std::string_view s) {
@@ -156,12 +185,14 @@ class AnnounceParser::Impl {
  private:
   // Raw text of the entry being read.
   struct Raw {
-    std::string loc, lastmod, changefreq, priority, published;
+    std::string loc, lastmod, changefreq, priority, published, title;
     bool has_lastmod = false, has_changefreq = false, has_priority = false;
-    bool has_published = false, has_loc = false;
+    bool has_published = false, has_loc = false, has_title = false;
     void Clear() {  // keeps the strings' capacity: one entry after another
       loc.clear(), lastmod.clear(), changefreq.clear(), priority.clear(), published.clear();
+      title.clear();
       has_lastmod = has_changefreq = has_priority = has_published = has_loc = false;
+      has_title = false;
     }
   };
 
@@ -255,6 +286,7 @@ Tag AnnounceParser::Impl::AtomChild(Name n, const XML_Char** atts) {
   if (n.ns != kAtomNs) return Tag::kOther;
   if (n.local == "updated") return Tag::kLastmod;
   if (n.local == "published") return Tag::kPublished;
+  if (n.local == "title") return Tag::kTitle;
   if (n.local != "link" || raw_.has_loc) return Tag::kOther;
   const char* rel = Attr(atts, "rel");
   const char* href = Attr(atts, "href");
@@ -281,6 +313,7 @@ Tag AnnounceParser::Impl::ChildTag(Name n, Tag parent, int depth, const XML_Char
     return n.ns.empty() && n.local == "item" ? Tag::kEntry : Tag::kOther;
   }
   if (parent == Tag::kNews) {
+    if (n.ns == kNewsNs && n.local == "title") return Tag::kTitle;
     return n.ns == kNewsNs && n.local == "publication_date" ? Tag::kPublished : Tag::kOther;
   }
   if (parent != Tag::kEntry) return Tag::kOther;
@@ -289,6 +322,7 @@ Tag AnnounceParser::Impl::ChildTag(Name n, Tag parent, int depth, const XML_Char
     if (!n.ns.empty()) return Tag::kOther;
     if (n.local == "link") return Tag::kLoc;
     if (n.local == "pubDate") return Tag::kPublished;
+    if (n.local == "title") return Tag::kTitle;
     const char* perma = Attr(atts, "isPermaLink");
     if (n.local == "guid" && (perma == nullptr || std::string_view(perma) != "false")) {
       return Tag::kGuid;
@@ -330,6 +364,7 @@ void AnnounceParser::Impl::Start(Name n, const XML_Char** atts) {
     case Tag::kChangefreq: raw_.has_changefreq = true; target = &raw_.changefreq; break;
     case Tag::kPriority: raw_.has_priority = true; target = &raw_.priority; break;
     case Tag::kPublished: raw_.has_published = true; target = &raw_.published; break;
+    case Tag::kTitle: raw_.has_title = true; target = &raw_.title; break;
     default: break;
   }
   if (target != nullptr) {
@@ -443,6 +478,7 @@ void AnnounceParser::Impl::Emit() {
   AnnouncedEntry e;
   e.loc = std::move(*url);
   ReadDates(&e);
+  if (raw_.has_title) e.title = EntryTitle(raw_.title);
   if (raw_.has_changefreq) {
     e.changefreq = ParseChangeFreq(raw_.changefreq);
     if (e.changefreq == ChangeFreq::kNone) Problem("bad_changefreq", raw_.changefreq.substr(0, 64));

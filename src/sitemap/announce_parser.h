@@ -70,6 +70,9 @@ struct AnnouncedEntry {
   int64_t published_ms = 0;  // news:publication_date / RSS pubDate / Atom <published>
   ChangeFreq changefreq = ChangeFreq::kNone;
   float priority = -1;       // 0.0-1.0; -1 = none
+  // RSS item / Atom entry <title>, news:title of a news sitemap: plain
+  // text (markup dropped, white space folded, <= 512 bytes); "" = none.
+  std::string title;
 };
 
 struct AnnounceLimits {

@@ -100,6 +100,12 @@ TEST(AnnounceParserTest, RssBoardSample) {
   // "<guid> sub-element of <item>"); the fragment goes in canonical form.
   EXPECT_EQ(p.entries[1].loc, "http://liftoff.msfc.nasa.gov/2003/05/30.html");
   EXPECT_EQ(p.entries[3].loc, "http://liftoff.msfc.nasa.gov/news/2003/news-laundry.asp");
+  // Item titles (the channel's own <title> is no entry's); the second item
+  // has none.
+  EXPECT_EQ(p.entries[0].title, "Star City");
+  EXPECT_EQ(p.entries[1].title, "");
+  EXPECT_EQ(p.entries[2].title, "The Engine That Does More");
+  EXPECT_EQ(p.entries[3].title, "Astronauts' Dirty Laundry");
 }
 
 TEST(AnnounceParserTest, Rfc4287Examples) {
@@ -108,10 +114,12 @@ TEST(AnnounceParserTest, Rfc4287Examples) {
   ASSERT_EQ(a.entries.size(), 1u);  // the feed's own <link> is no entry
   EXPECT_EQ(a.entries[0].loc, "http://example.org/2003/12/13/atom03");
   EXPECT_EQ(a.entries[0].lastmod_ms, DaysFromCivil(2003, 12, 13) * kDay + 66602000);
+  EXPECT_EQ(a.entries[0].title, "Atom-Powered Robots Run Amok");  // not the feed's title
 
   Parsed b = Parse("http://example.org/feed.atom", ReadTestdata("rfc4287_extensive.xml"));
   ASSERT_EQ(b.entries.size(), 1u);
   EXPECT_EQ(b.entries[0].loc, "http://example.org/2005/04/02/atom");  // not the enclosure
+  EXPECT_EQ(b.entries[0].title, "Atom draft-07 snapshot");
   EXPECT_EQ(b.entries[0].lastmod_ms, DaysFromCivil(2005, 7, 31) * kDay + 44969000);
   // 2003-12-13T08:29:29-04:00 = 12:29:29 UTC.
   EXPECT_EQ(b.entries[0].published_ms, DaysFromCivil(2003, 12, 13) * kDay + 44969000);
@@ -123,12 +131,36 @@ TEST(AnnounceParserTest, NewsAndImageExtensionsTolerated) {
   ASSERT_EQ(n.entries.size(), 1u);
   EXPECT_EQ(n.entries[0].loc, "http://www.example.org/business/article55.html");
   EXPECT_EQ(n.entries[0].published_ms, DaysFromCivil(2008, 12, 23) * kDay);
+  EXPECT_EQ(n.entries[0].title, "Companies A, B in Merger Talks");
   EXPECT_TRUE(n.summary.problems.empty());
 
   Parsed i = Parse("https://example.com/sitemap.xml", ReadTestdata("google_image_sitemap.xml"));
   ASSERT_EQ(i.entries.size(), 2u);  // image:loc is not a page
   EXPECT_EQ(i.entries[0].loc, "https://example.com/sample1.html");
   EXPECT_EQ(i.entries[1].loc, "https://example.com/sample2.html");
+}
+
+// Titles are plain text: escaped markup (RSS, Atom type="html") and XHTML
+// children dropped, white space folded, long ones cut at 512 bytes on a
+// UTF-8 boundary; a sitemap <url> has none.
+TEST(AnnounceParserTest, EntryTitlesArePlainText) {
+  Parsed a = Parse(
+      "http://example.org/feed.atom",
+      "<feed xmlns=\"http://www.w3.org/2005/Atom\">"
+      "<entry><title type=\"html\">TCP &lt;b&gt;tuning&lt;/b&gt;\n  guide</title>"
+      "<link href=\"/a\"/></entry>"
+      "<entry><title type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">DNS "
+      "<em>over</em> TLS</div></title><link href=\"/b\"/></entry>"
+      "<entry><title>" + std::string(511, 'y') + "\xC3\xA9</title><link href=\"/c\"/></entry>"
+      "</feed>");
+  ASSERT_EQ(a.entries.size(), 3u);
+  EXPECT_EQ(a.entries[0].title, "TCP tuning guide");
+  EXPECT_EQ(a.entries[1].title, "DNS over TLS");
+  EXPECT_EQ(a.entries[2].title, std::string(511, 'y'));  // the 2-byte character would pass 512
+  Parsed s = Parse("http://example.org/sitemap.xml",
+                   std::string(kUrlsetOpen) + "<url><loc>http://example.org/x</loc></url></urlset>");
+  ASSERT_EQ(s.entries.size(), 1u);
+  EXPECT_EQ(s.entries[0].title, "");
 }
 
 TEST(AnnounceParserTest, GzipSitemapFedInPieces) {

@@ -13,7 +13,11 @@ constexpr char kSchema[] =
     "CREATE TABLE IF NOT EXISTS announcements(round INTEGER NOT NULL, url TEXT NOT NULL, "
     "host TEXT NOT NULL, source INTEGER NOT NULL, lastmod INTEGER NOT NULL, "
     "published INTEGER NOT NULL, changefreq INTEGER NOT NULL, priority REAL NOT NULL, "
+    "title TEXT NOT NULL DEFAULT '', document TEXT NOT NULL DEFAULT '', "
     "PRIMARY KEY(round, url)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS announced_queue(round INTEGER NOT NULL, rank INTEGER NOT NULL, "
+    "url TEXT NOT NULL, title TEXT NOT NULL, document TEXT NOT NULL, floor REAL NOT NULL, "
+    "PRIMARY KEY(round, rank)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS announce_fetches(round INTEGER NOT NULL, url TEXT NOT NULL, "
     "kind TEXT NOT NULL, status TEXT NOT NULL, http_code INTEGER NOT NULL, "
     "entries INTEGER NOT NULL, rejected INTEGER NOT NULL, bytes INTEGER NOT NULL, "
@@ -21,6 +25,17 @@ constexpr char kSchema[] =
     "CREATE TABLE IF NOT EXISTS host_trust(round INTEGER NOT NULL, host TEXT NOT NULL, "
     "trust REAL NOT NULL, agree INTEGER NOT NULL, disagree INTEGER NOT NULL, "
     "state TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY(round, host)) WITHOUT ROWID;";
+
+// Tables written before the title and document columns: add them.
+Status AddMissingColumns(SqliteDb* db) {
+  auto has = db->QueryText(
+      "SELECT name FROM pragma_table_info('announcements') WHERE name = 'document'");
+  if (!has.ok()) return has.status();
+  if (has->has_value()) return Status::Ok();
+  return db->Exec(
+      "ALTER TABLE announcements ADD COLUMN title TEXT NOT NULL DEFAULT '';"
+      "ALTER TABLE announcements ADD COLUMN document TEXT NOT NULL DEFAULT '';");
+}
 
 std::string RoundFilter(int round) {
   return round < 0 ? std::string() : " WHERE round = " + std::to_string(round);
@@ -36,6 +51,7 @@ StatusOr<std::unique_ptr<AnnounceStore>> AnnounceStore::Open(const std::string& 
   if (!db.ok()) return db.status();
   sqlite3_busy_timeout((*db)->raw(), 10000);
   if (Status s = (*db)->Exec(kSchema); !s.ok()) return s;
+  if (Status s = AddMissingColumns(db->get()); !s.ok()) return s;
   return std::unique_ptr<AnnounceStore>(new AnnounceStore(std::move(db).value()));
 }
 
@@ -51,7 +67,9 @@ Status AnnounceStore::WriteRound(int round, const std::vector<AnnouncementRow>& 
     db_->Exec("ROLLBACK");
     return s;
   };
-  auto ins = db_->Prepare("INSERT OR REPLACE INTO announcements VALUES(?,?,?,?,?,?,?,?)");
+  auto ins = db_->Prepare(
+      "INSERT OR REPLACE INTO announcements(round, url, host, source, lastmod, published, "
+      "changefreq, priority, title, document) VALUES(?,?,?,?,?,?,?,?,?,?)");
   if (!ins.ok()) return fail(ins.status());
   for (const AnnouncementRow& a : rows) {
     ins->BindInt(1, round);
@@ -62,6 +80,8 @@ Status AnnounceStore::WriteRound(int round, const std::vector<AnnouncementRow>& 
     ins->BindInt(6, a.published_ms);
     ins->BindInt(7, a.changefreq);
     ins->BindDouble(8, a.priority);
+    ins->BindText(9, a.title);
+    ins->BindText(10, a.document);
     if (Status s = ins->Run(); !s.ok()) return fail(s);
   }
   auto fin = db_->Prepare("INSERT INTO announce_fetches VALUES(?,?,?,?,?,?,?,?,?)");
@@ -111,8 +131,8 @@ Status AnnounceStore::WriteHostTrust(int round, const std::vector<HostTrustRow>&
 Status AnnounceStore::ForEachAnnouncement(
     int round, const std::function<bool(int, const AnnouncementRow&)>& visit) {
   auto q = db_->Prepare(
-      "SELECT round, url, host, source, lastmod, published, changefreq, priority FROM "
-      "announcements" + RoundFilter(round) + " ORDER BY round, url");
+      "SELECT round, url, host, source, lastmod, published, changefreq, priority, title, "
+      "document FROM announcements" + RoundFilter(round) + " ORDER BY round, url");
   if (!q.ok()) return q.status();
   Status st;
   AnnouncementRow a;
@@ -124,6 +144,8 @@ Status AnnounceStore::ForEachAnnouncement(
     a.published_ms = q->Int(5);
     a.changefreq = static_cast<int>(q->Int(6));
     a.priority = q->Double(7);
+    a.title = q->Text(8);
+    a.document = q->Text(9);
     if (!visit(static_cast<int>(q->Int(0)), a)) break;
   }
   q->Reset();
@@ -168,6 +190,50 @@ Status AnnounceStore::ForEachHostTrust(int round,
     h.state = q->Text(5);
     h.reason = q->Text(6);
     if (!visit(static_cast<int>(q->Int(0)), h)) break;
+  }
+  q->Reset();
+  return st;
+}
+
+Status AnnounceStore::WriteQueue(int round, const std::vector<QueuedAnnouncement>& rows) {
+  if (Status s = db_->Exec("BEGIN IMMEDIATE; DELETE FROM announced_queue WHERE round = " +
+                           std::to_string(round) + ";");
+      !s.ok()) {
+    return s;
+  }
+  auto ins = db_->Prepare("INSERT INTO announced_queue VALUES(?,?,?,?,?,?)");
+  if (!ins.ok()) {
+    db_->Exec("ROLLBACK");
+    return ins.status();
+  }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ins->BindInt(1, round);
+    ins->BindInt(2, static_cast<int64_t>(i));
+    ins->BindText(3, rows[i].url);
+    ins->BindText(4, rows[i].title);
+    ins->BindText(5, rows[i].document);
+    ins->BindDouble(6, rows[i].floor);
+    if (Status s = ins->Run(); !s.ok()) {
+      db_->Exec("ROLLBACK");
+      return s;
+    }
+  }
+  return db_->Exec("COMMIT");
+}
+
+Status AnnounceStore::ForEachQueued(int round,
+                                    const std::function<bool(const QueuedAnnouncement&)>& visit) {
+  auto q = db_->Prepare("SELECT url, title, document, floor FROM announced_queue" +
+                        RoundFilter(round) + " ORDER BY rank");
+  if (!q.ok()) return q.status();
+  Status st;
+  QueuedAnnouncement a;
+  while (q->NextRow(&st)) {
+    a.url = q->Text(0);
+    a.title = q->Text(1);
+    a.document = q->Text(2);
+    a.floor = q->Double(3);
+    if (!visit(a)) break;
   }
   q->Reset();
   return st;

@@ -3,11 +3,19 @@
 // the per-host trust in their <lastmod>. Three tables in DIR/crawl.db,
 // created when first written (a crawl without them reads as empty):
 //
-//   announcements(round, url, host, source, lastmod, published, changefreq, priority)
+//   announcements(round, url, host, source, lastmod, published, changefreq, priority,
+//                 title, document)
 //       one row per URL announced in the collection before round `round`
 //       (the latest collection of a URL is its row of the highest round);
 //       source 1 sitemap, 2 feed, 3 a feed found through a page's
-//       <link rel="alternate">; dates unix ms (0 = none).
+//       <link rel="alternate">; dates unix ms (0 = none); title: a feed
+//       entry's title ("" none); document: the sitemap or feed that named
+//       it. (Tables written before these two columns get them, empty.)
+//   announced_queue(round, rank, url, title, document, floor)
+//       the announced URLs new to the crawl that the round's plan queues
+//       (crawl/rounds/round_policy.h RoundPlan::announced), in the plan's
+//       order; the crawler scores them with its strategy when the round
+//       starts (crawl/announced_links.h).
 //   announce_fetches(round, url, kind, status, http_code, entries, rejected, bytes, problems)
 //       one row per robots.txt / sitemap / feed fetched: its outcome and
 //       its problems as "reason=count reason=count ..." (data, not errors).
@@ -42,6 +50,8 @@ struct AnnouncementRow {
   int64_t published_ms = 0;
   int changefreq = 0;  // sitemap::ChangeFreq as int
   double priority = -1;
+  std::string title;     // a feed entry's or news article's title ("" none)
+  std::string document;  // the sitemap or feed that named it (the one with the title)
 };
 
 struct AnnounceFetchRow {
@@ -61,6 +71,14 @@ struct HostTrustRow {
   std::string reason;  // e.g. "one date for 95% of 400 URLs", "3 of 4 claims wrong"
 };
 
+// An announced URL the crawl does not know, queued by a round's plan.
+struct QueuedAnnouncement {
+  std::string url;
+  std::string title;
+  std::string document;
+  double floor = -1;  // RoundPlan::announced_floor
+};
+
 class AnnounceStore {
  public:
   // Opens DIR/crawl.db (it must exist) and creates the tables if missing.
@@ -77,6 +95,11 @@ class AnnounceStore {
                              const std::function<bool(int, const AnnouncementRow&)>& visit);
   Status ForEachFetch(int round, const std::function<bool(int, const AnnounceFetchRow&)>& visit);
   Status ForEachHostTrust(int round, const std::function<bool(int, const HostTrustRow&)>& visit);
+
+  // Replaces round `round`'s queue of announced new URLs.
+  Status WriteQueue(int round, const std::vector<QueuedAnnouncement>& rows);
+  // Round `round`'s queue, in rank order.
+  Status ForEachQueued(int round, const std::function<bool(const QueuedAnnouncement&)>& visit);
 
  private:
   explicit AnnounceStore(std::unique_ptr<SqliteDb> db);

@@ -64,6 +64,30 @@ std::vector<std::pair<std::string_view, uint32_t>> CountTerms(const std::vector<
   return out;
 }
 
+// The tiny slack covers rounding of bound sums (scores are summed in query
+// order, bounds in bound order): what a document's bound must exceed to
+// stay in the search.
+double MaxScoreNeed(double theta) { return theta * (1.0 - 1e-9); }
+
+// The hit's score over s(q, q), clamped to 1 (0 when the query scores 0
+// against itself).
+void SetBm25Normalized(double self, Bm25Hit* hit) {
+  if (hit->doc >= 0) hit->normalized = self > 0 ? std::min(1.0, hit->score / self) : 0.0;
+}
+
+// A candidate's contributions against the best so far (the top-1 rule):
+// true when it takes the hit's place and raises theta.
+bool OfferBm25Candidate(const std::vector<double>& contrib, uint32_t d, double* theta,
+                        Bm25Hit* hit) {
+  const double s = SumInQueryOrder(contrib);
+  ++hit->docs_scored;
+  if (!BeatsTop1(s, d, *theta, hit->doc)) return false;
+  *theta = s;
+  hit->doc = d;
+  hit->score = s;
+  return true;
+}
+
 }  // namespace
 
 Bm25Query AsQuery(const Bm25Doc& doc) {
@@ -92,54 +116,49 @@ void Bm25Index::Finalize(size_t tiered_from) {
       }
     }
   }
-  // Impact tiers. A list's postings are cut by their tf part into up to four
-  // bands: the top ~1/1024, ~1/64 and ~1/8 of the postings and the rest
-  // (cuts only where the value changes, so a list of equal impacts is one
-  // tier). A document is in exactly one tier of a term, and its
-  // contribution is at most weight * that tier's maximum: Top1Tiered can
-  // leave a term's low tiers out of the candidates while its high, short
-  // tiers stay in.
   // Below kTieredFrom documents the plain max-score is cheaper (fewer
   // lists to set up per query; bench/jlse_bench): no tiers.
-  if (doc_len_.size() < tiered_from) {
-    for (int f = 0; f < kBm25Fields; ++f) {
-      for (PostingList& list : lists_[f]) list.tiers.clear();
-    }
-    tiered_ = false;
-    return;
-  }
-  tiered_ = true;
-  constexpr size_t kMinTiered = 32;
-  std::vector<double> imp, sorted;
+  tiered_ = doc_len_.size() >= tiered_from;
   for (int f = 0; f < kBm25Fields; ++f) {
     for (PostingList& list : lists_[f]) {
       list.tiers.clear();
-      const size_t L = list.postings.size();
-      imp = list.impact;
-      std::vector<double> cuts;  // descending: tier k holds (cuts[k], cuts[k-1]]
-      if (L >= kMinTiered) {
-        sorted = imp;
-        std::sort(sorted.begin(), sorted.end(), std::greater<double>());
-        double above = sorted[0];
-        for (size_t r : {L / 1024, L / 64, L / 8}) {
-          if (r == 0) continue;
-          const double c = sorted[r];
-          if (c < above) {
-            cuts.push_back(c);
-            above = c;
-          }
-        }
-      }
-      list.tiers.resize(cuts.size() + 1);
-      for (size_t i = 0; i < L; ++i) {
-        size_t k = 0;
-        while (k < cuts.size() && imp[i] <= cuts[k]) ++k;
-        Tier& t = list.tiers[k];
-        t.postings.push_back(list.postings[i]);
-        t.impact.push_back(imp[i]);
-        t.max_impact = std::max(t.max_impact, imp[i]);
+      if (tiered_) CutImpactTiers(&list);
+    }
+  }
+}
+
+// A list's postings are cut by their tf part into up to four bands: the top
+// ~1/1024, ~1/64 and ~1/8 of the postings and the rest (cuts only where the
+// value changes, so a list of equal impacts is one tier). A document is in
+// exactly one tier of a term, and its contribution is at most weight * that
+// tier's maximum: TierScan can leave a term's low tiers out of the
+// candidates while its high, short tiers stay in.
+void Bm25Index::CutImpactTiers(PostingList* list) {
+  constexpr size_t kMinTiered = 32;
+  const std::vector<double>& imp = list->impact;
+  const size_t L = list->postings.size();
+  std::vector<double> cuts;  // descending: tier k holds (cuts[k], cuts[k-1]]
+  if (L >= kMinTiered) {
+    std::vector<double> sorted = imp;
+    std::sort(sorted.begin(), sorted.end(), std::greater<double>());
+    double above = sorted[0];
+    for (size_t r : {L / 1024, L / 64, L / 8}) {
+      if (r == 0) continue;
+      const double c = sorted[r];
+      if (c < above) {
+        cuts.push_back(c);
+        above = c;
       }
     }
+  }
+  list->tiers.resize(cuts.size() + 1);
+  for (size_t i = 0; i < L; ++i) {
+    size_t k = 0;
+    while (k < cuts.size() && imp[i] <= cuts[k]) ++k;
+    Tier& t = list->tiers[k];
+    t.postings.push_back(list->postings[i]);
+    t.impact.push_back(imp[i]);
+    t.max_impact = std::max(t.max_impact, imp[i]);
   }
 }
 
@@ -276,154 +295,143 @@ Bm25Hit Bm25Index::BruteForceTop1(const Bm25Query& query) const {
       hit.doc = static_cast<int64_t>(d);
     }
   }
-  if (hit.doc >= 0) {
-    hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
-  }
+  SetBm25Normalized(self, &hit);
   return hit;
 }
 
-Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
-  Bm25Hit hit;
-  double self = 0;
-  std::vector<QueryTerm> terms = Prepare(query, &self);
+double Bm25Index::ImpactOf(const QueryTerm& q, size_t at, uint32_t doc) const {
+  return finalized_ ? q.list->impact[at] : DocTfPart(q.list->postings[at].tf, doc, q.field);
+}
+
+// Scores the first postings of the rarest (highest-bound) term. A good
+// theta early makes the common lists non-essential before the scan starts;
+// the scan still sees every document that could beat or tie it (ties:
+// smallest id wins). The seeds come in increasing id order, so every other
+// list is probed by a galloping seek from its own seed cursor (not a binary
+// search over the whole list), highest bound first, and a seed is dropped
+// as soon as the remaining bounds cannot lift it above theta.
+double Bm25Index::SeedTheta(const std::vector<QueryTerm>& terms, const std::vector<double>& prefix,
+                            double theta, Bm25Hit* hit) const {
   const size_t n = terms.size();
-  if (n == 0) return hit;
-  hit.shares_term = true;
-  // Max-score: terms by ascending bound; prefix[i] = bounds of terms 0..i-1.
-  // Terms 0..first-1 are "non-essential": together they cannot beat theta,
-  // so only documents of the essential lists are candidates, and the
-  // non-essential lists are probed (galloping) only for those.
-  std::sort(terms.begin(), terms.end(),
-            [](const QueryTerm& a, const QueryTerm& b) { return a.bound < b.bound; });
-  std::vector<double> prefix(n + 1, 0.0);
-  for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + terms[i].bound;
-  std::vector<size_t> pos(n, 0);
-  // Each list's current document, contiguous: the per-candidate min and
-  // match passes read this array, not list -> postings -> posting.
-  std::vector<uint32_t> cur_doc(n);
-  for (size_t i = 0; i < n; ++i) {
-    const auto& p = terms[i].list->postings;
-    cur_doc[i] = p.empty() ? kEnd : p[0].doc;
-  }
-  auto doc_of = [&](size_t i) -> uint32_t {
-    const auto& p = terms[i].list->postings;
-    return pos[i] < p.size() ? p[pos[i]].doc : kEnd;
-  };
-  // First posting >= target, galloping from the cursor.
-  auto seek = [&](size_t i, uint32_t target) {
-    Gallop(terms[i].list->postings, target, &pos[i], &hit.postings_touched);
-    cur_doc[i] = doc_of(i);
-  };
+  const QueryTerm& rarest = terms[n - 1];
+  const auto& seed_list = rarest.list->postings;
+  const size_t m = std::min<size_t>(seed_list.size(), 64);
   std::vector<double> contrib(n, 0.0);  // by query order
-  // Best score so far; a document must beat it strictly. With a minimum,
-  // the search starts there: only a document above it can be the answer.
-  const double floor_score = min_normalized > 0 ? min_normalized * self : 0.0;
-  double theta = floor_score;
-  // The tiny slack covers rounding of bound sums (scores are summed in
-  // query order, bounds in bound order).
-  auto need = [&] { return theta * (1.0 - 1e-9); };
-  // DocTfPart of posting `at` of a term's list (precomputed once finalized).
-  auto Part = [this](const QueryTerm& q, size_t at, uint32_t d) {
-    return finalized_ ? q.list->impact[at] : DocTfPart(q.list->postings[at].tf, d, q.field);
-  };
-  // Every term together cannot lift a document above the minimum: no hit
-  // (the seeds below would all be pruned; this skips setting them up).
-  if (prefix[n] <= need()) return hit;
-  // Seed theta: score the first postings of the rarest (highest-bound)
-  // term. A good theta early makes the common lists non-essential before
-  // the scan starts; the scan below still sees every document that could
-  // beat or tie it (ties: smallest id wins). The seeds come in increasing
-  // id order, so every other list is probed by a galloping seek from its
-  // own seed cursor (not a binary search over the whole list), highest
-  // bound first, and a seed is dropped as soon as the remaining bounds
-  // cannot lift it above theta.
-  {
-    const auto& seed_list = terms[n - 1].list->postings;
-    const size_t m = std::min<size_t>(seed_list.size(), 64);
-    std::vector<size_t> seed_pos(n, 0);
-    for (size_t k = 0; k < m; ++k) {
-      const uint32_t d = seed_list[k].doc;
-      std::fill(contrib.begin(), contrib.end(), 0.0);
-      double partial = terms[n - 1].weight * Part(terms[n - 1], k, d);
-      contrib[terms[n - 1].order] = partial;
-      ++hit.postings_touched;
-      bool pruned = false;
-      for (size_t i = n - 1; i-- > 0;) {
-        if (partial + prefix[i + 1] <= need()) {
-          pruned = true;
-          break;
-        }
-        const auto& p = terms[i].list->postings;
-        size_t at = seed_pos[i];
-        Gallop(p, d, &at, &hit.postings_touched);
-        seed_pos[i] = at;
-        if (at == p.size() || p[at].doc != d) continue;
-        const double c = terms[i].weight * Part(terms[i], at, d);
-        contrib[terms[i].order] = c;
-        partial += c;
-      }
-      if (pruned) continue;
-      const double sc = SumInQueryOrder(contrib);
-      ++hit.docs_scored;
-      if (BeatsTop1(sc, d, theta, hit.doc)) {
-        theta = sc;
-        hit.doc = d;
-        hit.score = sc;
-      }
-    }
-  }
-  hit.seed_postings = hit.postings_touched;
-  if (finalized_ && tiered_ && search_ != Bm25Search::kMaxScore) {
-    Top1Tiered(terms, theta, &hit);
-    if (hit.doc >= 0) hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
-    return hit;
-  }
-  size_t first = 0;  // first essential term
-  while (first < n && prefix[first + 1] <= need()) ++first;
-  while (first < n) {
-    uint32_t d = kEnd;
-    for (size_t i = first; i < n; ++i) d = std::min(d, cur_doc[i]);
-    if (d == kEnd) break;
-    ++hit.candidates;
+  std::vector<size_t> seed_pos(n, 0);
+  for (size_t k = 0; k < m; ++k) {
+    const uint32_t d = seed_list[k].doc;
     std::fill(contrib.begin(), contrib.end(), 0.0);
-    double partial = 0;
-    for (size_t i = first; i < n; ++i) {
-      if (cur_doc[i] != d) continue;
-      const double c = terms[i].weight * Part(terms[i], pos[i], d);
-      contrib[terms[i].order] = c;
-      partial += c;
-      ++pos[i];
-      cur_doc[i] = doc_of(i);
-      ++hit.postings_touched;
-    }
+    double partial = rarest.weight * ImpactOf(rarest, k, d);
+    contrib[rarest.order] = partial;
+    ++hit->postings_touched;
     bool pruned = false;
-    for (size_t i = first; i-- > 0;) {
-      if (partial + prefix[i + 1] <= need()) {
-        pruned = true;  // even every remaining term cannot lift it above theta
+    for (size_t i = n - 1; i-- > 0;) {
+      if (partial + prefix[i + 1] <= MaxScoreNeed(theta)) {
+        pruned = true;
         break;
       }
-      seek(i, d);
-      if (cur_doc[i] != d) continue;
-      const double c = terms[i].weight * Part(terms[i], pos[i], d);
+      const auto& p = terms[i].list->postings;
+      size_t at = seed_pos[i];
+      Gallop(p, d, &at, &hit->postings_touched);
+      seed_pos[i] = at;
+      if (at == p.size() || p[at].doc != d) continue;
+      const double c = terms[i].weight * ImpactOf(terms[i], at, d);
       contrib[terms[i].order] = c;
       partial += c;
-      ++hit.postings_touched;
     }
-    if (pruned) continue;
-    const double s = SumInQueryOrder(contrib);
-    ++hit.docs_scored;
-    if (BeatsTop1(s, d, theta, hit.doc)) {
-      theta = s;
-      hit.doc = d;
-      hit.score = s;
-      while (first < n && prefix[first + 1] <= need()) ++first;
-    }
+    if (!pruned) OfferBm25Candidate(contrib, d, &theta, hit);
   }
-  if (hit.doc >= 0) {
-    hit.normalized = self > 0 ? std::min(1.0, hit.score / self) : 0.0;
-  }
-  return hit;
+  return theta;
 }
+
+// Max-score over whole posting lists (terms by ascending bound, prefix[i]
+// = bounds of terms 0..i-1). Terms 0..first_-1 are "non-essential":
+// together they cannot beat theta, so only documents of the essential lists
+// are candidates, and the non-essential lists are probed (galloping) only
+// for those.
+class Bm25Index::ListScan {
+ public:
+  ListScan(const Bm25Index& index, const std::vector<QueryTerm>& terms,
+           const std::vector<double>& prefix, double theta, Bm25Hit* hit)
+      : index_(index), terms_(terms), prefix_(prefix), n_(terms.size()), theta_(theta),
+        hit_(hit), pos_(n_, 0), cur_doc_(n_), contrib_(n_, 0.0) {
+    for (size_t i = 0; i < n_; ++i) {
+      const auto& p = terms_[i].list->postings;
+      cur_doc_[i] = p.empty() ? kEnd : p[0].doc;
+    }
+  }
+
+  void Run() {
+    SkipNonEssential();
+    while (first_ < n_) {
+      uint32_t d = kEnd;
+      for (size_t i = first_; i < n_; ++i) d = std::min(d, cur_doc_[i]);
+      if (d == kEnd) break;
+      ++hit_->candidates;
+      std::fill(contrib_.begin(), contrib_.end(), 0.0);
+      const double partial = ConsumeEssential(d);
+      if (!ProbeNonEssential(d, partial)) continue;
+      if (OfferBm25Candidate(contrib_, d, &theta_, hit_)) SkipNonEssential();
+    }
+  }
+
+ private:
+  uint32_t CursorDoc(size_t i) const {
+    const auto& p = terms_[i].list->postings;
+    return pos_[i] < p.size() ? p[pos_[i]].doc : kEnd;
+  }
+
+  // The terms that together cannot beat theta leave the essential set.
+  void SkipNonEssential() {
+    while (first_ < n_ && prefix_[first_ + 1] <= MaxScoreNeed(theta_)) ++first_;
+  }
+
+  // The essential lists on candidate d: their contributions, and their
+  // cursors move past it. Returns the partial score.
+  double ConsumeEssential(uint32_t d) {
+    double partial = 0;
+    for (size_t i = first_; i < n_; ++i) {
+      if (cur_doc_[i] != d) continue;
+      const double c = terms_[i].weight * index_.ImpactOf(terms_[i], pos_[i], d);
+      contrib_[terms_[i].order] = c;
+      partial += c;
+      ++pos_[i];
+      cur_doc_[i] = CursorDoc(i);
+      ++hit_->postings_touched;
+    }
+    return partial;
+  }
+
+  // The non-essential lists, highest bound first, probed for d by galloping
+  // from their cursors; false (pruned) as soon as even every remaining term
+  // cannot lift d above theta.
+  bool ProbeNonEssential(uint32_t d, double partial) {
+    for (size_t i = first_; i-- > 0;) {
+      if (partial + prefix_[i + 1] <= MaxScoreNeed(theta_)) return false;
+      Gallop(terms_[i].list->postings, d, &pos_[i], &hit_->postings_touched);
+      cur_doc_[i] = CursorDoc(i);
+      if (cur_doc_[i] != d) continue;
+      const double c = terms_[i].weight * index_.ImpactOf(terms_[i], pos_[i], d);
+      contrib_[terms_[i].order] = c;
+      partial += c;
+      ++hit_->postings_touched;
+    }
+    return true;
+  }
+
+  const Bm25Index& index_;
+  const std::vector<QueryTerm>& terms_;
+  const std::vector<double>& prefix_;
+  const size_t n_;
+  double theta_;
+  Bm25Hit* const hit_;
+  size_t first_ = 0;  // first essential term
+  std::vector<size_t> pos_;
+  // Each list's current document, contiguous: the per-candidate min and
+  // match passes read this array, not list -> postings -> posting.
+  std::vector<uint32_t> cur_doc_;
+  std::vector<double> contrib_;  // by query order
+};
 
 // Max-score over impact tiers. Every (term, tier) is a list with bound
 // weight * tier maximum. A term whose top e tiers are "essential" can add
@@ -438,8 +446,30 @@ Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
 // its partial score plus the remaining c_t cannot beat theta. Scores are
 // summed in query order as in BruteForceTop1: the same top-1, the same
 // double.
-void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const {
-  const size_t n = terms.size();
+class Bm25Index::TierScan {
+ public:
+  TierScan(const std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit)
+      : terms_(terms), n_(terms.size()), theta_(theta), hit_(hit), first_tier_(n_ + 1, 0),
+        ess_(n_, 0), contrib_(n_, 0.0), matched_(n_, 0) {
+    BuildCursors();
+    OrderSteps();
+    EnterEssentialPrefix();
+  }
+
+  void Run() {
+    uint32_t d = kEnd;
+    while (NextCandidate(&d)) {
+      ++hit_->candidates;
+      std::fill(contrib_.begin(), contrib_.end(), 0.0);
+      std::fill(matched_.begin(), matched_.end(), 0);
+      double rem = total_c_;
+      const double partial = ConsumeEssential(&rem);
+      if (!ProbeOtherTerms(d, partial, rem)) continue;
+      if (OfferBm25Candidate(contrib_, d, &theta_, hit_)) ShrinkEssential();
+    }
+  }
+
+ private:
   struct Cursor {
     const std::vector<Posting>* p;
     const double* impact;  // the tier's DocTfPart per posting
@@ -447,155 +477,202 @@ void Bm25Index::Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit*
     size_t term;
     double bound;
   };
-  std::vector<Cursor> cur;
-  std::vector<size_t> first_tier(n + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    first_tier[i] = cur.size();
-    for (const Tier& t : terms[i].list->tiers) {
-      cur.push_back({&t.postings, t.impact.data(), 0, i, terms[i].weight * t.max_impact});
-    }
-  }
-  first_tier[n] = cur.size();
-  auto tiers_of = [&](size_t i) { return first_tier[i + 1] - first_tier[i]; };
-  // The order tiers become essential, with the reduction of sum_t c_t each
-  // brings. Reduction per posting is made non-increasing within a term, and
-  // ties keep tier order, so a term's tiers enter top-down.
+  // A tier entering the essential set, with the reduction of sum_t c_t it
+  // brings.
   struct Step {
     size_t term;
     size_t cursor;
     double reduction;
     double ratio;
   };
-  std::vector<Step> steps;
-  double total = 0;  // sum_t c_t with nothing essential
-  for (size_t i = 0; i < n; ++i) {
-    const size_t k0 = first_tier[i];
-    total += cur[k0].bound;
-    double ratio = std::numeric_limits<double>::infinity();
-    for (size_t k = 0; k < tiers_of(i); ++k) {
-      const double here = cur[k0 + k].bound;
-      const double below = k + 1 < tiers_of(i) ? cur[k0 + k + 1].bound : 0.0;
-      const double len = static_cast<double>(std::max<size_t>(1, cur[k0 + k].p->size()));
-      ratio = std::min(ratio, (here - below) / len);
-      steps.push_back({i, k0 + k, here - below, ratio});
-    }
-  }
-  std::stable_sort(steps.begin(), steps.end(),
-                   [](const Step& a, const Step& b) { return a.ratio > b.ratio; });
-  // remaining[j] = sum_t c_t when steps 0..j-1 are essential.
-  std::vector<double> remaining(steps.size() + 1);
-  remaining[0] = total;
-  for (size_t j = 0; j < steps.size(); ++j) remaining[j + 1] = remaining[j] - steps[j].reduction;
-  auto need = [&] { return theta * (1.0 - 1e-9); };
-  // Essential prefix: the shortest with remaining <= need (rounding: the
-  // last step leaves exactly 0).
-  size_t J = 0;
-  while (J < steps.size() && remaining[J] > need()) ++J;
-  if (J < steps.size() && remaining[J] > need()) J = steps.size();
-  std::vector<size_t> ess(n, 0);  // essential tiers per term (a top-down prefix)
-  std::vector<char> is_ess(cur.size(), 0);
-  for (size_t j = 0; j < J; ++j) {
-    ++ess[steps[j].term];
-    is_ess[steps[j].cursor] = 1;
-  }
-  auto c_of = [&](size_t i) {
-    return ess[i] < tiers_of(i) ? cur[first_tier[i] + ess[i]].bound : 0.0;
-  };
-  auto doc_at = [](const Cursor& c) -> uint32_t {
-    return c.pos < c.p->size() ? (*c.p)[c.pos].doc : kEnd;
-  };
-  auto seek = [&](Cursor& c, uint32_t target) {
-    Gallop(*c.p, target, &c.pos, &hit->postings_touched);
-  };
-  std::vector<double> contrib(n, 0.0);  // by query order
-  std::vector<char> matched(n, 0);
-  // The essential cursors in a min-heap by current document (entries of
-  // steps that left the essential set are dropped when they surface), so a
-  // candidate costs O(log J) per posting, not a pass over all J cursors.
   using Entry = std::pair<uint32_t, size_t>;  // (document, step)
-  std::vector<Entry> heap;
-  heap.reserve(J);
-  for (size_t j = 0; j < J; ++j) heap.emplace_back(doc_at(cur[steps[j].cursor]), j);
-  std::make_heap(heap.begin(), heap.end(), std::greater<Entry>());
+
+  size_t TiersOf(size_t i) const { return first_tier_[i + 1] - first_tier_[i]; }
+  double COf(size_t i) const {
+    return ess_[i] < TiersOf(i) ? cur_[first_tier_[i] + ess_[i]].bound : 0.0;
+  }
+  static uint32_t DocAt(const Cursor& c) {
+    return c.pos < c.p->size() ? (*c.p)[c.pos].doc : kEnd;
+  }
   // sum_t c_t over every term; a candidate's rem is this minus its matched
   // terms' c_t (recomputed when the essential set shrinks).
-  auto all_c = [&] {
+  double AllC() const {
     double t = 0;
-    for (size_t i = 0; i < n; ++i) t += c_of(i);
+    for (size_t i = 0; i < n_; ++i) t += COf(i);
     return t;
-  };
-  double total_c = all_c();
-  std::vector<size_t> at_d;  // steps whose cursor is on the candidate
-  while (true) {
-    while (!heap.empty() && heap.front().second >= J) {
-      std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
-      heap.pop_back();
-    }
-    if (heap.empty() || heap.front().first == kEnd) break;
-    const uint32_t d = heap.front().first;
-    at_d.clear();
-    while (!heap.empty() && heap.front().first == d) {
-      std::pop_heap(heap.begin(), heap.end(), std::greater<Entry>());
-      if (heap.back().second < J) at_d.push_back(heap.back().second);
-      heap.pop_back();
-    }
-    if (at_d.empty()) continue;
-    ++hit->candidates;
-    std::fill(contrib.begin(), contrib.end(), 0.0);
-    std::fill(matched.begin(), matched.end(), 0);
-    double partial = 0;
-    double rem = total_c;
-    for (size_t j : at_d) {
-      Cursor& c = cur[steps[j].cursor];
-      const QueryTerm& q = terms[c.term];
-      const double v = q.weight * c.impact[c.pos];
-      contrib[q.order] = v;
-      partial += v;
-      if (!matched[c.term]) rem -= c_of(c.term);
-      matched[c.term] = 1;
-      ++hit->postings_touched;
-      ++c.pos;  // consumed: the cursor moves on
-      heap.emplace_back(doc_at(c), j);
-      std::push_heap(heap.begin(), heap.end(), std::greater<Entry>());
-    }
-    bool pruned = false;
-    // The other terms, highest bound first (terms are in ascending bound).
-    for (size_t i = n; i-- > 0;) {
-      if (matched[i]) continue;
-      if (partial + rem <= need()) {
-        pruned = true;
-        break;
+  }
+
+  // One cursor per (term, tier); a term's tiers are contiguous from
+  // first_tier_[term].
+  void BuildCursors() {
+    for (size_t i = 0; i < n_; ++i) {
+      first_tier_[i] = cur_.size();
+      for (const Tier& t : terms_[i].list->tiers) {
+        cur_.push_back({&t.postings, t.impact.data(), 0, i, terms_[i].weight * t.max_impact});
       }
-      rem -= c_of(i);
-      for (size_t k = first_tier[i] + ess[i]; k < first_tier[i + 1]; ++k) {
-        Cursor& c = cur[k];
-        seek(c, d);
-        if (doc_at(c) != d) continue;
-        const QueryTerm& q = terms[i];
+    }
+    first_tier_[n_] = cur_.size();
+  }
+
+  // The order tiers become essential. Reduction per posting is made
+  // non-increasing within a term, and ties keep tier order, so a term's
+  // tiers enter top-down. remaining_[j] = sum_t c_t when steps 0..j-1 are
+  // essential.
+  void OrderSteps() {
+    double total = 0;  // sum_t c_t with nothing essential
+    for (size_t i = 0; i < n_; ++i) {
+      const size_t k0 = first_tier_[i];
+      total += cur_[k0].bound;
+      double ratio = std::numeric_limits<double>::infinity();
+      for (size_t k = 0; k < TiersOf(i); ++k) {
+        const double here = cur_[k0 + k].bound;
+        const double below = k + 1 < TiersOf(i) ? cur_[k0 + k + 1].bound : 0.0;
+        const double len = static_cast<double>(std::max<size_t>(1, cur_[k0 + k].p->size()));
+        ratio = std::min(ratio, (here - below) / len);
+        steps_.push_back({i, k0 + k, here - below, ratio});
+      }
+    }
+    std::stable_sort(steps_.begin(), steps_.end(),
+                     [](const Step& a, const Step& b) { return a.ratio > b.ratio; });
+    remaining_.resize(steps_.size() + 1);
+    remaining_[0] = total;
+    for (size_t j = 0; j < steps_.size(); ++j) {
+      remaining_[j + 1] = remaining_[j] - steps_[j].reduction;
+    }
+  }
+
+  // Essential prefix: the shortest with remaining <= need (rounding: the
+  // last step leaves exactly 0). Its cursors go into a min-heap by current
+  // document (entries of steps that left the essential set are dropped when
+  // they surface), so a candidate costs O(log J) per posting, not a pass
+  // over all J cursors.
+  void EnterEssentialPrefix() {
+    while (J_ < steps_.size() && remaining_[J_] > MaxScoreNeed(theta_)) ++J_;
+    for (size_t j = 0; j < J_; ++j) ++ess_[steps_[j].term];
+    heap_.reserve(J_);
+    for (size_t j = 0; j < J_; ++j) heap_.emplace_back(DocAt(cur_[steps_[j].cursor]), j);
+    std::make_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
+    total_c_ = AllC();
+  }
+
+  // The smallest document under an essential cursor, with the steps whose
+  // cursors are on it popped into at_d_; false when none is left.
+  bool NextCandidate(uint32_t* d) {
+    while (true) {
+      while (!heap_.empty() && heap_.front().second >= J_) {
+        std::pop_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
+        heap_.pop_back();
+      }
+      if (heap_.empty() || heap_.front().first == kEnd) return false;
+      *d = heap_.front().first;
+      at_d_.clear();
+      while (!heap_.empty() && heap_.front().first == *d) {
+        std::pop_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
+        if (heap_.back().second < J_) at_d_.push_back(heap_.back().second);
+        heap_.pop_back();
+      }
+      if (!at_d_.empty()) return true;
+    }
+  }
+
+  // The essential tiers on the candidate: their contributions, and their
+  // cursors move past it (back into the heap). Returns the partial score;
+  // *rem loses the matched terms' c_t.
+  double ConsumeEssential(double* rem) {
+    double partial = 0;
+    for (size_t j : at_d_) {
+      Cursor& c = cur_[steps_[j].cursor];
+      const QueryTerm& q = terms_[c.term];
+      const double v = q.weight * c.impact[c.pos];
+      contrib_[q.order] = v;
+      partial += v;
+      if (!matched_[c.term]) *rem -= COf(c.term);
+      matched_[c.term] = 1;
+      ++hit_->postings_touched;
+      ++c.pos;
+      heap_.emplace_back(DocAt(c), j);
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<Entry>());
+    }
+    return partial;
+  }
+
+  // The other terms, highest bound first (terms are in ascending bound),
+  // probed in their non-essential tiers; false (pruned) as soon as the
+  // partial score plus the remaining c_t cannot beat theta.
+  bool ProbeOtherTerms(uint32_t d, double partial, double rem) {
+    for (size_t i = n_; i-- > 0;) {
+      if (matched_[i]) continue;
+      if (partial + rem <= MaxScoreNeed(theta_)) return false;
+      rem -= COf(i);
+      for (size_t k = first_tier_[i] + ess_[i]; k < first_tier_[i + 1]; ++k) {
+        Cursor& c = cur_[k];
+        Gallop(*c.p, d, &c.pos, &hit_->postings_touched);
+        if (DocAt(c) != d) continue;
+        const QueryTerm& q = terms_[i];
         const double v = q.weight * c.impact[c.pos];
-        contrib[q.order] = v;
+        contrib_[q.order] = v;
         partial += v;
-        ++hit->postings_touched;
+        ++hit_->postings_touched;
         break;  // a document is in one tier of a term
       }
     }
-    if (pruned) continue;
-    const double s = SumInQueryOrder(contrib);
-    ++hit->docs_scored;
-    if (BeatsTop1(s, d, theta, hit->doc)) {
-      theta = s;
-      hit->doc = d;
-      hit->score = s;
-      // The essential set shrinks from the end of the order.
-      const size_t before = J;
-      while (J > 0 && remaining[J - 1] <= need()) {
-        --J;
-        --ess[steps[J].term];
-        is_ess[steps[J].cursor] = 0;
-      }
-      if (J != before) total_c = all_c();
-    }
+    return true;
   }
+
+  // After theta grew: the essential set shrinks from the end of the order.
+  void ShrinkEssential() {
+    const size_t before = J_;
+    while (J_ > 0 && remaining_[J_ - 1] <= MaxScoreNeed(theta_)) {
+      --J_;
+      --ess_[steps_[J_].term];
+    }
+    if (J_ != before) total_c_ = AllC();
+  }
+
+  const std::vector<QueryTerm>& terms_;
+  const size_t n_;
+  double theta_;
+  Bm25Hit* const hit_;
+  std::vector<Cursor> cur_;
+  std::vector<size_t> first_tier_;
+  std::vector<Step> steps_;
+  std::vector<double> remaining_;
+  size_t J_ = 0;             // steps_[0..J_) are essential
+  std::vector<size_t> ess_;  // essential tiers per term (a top-down prefix)
+  std::vector<Entry> heap_;
+  std::vector<double> contrib_;  // by query order
+  std::vector<char> matched_;
+  double total_c_ = 0;
+  std::vector<size_t> at_d_;  // steps whose cursor is on the candidate
+};
+
+Bm25Hit Bm25Index::Top1(const Bm25Query& query, double min_normalized) const {
+  Bm25Hit hit;
+  double self = 0;
+  std::vector<QueryTerm> terms = Prepare(query, &self);
+  const size_t n = terms.size();
+  if (n == 0) return hit;
+  hit.shares_term = true;
+  // Max-score: terms by ascending bound; prefix[i] = bounds of terms 0..i-1.
+  std::sort(terms.begin(), terms.end(),
+            [](const QueryTerm& a, const QueryTerm& b) { return a.bound < b.bound; });
+  std::vector<double> prefix(n + 1, 0.0);
+  for (size_t i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + terms[i].bound;
+  // Best score so far; a document must beat it strictly. With a minimum,
+  // the search starts there: only a document above it can be the answer.
+  double theta = min_normalized > 0 ? min_normalized * self : 0.0;
+  // Every term together cannot lift a document above the minimum: no hit
+  // (the seeds would all be pruned; this skips setting them up).
+  if (prefix[n] <= MaxScoreNeed(theta)) return hit;
+  theta = SeedTheta(terms, prefix, theta, &hit);
+  hit.seed_postings = hit.postings_touched;
+  if (finalized_ && tiered_ && search_ != Bm25Search::kMaxScore) {
+    TierScan(terms, theta, &hit).Run();
+  } else {
+    ListScan(*this, terms, prefix, theta, &hit).Run();
+  }
+  SetBm25Normalized(self, &hit);
+  return hit;
 }
 
 }  // namespace topicrawl

@@ -48,7 +48,7 @@
 // From kTieredFrom documents on, Finalize() cuts every posting list into
 // impact tiers and Top1 runs max-score over (term, tier) lists, so that a
 // common term's long low tier can stay out of the candidates while its
-// short high tiers stay in (bm25_index.cc, Top1Tiered; the essential
+// short high tiers stay in (bm25_index.cc, TierScan; the essential
 // cursors sit in a min-heap). A threshold (min_normalized) starts the
 // search there: the caller that only needs a vertex above it (jlse: above
 // sim_anchor) prunes more, and a query whose bounds together cannot reach
@@ -198,8 +198,17 @@ class Bm25Index {
   double TfPart(uint32_t tf, uint32_t len, int field) const;
   // idf of a term in n of N documents (Bm25Params::robertson_idf).
   double Idf(double N, double n) const;
-  // Top1 over impact tiers (finalized index): see bm25_index.cc.
-  void Top1Tiered(std::vector<QueryTerm>& terms, double theta, Bm25Hit* hit) const;
+  // Top1's steps (bm25_index.cc): theta from the rarest term's first
+  // postings, then the max-score scan over whole lists or over impact tiers
+  // (finalized index).
+  double SeedTheta(const std::vector<QueryTerm>& terms, const std::vector<double>& prefix,
+                   double theta, Bm25Hit* hit) const;
+  class ListScan;
+  class TierScan;
+  // Finalize(): the list's impact tiers, from its impacts.
+  static void CutImpactTiers(PostingList* list);
+  // DocTfPart of posting `at` of a term's list (precomputed once finalized).
+  double ImpactOf(const QueryTerm& q, size_t at, uint32_t doc) const;
   // TfPart of document `doc` (its field length), through the precomputed
   // normaliser when finalized: the same double either way.
   double DocTfPart(uint32_t tf, uint32_t doc, int field) const;

@@ -131,6 +131,16 @@ struct Announcement {
   int64_t published_ms = 0;   // 0: none
   int changefreq = 0;         // sitemap ChangeFreq (0 none)
   double priority = -1;       // -1 none
+  std::string title;          // a feed entry's title ("" none)
+  std::string document;       // the sitemap or feed that named it
+};
+
+// A URL a site announced that the crawl does not know, to be queued as a
+// link of the sitemap or feed that named it (crawl/announced_links.h).
+struct AnnouncedLink {
+  std::string url;
+  std::string title;     // its anchor text when not empty (else the URL's words)
+  std::string document;  // the sitemap or feed: the link's parent
 };
 
 // The lastmod trust of one host, as a policy judged it (stored per round).
@@ -205,6 +215,19 @@ struct RoundPlan {
   // revisited (even beyond the budget); an unknown one is queued as a new
   // seed. Empty: only the revisits start the round.
   std::vector<std::string> seeds;
+  // URLs the sites announced that the crawl does not know (known ones are
+  // ignored): queued as links of their sitemap or feed, scored by the
+  // crawl's strategy when the round starts; one the strategy does not
+  // admit is not queued. Their frontier priority is
+  //   announced_floor < 0:  the strategy's link score, as a link's;
+  //   announced_floor >= 0: announced_floor + a number in (0, 1) that
+  //                         grows with the strategy's link score,
+  // so a policy places them in its own order of revisit priorities (e.g.
+  // below the claims it ranks at >= 1000, above an estimator's values
+  // below announced_floor) while the strategy orders them among
+  // themselves.
+  std::vector<AnnouncedLink> announced;
+  double announced_floor = -1;
   // Newly discovered links are followed as in round 0 (false: the round
   // fetches the revisits and seeds only).
   bool follow_new_links = true;

@@ -226,6 +226,8 @@ Status StoreRoundHistory::ForEachAnnouncement(
     a.published_ms = r.published_ms;
     a.changefreq = r.changefreq;
     a.priority = r.priority;
+    a.title = r.title;
+    a.document = r.document;
     return visit(a);
   });
 }
@@ -408,8 +410,24 @@ StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPol
                            "{\"seed\":true,\"round\":" + std::to_string(last + 1) + "}", 0});
     }
   }
+  std::vector<QueuedAnnouncement> queue;
+  for (const AnnouncedLink& a : plan.announced) {
+    auto url = ResolveLink("", a.url);
+    if (!url) continue;
+    const UrlId id = DedupId(*url, options.dedup_ignore_scheme);
+    if (std::binary_search(known_ids.begin(), known_ids.end(), id)) continue;
+    if (!seed_ids.insert(id).second) continue;
+    queue.push_back({*url, a.title, a.document, plan.announced_floor});
+  }
+  if (!queue.empty() || HasAnnouncements(options.dir)) {
+    if (Status f = store->Flush(); !f.ok()) return f;
+    auto announced = AnnounceStore::Open(options.dir);
+    if (!announced.ok()) return announced.status();
+    if (Status w = (*announced)->WriteQueue(last + 1, queue); !w.ok()) return w;
+  }
   PlannedRound out;
   out.round = last + 1;
+  out.announced = static_cast<int64_t>(queue.size());
   out.revisits = static_cast<int64_t>(revisits.size());
   out.new_seeds = static_cast<int64_t>(new_seeds.size());
   out.budget = request.budget;

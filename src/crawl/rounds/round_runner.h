@@ -6,7 +6,10 @@
 //     make the policy, restore its saved state, feed it every finished round
 //     it has not seen, ask it for a RoundPlan, cut the plan to the budget,
 //     and store it with CrawlStore::StartRound (revisits + new seeds +
-//     meta.round = K in one transaction) together with the policy's state.
+//     meta.round = K in one transaction) together with the policy's state;
+//     the plan's announced new URLs go to the announced_queue table
+//     (store/announce_store.h), which the crawler scores with its strategy
+//     when the round starts (crawl/announced_links.h).
 //   Then the crawler resumes the directory: Crawler's resume path queues the
 //   round's pending revisits (crawl/round_state.h), so a kill -9 in the
 //   middle of round K is continued by `recrawl --resume` (or `crawl
@@ -49,6 +52,7 @@ struct PlannedRound {
   int round = 0;
   int64_t revisits = 0;
   int64_t new_seeds = 0;
+  int64_t announced = 0;  // announced new URLs queued for the crawler to score
   int64_t budget = -1;
   std::string note;
 };

@@ -3,8 +3,10 @@
 //
 //   1. Known URLs whose <lastmod> (sitemaps) or <updated>/<pubDate> (feeds)
 //      is newer than what we fetched, on hosts whose lastmods are trusted.
-//   2. URLs the sitemaps and feeds name that the crawl does not know: the
-//      round's new seeds (newest first).
+//   2. URLs the sitemaps and feeds name that the crawl does not know,
+//      queued as links of their sitemap or feed and ordered by the crawl's
+//      strategy (crawl/announced_links.h), in a priority band between
+//      tier 1 and the estimator's values.
 //   3. The rest of the budget: the adaptive policy's estimator (Cho &
 //      Garcia-Molina, adaptive_policy.cc) over the URLs no trusted lastmod
 //      covers (hosts without sitemaps, untrusted hosts, URLs missing from
@@ -50,6 +52,9 @@ constexpr double kShapeShare = 0.9;
 constexpr int64_t kShapeMinUrls = 10;
 constexpr int kExplorePerHost = 2;
 constexpr double kClaimBonus = 1000.0;  // tier 1 above any estimator value
+// Tier 2, announced new URLs: kAnnouncedFloor + (0, 1) by the crawl's
+// strategy (RoundPlan::announced_floor), between tier 1 and the estimator.
+constexpr double kAnnouncedFloor = 500.0;
 constexpr int64_t kSlackMs = 1000;
 
 struct HostMemory {
@@ -284,7 +289,8 @@ Status SignalsRoundPolicy::Plan(const RoundRequest& request, RoundHistory& histo
     int64_t da = std::max(a->lastmod_ms, a->published_ms), db = std::max(b->lastmod_ms, b->published_ms);
     return da != db ? da > db : a->url < b->url;
   });
-  for (const Announcement* a : fresh) plan->seeds.push_back(a->url);
+  for (const Announcement* a : fresh) plan->announced.push_back({a->url, a->title, a->document});
+  plan->announced_floor = kAnnouncedFloor;
   for (const std::string& seed : history.OriginalSeeds()) plan->seeds.push_back(seed);
 
   if (Status t = history.RecordHostTrust(request.round, trust_rows); !t.ok()) return t;

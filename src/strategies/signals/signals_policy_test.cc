@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -156,7 +157,11 @@ TEST(SignalsPolicy, LastmodsThatHideChangesLoseTrustFromRevisits) {
   EXPECT_EQ(plan2.revisits.size(), 20u);  // the estimator takes the whole budget
 }
 
-TEST(SignalsPolicy, AnnouncedNewUrlsSeedTheRoundNewestFirst) {
+// Announced URLs the crawl does not know go to the plan's announced links
+// (with their feed titles and documents, for the crawl's strategy to score),
+// in the band between the lastmod claims (>= 1000) and the estimator; known
+// ones are not announced links; the crawl's seeds stay the round's seeds.
+TEST(SignalsPolicy, AnnouncedNewUrlsBecomeLinksInTheBandBelowClaims) {
   FakeRoundHistory h;
   h.summary.round = 0;
   h.seeds = {"http://good.test/"};
@@ -166,16 +171,86 @@ TEST(SignalsPolicy, AnnouncedNewUrlsSeedTheRoundNewestFirst) {
   a.url = "http://good.test/old";
   a.url_id = 900;
   a.lastmod_ms = kT0 + kDay;
+  a.document = "http://good.test/sitemap.xml";
   h.announcements[1].push_back(a);
   a.url = "http://good.test/new";
   a.url_id = 901;
   a.published_ms = kT0 + 3 * kDay;
+  a.title = "TCP tuning";
+  a.document = "http://good.test/feed.atom";
+  h.announcements[1].push_back(a);
+  a = Announcement();
+  a.host = "good.test";
+  a.url = h.urls.begin()->second.url;  // known: a revisit candidate, no announced link
+  a.url_id = h.urls.begin()->first;
   h.announcements[1].push_back(a);
   auto p = Signals();
   RoundPlan plan;
   ASSERT_TRUE(p->Plan({1, 10, 0}, h, &plan).ok());
-  EXPECT_EQ(plan.seeds, (std::vector<std::string>{"http://good.test/new", "http://good.test/old",
-                                                  "http://good.test/"}));
+  EXPECT_EQ(plan.seeds, (std::vector<std::string>{"http://good.test/"}));
+  ASSERT_EQ(plan.announced.size(), 2u);
+  EXPECT_EQ(plan.announced[0].url, "http://good.test/new");
+  EXPECT_EQ(plan.announced[0].title, "TCP tuning");
+  EXPECT_EQ(plan.announced[0].document, "http://good.test/feed.atom");
+  EXPECT_EQ(plan.announced[1].url, "http://good.test/old");
+  EXPECT_EQ(plan.announced[1].title, "");
+  EXPECT_EQ(plan.announced[1].document, "http://good.test/sitemap.xml");
+  EXPECT_GT(plan.announced_floor, 1.0);      // above every estimator value
+  EXPECT_LT(plan.announced_floor + 1, 1000);  // below every lastmod claim
+  for (const Revisit& r : plan.revisits) {
+    EXPECT_TRUE(r.priority >= 1000 || r.priority < plan.announced_floor) << r.priority;
+  }
+}
+
+// "Newer than what we fetched" compares the site's dates with the site's
+// dates: the lastmod must be later (by more than a second: HTTP dates have
+// one-second granularity) than the fetched version's Last-Modified and than
+// the lastmod announced before the round of that fetch; our own fetch time
+// is the reference only when the site gave neither (an evolved benchmark
+// web dates its rounds days before our clock). An edit dated before the
+// version it replaces (the stale seed-2 web: round K's edits dated
+// 2026-01-0K, base pages Last-Modified 2026-11-16) is not newer.
+TEST(SignalsPolicy, NewerMeansLaterThanTheFetchedVersionOnTheSitesClock) {
+  FakeRoundHistory h;
+  h.summary.round = 1;
+  constexpr int64_t kHour = 3600000;
+  const int64_t version = kT0 + 10 * kHour;  // Last-Modified of the fetched version
+  const int64_t fetched = kT0 + 30 * kDay;   // our clock, ahead of the site's
+  AddHost(&h, "good.test", 1, 12);
+  for (auto& [id, u] : h.urls) {
+    u.last_modified_ms = id >= 9 && id <= 10 ? 0 : version;
+    u.last_fetched_at = fetched;
+  }
+  const std::map<UrlId, std::pair<int64_t, bool>> cases = {
+      {1, {version, false}},                 // equal
+      {2, {version + 500, false}},           // the same second
+      {3, {version + 2000, true}},           // two seconds later
+      {4, {kT0, false}},                     // a date-only lastmod of the version's day
+      {5, {version - kDay, false}},          // dated before the version we have
+      {6, {version + kDay, true}},           // later, though before our fetch time
+      {7, {version + 5 * kDay, false}},      // what the site said before our fetch
+      {8, {version + 6 * kDay, true}},       // later than that
+      {9, {fetched - kHour, false}},         // no Last-Modified: our fetch time
+      {10, {fetched + kHour, true}},
+      {11, {version - 2 * kDay, false}},
+      {12, {version - 3 * kDay, false}},
+  };
+  for (const auto& [id, c] : cases) Announce(&h, 2, h.urls.at(id), c.first);
+  Announce(&h, 1, h.urls.at(7), version + 5 * kDay);  // the collection before round 1
+  Announce(&h, 1, h.urls.at(8), version + 5 * kDay);
+  auto p = Signals();
+  RoundPlan plan;
+  ASSERT_TRUE(p->Plan({2, 100, 0}, h, &plan).ok());
+  ASSERT_EQ(TrustOf(h, 2, "good.test")->state, "trusted");
+  std::set<UrlId> claimed;
+  for (const Revisit& r : plan.revisits) {
+    if (r.priority >= 1000) claimed.insert(r.url_id);
+  }
+  std::set<UrlId> newer;
+  for (const auto& [id, c] : cases) {
+    if (c.second) newer.insert(id);
+  }
+  EXPECT_EQ(claimed, newer);
 }
 
 TEST(SignalsPolicy, StateRoundTripsAndCorruptStateIsAnError) {
