@@ -121,6 +121,9 @@ class Crawler::Impl {
   void CloseRender();
   void DrainProcessed();
   void StoreProcessed(ProcessedPage p);
+  PageRecord ProcessedRecord(ProcessedPage& p, PageId id);
+  void OfferOutlinks(const ProcessedPage& p, PageId id, PageRecord* rec);
+  void MoveLinksIntoRecord(ProcessedPage* p, PageRecord* rec);
   void StoreFailure(FetchResult result);
   // Rounds: a revisit answered 304 / with an equal digest / gone / failed.
   bool StoreKeptRevisit(FetchResult* result);
