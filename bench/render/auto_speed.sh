@@ -57,14 +57,23 @@ for run in $(seq "$RUNS"); do
   for mode in never auto; do
     load=$(cut -d' ' -f1-3 /proc/loadavg)
     read -r wall ccpu bcpu <<< "$(crawl "$OUT/$mode$run" --render "$mode" "$@")"
-    echo "$run $mode $wall $ccpu $bcpu $load" >> "$OUT/runs.txt"
-    printf "run %d %-5s wall %6.1f s  CPU crawler %5.1f s + chromium %5.1f s  (load before: %s)\n" \
-      "$run" "$mode" "$wall" "$ccpu" "$bcpu" "$load"
+    pages=$(sqlite3 "$OUT/$mode$run/crawl.db" "SELECT count(*) FROM pages WHERE status = 'ok'")
+    echo "$run $mode $wall $ccpu $bcpu $pages $load" >> "$OUT/runs.txt"
+    printf "run %d %-5s wall %6.1f s  %5.1f pages/s  CPU crawler %5.1f s + chromium %5.1f s  (load before: %s)\n" \
+      "$run" "$mode" "$wall" "$(echo "$pages / $wall" | bc -l)" "$ccpu" "$bcpu" "$load"
   done
   sqlite3 "$OUT/auto$run/crawl.db" "SELECT '  ' || detail FROM events WHERE kind = 'render'"
+  # The same crawl? Share of never's pages that auto fetched too.
+  sqlite3 "$OUT/auto$run/crawl.db" "ATTACH '$OUT/never$run/crawl.db' AS n;
+    SELECT printf('  pages of never%d also in auto%d: %.2f', $run, $run,
+      1.0 * count(*) / (SELECT count(*) FROM n.pages WHERE status = 'ok'))
+    FROM n.pages np WHERE np.status = 'ok' AND np.url IN (SELECT url FROM main.pages WHERE status = 'ok')"
 done
-awk '{w[$2] += $3; c[$2] += $4 + $5; n[$2]++}
-  END {printf "mean: never %.1f s, auto %.1f s: auto/never by wall %.0f %%, by CPU %.0f %%\n",
-       w["never"] / n["never"], w["auto"] / n["auto"], 100 * w["never"] / w["auto"],
-       100 * c["never"] / c["auto"]}' "$OUT/runs.txt"
+# pages/s per run; mean +- sd per mode; the ratio of the means.
+awk '{r = $6 / $3; s[$2] += r; q[$2] += r * r; c[$2] += $4 + $5; n[$2]++}
+  END {for (m in n) {mu[m] = s[m] / n[m]; v = q[m] / n[m] - mu[m] * mu[m];
+         sd[m] = n[m] > 1 ? sqrt((v > 0 ? v : 0) * n[m] / (n[m] - 1)) : 0}
+       printf "pages/s over %d runs: never %.1f +- %.1f, auto %.1f +- %.1f: auto/never %.0f %% (by CPU %.0f %%)\n",
+         n["never"], mu["never"], sd["never"], mu["auto"], sd["auto"], 100 * mu["auto"] / mu["never"],
+         100 * c["never"] / c["auto"]}' "$OUT/runs.txt"
 sqlite3 "$OUT/auto1/crawl.db" "SELECT '  ' || detail FROM events WHERE kind = 'render_decision'"

@@ -2,12 +2,14 @@
 """Recall of a crawl against synthetic-web labels, split by host kind.
 Usage: recall.py CRAWL_DIR labels.tsv homes.tsv
 A host is script-built when its homes.tsv role has "js:". Home pages count
-under both spellings ("/" and "/index.html")."""
+under both spellings ("/" and "/index.html"), a page with a query (a session
+host's ?sid=) as the page without it."""
 import sqlite3, sys
 from urllib.parse import urlsplit
 
 
 def norm(u):
+    u = u.split("?", 1)[0]  # session hosts add ?sid=...; labels name the page without it
     return u[:-len("index.html")] if u.endswith("/index.html") else u
 
 

@@ -51,7 +51,10 @@ CRAWL_PID=$(pgrep -P "$TPID" | head -1)
            awk '/^Pss:/ {print $2}' /proc/$p/smaps_rollup 2>/dev/null; done | awk '{s+=$1} END {print s+0}')
     [ "$kb" -gt "$peak" ] && peak=$kb && echo "$peak" > "$OUT/chromium_peak_kb"
     for p in $pids; do
-      awk -v p="$p" '{sub(/^.*\) /, ""); print p, $12 + $13}' /proc/$p/stat 2>/dev/null || true
+      # Process type: --type= of its command line (renderer, gpu-process,
+      # utility, zygote); none is the browser process.
+      t=$(tr '\0' '\n' < /proc/$p/cmdline 2>/dev/null | sed -n 's/^--type=//p' | head -1)
+      awk -v p="$p" -v t="${t:-browser}" '{sub(/^.*\) /, ""); print p, $12 + $13, t}' /proc/$p/stat 2>/dev/null || true
     done >> "$OUT/chromium_ticks"
     awk '{sub(/^.*\) /, ""); print $12 + $13}' /proc/$CRAWL_PID/stat >> "$OUT/crawler_ticks" 2>/dev/null || true
     sleep 0.2; done ) &
@@ -73,6 +76,11 @@ awk -v r="$rendered" -v s="$start" -v e="$end" -v rss="$rss" -v crawler="$crawle
   printf "peak RSS: crawler %.0f MB, all chromium processes (PSS) %.0f MB\n", rss / 1024, cr / 1024
   cpu = crawler + crc
   printf "CPU: crawler %.1f s + chromium %.1f s = %.3f s per rendered page: %.1f pages/s on 2 free cores\n", crawler, crc, cpu / r, 2 * r / cpu }'
+# Where Chromium's CPU goes, by process type, per rendered page.
+awk -v hz="$(getconf CLK_TCK)" -v r="$rendered" '{t[$1] = $2; k[$1] = $3}
+  END {for (p in t) s[k[p]] += t[p];
+       printf "chromium CPU per rendered page by process:";
+       for (x in s) printf " %s %.3f s", x, s[x] / hz / r; printf "\n"}' "$OUT/chromium_ticks"
 
 # Link agreement with Chromium's own document.links on a sample of pages.
 sqlite3 "$OUT/crawl/crawl.db" "SELECT url FROM pages WHERE status='ok' ORDER BY id LIMIT $GT" > "$OUT/gt_urls.txt"

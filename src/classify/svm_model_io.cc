@@ -148,107 +148,169 @@ class ModelReader {
   int line_no_ = 0;
 };
 
-}  // namespace
-
-StatusOr<SvmModel> SvmModel::Parse(std::string_view text, std::string_view expected_kind,
-                                   std::string_view source) {
-  const std::string src(source);
+// The checksum covers every byte before the last line ("checksum <hex>");
+// *body is what it covers.
+Status CheckModelEnvelope(std::string_view text, const std::string& src, std::string_view* body) {
   if (text.substr(0, kMagic.size()) != kMagic) {
     return Status::Error(src + ": not a topicrawl SVM model (no '" + std::string(kMagic) +
                          "' header)");
   }
-  // The checksum covers every byte before the last line.
   size_t last = text.size() >= 2 ? text.rfind('\n', text.size() - 2) : std::string_view::npos;
   if (text.empty() || text.back() != '\n' || last == std::string_view::npos ||
       text.substr(last + 1, 9) != "checksum ") {
     return Status::Error(src + ": truncated model file (no checksum line)");
   }
-  std::string_view body = text.substr(0, last + 1);
+  *body = text.substr(0, last + 1);
   std::string_view sum = text.substr(last + 10, text.size() - last - 11);
-  if (sum != Hash64Hex(body)) {
+  if (sum != Hash64Hex(*body)) {
     return Status::Error(src + ": model file checksum mismatch (corrupted or edited)");
   }
+  return Status::Ok();
+}
 
-  ModelReader r(body, source);
+// The model file's fields in file order, before they become an SvmModel.
+struct ModelFileFields {
+  int version = 0;
+  std::string kind;
+  std::vector<std::string> feature_names;
+  std::vector<double> mins, maxs;
+  double lower = 0, upper = 0;
+  double c = 0, gamma = 0, cv_accuracy = 0;
+  size_t folds = 0, train_examples = 0, train_positives = 0;
+  double rho = 0, platt_a = 0, platt_b = 0;
+  double positive_weight = 1, threshold = 0;  // version 1 files: the defaults
+  std::vector<double> coef, sv;
+};
+
+// The format version and kind lines.
+Status ReadModelHeader(ModelReader& r, std::string_view expected_kind, const std::string& src,
+                       ModelFileFields* m) {
   std::vector<std::string_view> f;
   if (Status s = r.Expect(kMagic, 1, &f); !s.ok()) return s;
-  int version = 0;
   for (int v = kOldestReadableVersion; v <= kFormatVersion; ++v) {
-    if (f[1] == std::to_string(v)) version = v;
+    if (f[1] == std::to_string(v)) m->version = v;
   }
-  if (version == 0) {
+  if (m->version == 0) {
     return r.Error("unsupported model format version " + std::string(f[1]) + " (this build reads " +
                    std::to_string(kOldestReadableVersion) + ".." + std::to_string(kFormatVersion) +
                    ")");
   }
-  SvmModel m;
   if (Status s = r.Expect("kind", 1, &f); !s.ok()) return s;
-  m.kind_ = std::string(f[1]);
-  if (!ValidName(m.kind_)) return r.Error("bad kind");
-  if (!expected_kind.empty() && m.kind_ != expected_kind) {
-    return Status::Error(src + ": is a '" + m.kind_ + "' model, expected '" +
+  m->kind = std::string(f[1]);
+  if (!ValidName(m->kind)) return r.Error("bad kind");
+  if (!expected_kind.empty() && m->kind != expected_kind) {
+    return Status::Error(src + ": is a '" + m->kind + "' model, expected '" +
                          std::string(expected_kind) + "'");
   }
+  return Status::Ok();
+}
+
+// The features with their training ranges, and the scaled range.
+Status ReadModelScaling(ModelReader& r, ModelFileFields* m) {
+  std::vector<std::string_view> f;
   size_t d = 0;
   if (Status s = r.Expect("features", 1, &f); !s.ok()) return s;
   if (Status s = r.Size(f[1], 4096, &d); !s.ok()) return s;
   if (d == 0) return r.Error("no features");
-  std::vector<double> mins(d), maxs(d);
+  m->mins.resize(d);
+  m->maxs.resize(d);
   for (size_t k = 0; k < d; ++k) {
     if (Status s = r.Expect("feature", 3, &f); !s.ok()) return s;
     if (!ValidName(f[1])) return r.Error("bad feature name");
-    m.feature_names_.emplace_back(f[1]);
-    if (Status s = r.Double(f[2], &mins[k]); !s.ok()) return s;
-    if (Status s = r.Double(f[3], &maxs[k]); !s.ok()) return s;
-    if (maxs[k] < mins[k]) return r.Error("feature max below min");
+    m->feature_names.emplace_back(f[1]);
+    if (Status s = r.Double(f[2], &m->mins[k]); !s.ok()) return s;
+    if (Status s = r.Double(f[3], &m->maxs[k]); !s.ok()) return s;
+    if (m->maxs[k] < m->mins[k]) return r.Error("feature max below min");
   }
-  double lower = 0, upper = 0;
   if (Status s = r.Expect("scale", 2, &f); !s.ok()) return s;
-  if (Status s = r.Double(f[1], &lower); !s.ok()) return s;
-  if (Status s = r.Double(f[2], &upper); !s.ok()) return s;
-  if (!(upper > lower)) return r.Error("scale upper must exceed lower");
-  m.scaler_ = FeatureScaler(std::move(mins), std::move(maxs), lower, upper);
+  if (Status s = r.Double(f[1], &m->lower); !s.ok()) return s;
+  if (Status s = r.Double(f[2], &m->upper); !s.ok()) return s;
+  if (!(m->upper > m->lower)) return r.Error("scale upper must exceed lower");
+  return Status::Ok();
+}
+
+// C, gamma, the cross-validation and training figures, rho, Platt's
+// sigmoid and (version 2) the class weight and threshold.
+Status ReadModelFit(ModelReader& r, ModelFileFields* m) {
+  std::vector<std::string_view> f;
   if (Status s = r.Expect("c", 1, &f); !s.ok()) return s;
-  if (Status s = r.Double(f[1], &m.c_); !s.ok()) return s;
+  if (Status s = r.Double(f[1], &m->c); !s.ok()) return s;
   if (Status s = r.Expect("gamma", 1, &f); !s.ok()) return s;
-  if (Status s = r.Double(f[1], &m.gamma_); !s.ok()) return s;
-  if (!(m.c_ > 0) || !(m.gamma_ > 0)) return r.Error("C and gamma must be > 0");
-  size_t folds = 0, n = 0, pos = 0;
+  if (Status s = r.Double(f[1], &m->gamma); !s.ok()) return s;
+  if (!(m->c > 0) || !(m->gamma > 0)) return r.Error("C and gamma must be > 0");
   if (Status s = r.Expect("cv", 2, &f); !s.ok()) return s;
-  if (Status s = r.Double(f[1], &m.cv_accuracy_); !s.ok()) return s;
-  if (Status s = r.Size(f[2], 1u << 20, &folds); !s.ok()) return s;
-  m.cv_folds_ = static_cast<int>(folds);
+  if (Status s = r.Double(f[1], &m->cv_accuracy); !s.ok()) return s;
+  if (Status s = r.Size(f[2], 1u << 20, &m->folds); !s.ok()) return s;
   if (Status s = r.Expect("train", 2, &f); !s.ok()) return s;
-  if (Status s = r.Size(f[1], size_t{1} << 40, &n); !s.ok()) return s;
-  if (Status s = r.Size(f[2], n, &pos); !s.ok()) return s;
-  m.train_examples_ = n;
-  m.train_positives_ = pos;
+  if (Status s = r.Size(f[1], size_t{1} << 40, &m->train_examples); !s.ok()) return s;
+  if (Status s = r.Size(f[2], m->train_examples, &m->train_positives); !s.ok()) return s;
   if (Status s = r.Expect("rho", 1, &f); !s.ok()) return s;
-  if (Status s = r.Double(f[1], &m.rho_); !s.ok()) return s;
+  if (Status s = r.Double(f[1], &m->rho); !s.ok()) return s;
   if (Status s = r.Expect("platt", 2, &f); !s.ok()) return s;
-  if (Status s = r.Double(f[1], &m.platt_a_); !s.ok()) return s;
-  if (Status s = r.Double(f[2], &m.platt_b_); !s.ok()) return s;
-  if (version >= 2) {
+  if (Status s = r.Double(f[1], &m->platt_a); !s.ok()) return s;
+  if (Status s = r.Double(f[2], &m->platt_b); !s.ok()) return s;
+  if (m->version >= 2) {
     if (Status s = r.Expect("weight", 1, &f); !s.ok()) return s;
-    if (Status s = r.Double(f[1], &m.positive_weight_); !s.ok()) return s;
-    if (!(m.positive_weight_ > 0)) return r.Error("weight must be > 0");
+    if (Status s = r.Double(f[1], &m->positive_weight); !s.ok()) return s;
+    if (!(m->positive_weight > 0)) return r.Error("weight must be > 0");
     if (Status s = r.Expect("threshold", 1, &f); !s.ok()) return s;
-    if (Status s = r.Double(f[1], &m.threshold_); !s.ok()) return s;
+    if (Status s = r.Double(f[1], &m->threshold); !s.ok()) return s;
   }
+  return Status::Ok();
+}
+
+// "sv n", then n lines "coef x_1 .. x_d", then the end of the body.
+Status ReadSupportVectors(ModelReader& r, size_t body_size, ModelFileFields* m) {
+  std::vector<std::string_view> f;
+  const size_t d = m->mins.size();
   size_t nsv = 0;
   if (Status s = r.Expect("sv", 1, &f); !s.ok()) return s;
-  if (Status s = r.Size(f[1], body.size() / (2 * (d + 1)), &nsv); !s.ok()) return s;
-  m.coef_.resize(nsv);
-  m.sv_.resize(nsv * d);
+  if (Status s = r.Size(f[1], body_size / (2 * (d + 1)), &nsv); !s.ok()) return s;
+  m->coef.resize(nsv);
+  m->sv.resize(nsv * d);
   for (size_t i = 0; i < nsv; ++i) {
     if (!r.Next(&f)) return r.Error("unexpected end of support vectors");
     if (f.size() != d + 1) return r.Error("support vector needs " + std::to_string(d + 1) + " values");
-    if (Status s = r.Double(f[0], &m.coef_[i]); !s.ok()) return s;
+    if (Status s = r.Double(f[0], &m->coef[i]); !s.ok()) return s;
     for (size_t k = 0; k < d; ++k) {
-      if (Status s = r.Double(f[k + 1], &m.sv_[i * d + k]); !s.ok()) return s;
+      if (Status s = r.Double(f[k + 1], &m->sv[i * d + k]); !s.ok()) return s;
     }
   }
   if (r.Next(&f)) return r.Error("unexpected content after the support vectors");
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<SvmModel> SvmModel::Parse(std::string_view text, std::string_view expected_kind,
+                                   std::string_view source) {
+  const std::string src(source);
+  std::string_view body;
+  if (Status s = CheckModelEnvelope(text, src, &body); !s.ok()) return s;
+  ModelReader r(body, source);
+  ModelFileFields fields;
+  if (Status s = ReadModelHeader(r, expected_kind, src, &fields); !s.ok()) return s;
+  if (Status s = ReadModelScaling(r, &fields); !s.ok()) return s;
+  if (Status s = ReadModelFit(r, &fields); !s.ok()) return s;
+  if (Status s = ReadSupportVectors(r, body.size(), &fields); !s.ok()) return s;
+  SvmModel m;
+  m.kind_ = std::move(fields.kind);
+  m.feature_names_ = std::move(fields.feature_names);
+  m.scaler_ = FeatureScaler(std::move(fields.mins), std::move(fields.maxs), fields.lower,
+                            fields.upper);
+  m.c_ = fields.c;
+  m.gamma_ = fields.gamma;
+  m.cv_accuracy_ = fields.cv_accuracy;
+  m.cv_folds_ = static_cast<int>(fields.folds);
+  m.train_examples_ = fields.train_examples;
+  m.train_positives_ = fields.train_positives;
+  m.rho_ = fields.rho;
+  m.platt_a_ = fields.platt_a;
+  m.platt_b_ = fields.platt_b;
+  m.positive_weight_ = fields.positive_weight;
+  m.threshold_ = fields.threshold;
+  m.coef_ = std::move(fields.coef);
+  m.sv_ = std::move(fields.sv);
   m.BuildPredictionLayout();
   return m;
 }

@@ -480,6 +480,8 @@ void Crawler::Impl::Dispatch() {
     if (config_.max_pages > 0 &&
         stats_.pages_ok + static_cast<int64_t>(page_fetches_ + parsing_) >=
             config_.max_pages) {
+      // No page fetched from now on can use a sample's decision.
+      StopRenderSampling();
       return;
     }
     if (ActiveParsing() > static_cast<size_t>(4 * config_.concurrency)) return;
@@ -738,6 +740,7 @@ Status Crawler::Impl::Run() {
   while (!Finished()) {
     DrainProcessed();
     Dispatch();
+    TendRender();
     for (FetchResult& r : fetcher_->Poll(PollWait())) {
       if (r.task.url_id == 0 && r.task.url.ends_with(kTdmRepPath)) {
         OnTdmRepFetched(std::move(r));

@@ -54,7 +54,8 @@ std::string Crawler::Impl::SettleThreads() {
   if (parsing_ > 0) Closing("waiting for " + std::to_string(parsing_) + " pages being parsed");
   // A page parsed now may still go to the render pool, and a finished
   // render comes back through the parse pool: wait until both are idle.
-  // Each render is time-boxed.
+  // Each render is time-boxed; samples are cut short.
+  StopRenderSampling();
   do {
     if (render_) render_->WaitIdle();
     pool_->WaitIdle();

@@ -115,12 +115,42 @@ class Crawler::Impl {
   // sampled or static, as the decider now says).
   void ReleaseHeld(const std::string& host);
   // Pages being parsed or rendered, without those held for their host's
-  // render decision (they take no fetch or CPU while they wait).
-  size_t ActiveParsing() const { return parsing_ - std::min(parsing_, render_held_.load()); }
+  // render decision and auto-mode samples (they take no fetch or parse CPU
+  // while they wait; the decider bounds both): a host's samples never hold
+  // up the other hosts' pages.
+  size_t ActiveParsing() const {
+    return parsing_ - std::min(parsing_, render_held_.load() + render_sampling_.load());
+  }
+  // auto, at the crawl's close: samples still rendering are cut short (no
+  // page waits for them), undecided hosts are static from then on.
+  void StopRenderSampling();
+  // auto, on the crawl thread: hosts whose samples are overdue hold no more
+  // pages, late decisions become events, and Chromium takes only spare CPU
+  // (the idle scheduling class) while it merely samples; normal priority
+  // once a host renders, or when pages wait for samples and the crawl has
+  // nothing else to do or the samples stall.
+  void TendRender();
+  struct PendingSample {  // auto: a sample submitted, its render not in
+    std::string url, host;
+    TimePoint submitted{};
+    bool page_waits = false;  // else the page went on statically with:
+    std::vector<std::string> static_links;
+    size_t static_words = 0;
+    bool overdue = false;  // held_mu_
+  };
+  RenderJob MakeRenderJob(const ProcessedPage& page) const;
+  // auto: renders `p` as a sample; `waiting` is the page itself when it
+  // waits for the render, null when it went on with its static parse.
+  void SubmitSample(const ProcessedPage& p, std::shared_ptr<ProcessedPage> waiting);
+  void DecideFromSample(const PendingSample& sample, RenderResult r);
+
   void RecordRender();  // the close: render figures to stderr and an event
   void CloseRender();
   void DrainProcessed();
   void StoreProcessed(ProcessedPage p);
+  PageRecord ProcessedRecord(ProcessedPage& p, PageId id);
+  void OfferOutlinks(const ProcessedPage& p, PageId id, PageRecord* rec);
+  void MoveLinksIntoRecord(ProcessedPage* p, PageRecord* rec);
   void StoreFailure(FetchResult result);
   // Rounds: a revisit answered 304 / with an equal digest / gone / failed.
   bool StoreKeptRevisit(FetchResult* result);
@@ -195,6 +225,10 @@ class Crawler::Impl {
   std::mutex held_mu_;
   std::map<std::string, std::vector<std::shared_ptr<ProcessedPage>>> held_;  // held_mu_
   std::atomic<size_t> render_held_{0};
+  std::atomic<size_t> render_sampling_{0};  // samples submitted, not finished
+  std::vector<std::shared_ptr<PendingSample>> pending_samples_;  // held_mu_
+  std::vector<std::string> late_render_events_;  // held_mu_: DecideFromSample's decisions
+  std::atomic<TimePoint> sample_progress_{};  // a sample submitted to an idle pool or finished
   std::atomic<int64_t> render_held_total_{0};
 
   std::mutex processed_mu_;

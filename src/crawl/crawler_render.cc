@@ -11,9 +11,14 @@
 //   kept, their links not yet offered) and go on when the samples are in:
 //   rendered when the host was decided "render", so a script-built host
 //   has no page whose links were taken from its static shell alone.
+//   Samples and held pages wait outside the parse backlog (ActiveParsing):
+//   the other hosts' pages are fetched and parsed meanwhile. When the page
+//   budget is spent, samples still rendering are cut short.
 // A failed render keeps the static parse (auto) or parses the fetched body
 // (always): rendering never loses a page. The WARC keeps the fetched
 // response and, for a rendered page, the DOM as a `conversion` record.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "core/hash.h"
@@ -37,9 +42,11 @@ RenderOptions MakeRenderOptions(const CrawlConfig& c) {
   o.robots_agent = c.robots_agent;
   o.host_delay_s = c.delay_s;
   // auto: a few samples on most webs, started when the first is due, one
-  // browser at a time, and below the crawl's own threads in CPU priority so
-  // that sampling does not slow the static crawl.
+  // browser at a time, and in the idle scheduling class while they are
+  // only samples (TendRender): Chromium's many processes together
+  // would otherwise outweigh the crawl's parse threads even niced.
   o.lazy_start = c.render == "auto";
+  o.browser_idle = o.lazy_start;
   if (o.lazy_start) o.browser_nice = 5;
   return o;
 }
@@ -72,6 +79,20 @@ size_t Words(const std::string& text) {
 // statically (a bound on the memory of held bodies and parses).
 constexpr size_t kMaxHeldPages = 2000;
 
+// auto: a page with at least this many links in its static parse is no
+// application shell: as a sample it goes on statically while its render
+// decides, and it is never held.
+constexpr size_t kContentLinks = 10;
+
+// auto: a sample's time cap. It compares what the page's scripts built
+// with the static parse; a page that keeps busy (timers, animation, late
+// requests) has built its links by then and would only burn CPU.
+constexpr double kSampleTimeoutS = 4;
+// auto: a host whose sample is not rendered after this long holds no more
+// pages, and samples with none finished for this long run at normal
+// priority (TendRender).
+constexpr auto kSamplePatience = std::chrono::seconds(5);
+
 }  // namespace
 
 Status Crawler::Impl::SetupRender() {
@@ -98,7 +119,9 @@ bool Crawler::Impl::MaybeRender(ProcessedPage* p) {
     const std::string host = RobotsHostKey(url);
     std::lock_guard<std::mutex> lock(held_mu_);  // a decision releases held_ under it
     action = decider_->Consider(host, p->decoded.utf8);
-    if (action == RenderDecider::Action::kHold && render_held_.load() < kMaxHeldPages) {
+    // Only a shell waits for its host's decision (kContentLinks).
+    if (action == RenderDecider::Action::kHold && render_held_.load() < kMaxHeldPages &&
+        p->page.links.size() < kContentLinks) {
       held_[host].push_back(std::make_shared<ProcessedPage>(std::move(*p)));
       ++render_held_;
       ++render_held_total_;
@@ -108,25 +131,98 @@ bool Crawler::Impl::MaybeRender(ProcessedPage* p) {
       return false;
     }
   }
+  // A sample whose static parse already has many links goes on with it at
+  // once (a shell has few or none); its render only decides the host.
+  if (action == RenderDecider::Action::kSample && p->page.links.size() >= kContentLinks) {
+    SubmitSample(*p, nullptr);
+    return false;
+  }
   SubmitRender(std::make_shared<ProcessedPage>(std::move(*p)), action);
   return true;
 }
 
-void Crawler::Impl::SubmitRender(std::shared_ptr<ProcessedPage> page,
-                                 RenderDecider::Action action) {
-  const FetchResult& f = page->fetch;
-  const std::string& url = f.final_url.empty() ? f.task.url : f.final_url;
+RenderJob Crawler::Impl::MakeRenderJob(const ProcessedPage& page) const {
+  const FetchResult& f = page.fetch;
   RenderJob job;
-  job.url = url;
+  job.url = f.final_url.empty() ? f.task.url : f.final_url;
   job.http_code = f.http_code;
   job.response_head = f.response_head;
   job.content_type = f.content_type;
   job.body = f.body;
-  render_->Submit(std::move(job), [this, page, action](RenderResult r) {
+  return job;
+}
+
+void Crawler::Impl::SubmitRender(std::shared_ptr<ProcessedPage> page,
+                                 RenderDecider::Action action) {
+  if (action == RenderDecider::Action::kSample) {
+    SubmitSample(*page, page);
+    return;
+  }
+  render_->Submit(MakeRenderJob(*page), [this, page, action](RenderResult r) {
     pool_->Submit([this, page, action, r = std::move(r)]() mutable {
       FinishRender(std::move(*page), action, std::move(r));
     });
   });
+}
+
+void Crawler::Impl::SubmitSample(const ProcessedPage& p, std::shared_ptr<ProcessedPage> waiting) {
+  RenderJob job = MakeRenderJob(p);
+  job.optional = true;
+  job.timeout_s = std::min(config_.render_timeout_s, kSampleTimeoutS);
+  auto sample = std::make_shared<PendingSample>();
+  sample->url = job.url;
+  sample->host = RobotsHostKey(job.url);
+  sample->submitted = clock_->Now();
+  sample->page_waits = waiting != nullptr;
+  if (!waiting) {
+    sample->static_links = LinkUrls(p.page);
+    sample->static_words = Words(p.page.text);
+  }
+  if (sample->page_waits && render_sampling_++ == 0) sample_progress_ = clock_->Now();
+  {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    pending_samples_.push_back(sample);
+  }
+  render_->Submit(std::move(job), [this, waiting, sample](RenderResult r) {
+    pool_->Submit([this, waiting, sample, r = std::move(r)]() mutable {
+      {
+        std::lock_guard<std::mutex> lock(held_mu_);
+        std::erase(pending_samples_, sample);
+      }
+      if (!waiting) {
+        DecideFromSample(*sample, std::move(r));
+        return;
+      }
+      sample_progress_ = clock_->Now();
+      --render_sampling_;
+      FinishRender(std::move(*waiting), RenderDecider::Action::kSample, std::move(r));
+    });
+  });
+}
+
+// A sample whose page went on with its static parse: the render only
+// decides the host (the decision's event is stored by TendRender).
+void Crawler::Impl::DecideFromSample(const PendingSample& sample, RenderResult r) {
+  std::string event;
+  bool failed = !r.ok;
+  if (r.ok) {
+    try {
+      const bool moved = ResolveLink("", r.location).has_value() &&
+                         RobotsHostKey(r.location) == sample.host;
+      ParsedPage rendered = ParseHtml(r.html, moved ? r.location : sample.url, parse_options_);
+      RenderSample s{sample.static_links, LinkUrls(rendered), sample.static_words,
+                     Words(rendered.text)};
+      event = decider_->AddSample(sample.host, s);
+    } catch (const std::exception&) {
+      failed = true;
+    }
+  }
+  if (failed) decider_->RenderFailed(sample.host, true);
+  if (!event.empty()) {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    late_render_events_.push_back(std::move(event));
+  }
+  ReleaseHeld(sample.host);
 }
 
 void Crawler::Impl::ReleaseHeld(const std::string& host) {
@@ -169,7 +265,9 @@ void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, 
                 "%s in %.2f s: %d requests (%d fetched, %d cached, %d blocked, %d refused)%s",
                 action == RenderDecider::Action::kSample ? "rendered as a sample" : "rendered",
                 r.seconds, r.requests, r.fetched, r.cached, r.blocked, r.refused,
-                r.timed_out ? ", time cap reached" : "");
+                r.cut_short   ? ", cut short at the crawl's close"
+                : r.timed_out ? ", time cap reached"
+                              : "");
   const bool sample = action == RenderDecider::Action::kSample;
   const std::string host = RobotsHostKey(url);  // `url` goes with p
   if (!r.ok) {
@@ -235,6 +333,49 @@ void Crawler::Impl::RecordRender() {
   }
   if (config_.progress_interval_ms > 0) std::fprintf(stderr, "render: %s\n", detail.c_str());
   store_->AddEvent("render", detail);
+}
+
+void Crawler::Impl::StopRenderSampling() {
+  if (!decider_) return;
+  decider_->StopSampling();
+  render_->CutShort();
+}
+
+void Crawler::Impl::TendRender() {
+  if (!decider_) return;
+  const TimePoint now = clock_->Now();
+  const bool other_work = page_fetches_ + ActiveParsing() > 0;
+  // A host whose sample has not rendered in time while the crawl had other
+  // pages in hand holds no more pages: those held go on statically, and so
+  // do its next ones until the sample decides. The sample page itself
+  // waits for its render (on a script-built host its links exist only
+  // there).
+  std::vector<std::string> overdue, events;
+  {
+    std::lock_guard<std::mutex> lock(held_mu_);
+    for (const auto& s : pending_samples_) {
+      if (other_work && !s->overdue && now - s->submitted > kSamplePatience) {
+        s->overdue = true;
+        overdue.push_back(s->host);
+      }
+    }
+    events.swap(late_render_events_);
+  }
+  for (std::string& e : events) {
+    writer_->Post([detail = std::move(e)](CrawlStore* store) {
+      store->AddEvent("render_decision", detail);
+    });
+  }
+  for (const std::string& host : overdue) {
+    decider_->SampleOverdue(host);
+    ReleaseHeld(host);
+  }
+  // Normal priority when pages wait for their samples and the crawl has
+  // nothing else, or spare CPU does not come (a busy machine: no sample
+  // finished for a while); samples whose pages went on never need it.
+  const bool waiting = render_sampling_ > 0 &&
+                       (!other_work || now - sample_progress_.load() > kSamplePatience);
+  render_->SetBackground(!waiting && !decider_->AnyHostRenders());
 }
 
 void Crawler::Impl::CloseRender() { render_.reset(); }

@@ -40,9 +40,42 @@ bool Crawler::Impl::Admissible(const Outlink& link, uint32_t child_depth,
 }
 
 void Crawler::Impl::StoreProcessed(ProcessedPage p) {
+  const PageId id = next_page_id_;
+  PageRecord rec = ProcessedRecord(p, id);
+  const bool follow = round_.follow_new_links() &&
+                      (rec.near_duplicate_of == 0 || config_.near_duplicate_follow_links);
+  if (follow) OfferOutlinks(p, id, &rec);
+  NoteSpentPatterns();
+  if (writer_->failed()) {  // the crawl stops; Finished() picks up the error
+    if (error_.ok()) error_ = writer_->error();
+    return;
+  }
+  const CrawlTask& task = p.fetch.task;
+  const bool ok = rec.status == FetchStatus::kOk;
+  stats_.bytes += static_cast<int64_t>(rec.body.size());
+  if (ok) {
+    ++stats_.pages_ok;
+    ++stats_.content_types[ContentTypeKey(rec.content_type)];
+    if (strategy_.traits.beta && p.assessment.relevance >= *strategy_.traits.beta) {
+      ++stats_.relevant;
+    }
+  } else {
+    ++stats_.pages_failed;
+  }
+  strategy_.learner->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
+  if (monitor_) {
+    ReportToMonitor(rec, task.host_id,
+                    ok && strategy_.traits.beta && p.assessment.relevance >= *strategy_.traits.beta);
+  }
+  if (config_.store_links) MoveLinksIntoRecord(&p, &rec);
+  AddPageRecord(std::move(rec));
+}
+
+// The pages row of a parsed page (moves its heads, body and rendered HTML
+// out of `p`), with its round fields, change class and near-duplicate.
+PageRecord Crawler::Impl::ProcessedRecord(ProcessedPage& p, PageId id) {
   const FetchResult& f = p.fetch;
   const CrawlTask& task = f.task;
-  PageId id = next_page_id_;
   PageRecord rec;
   rec.url_id = task.url_id;
   rec.url = task.url;
@@ -83,11 +116,14 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
   if (rec.status == FetchStatus::kOk) {
     rec.near_duplicate_of = round_.NearDuplicateAndAdd(p.simhash, id, task.url_id);
   }
-  const bool follow = round_.follow_new_links() &&
-                      (rec.near_duplicate_of == 0 || config_.near_duplicate_follow_links);
+  return rec;
+}
 
-  const uint32_t child_depth = task.depth + 1;
-  for (size_t i = 0; follow && i < p.page.links.size(); ++i) {
+// The page's admissible outlinks go to the cluster or the frontier; the
+// ones the frontier takes as new are the row's admitted links.
+void Crawler::Impl::OfferOutlinks(const ProcessedPage& p, PageId id, PageRecord* rec) {
+  const uint32_t child_depth = p.fetch.task.depth + 1;
+  for (size_t i = 0; i < p.page.links.size(); ++i) {
     const Outlink& link = p.page.links[i];
     const PageAssessment::Link& a = p.assessment.links[i];
     if (link.url.empty()) continue;
@@ -108,49 +144,28 @@ void Crawler::Impl::StoreProcessed(ProcessedPage p) {
       ++stats_.links_queued;
       // The admitting link's explanation only with --link-details, as for
       // the links rows: it was ~120 of a frontier row's ~230 bytes.
-      rec.admitted.push_back({c.url_id, std::move(c.url), child_depth, id, std::move(c.anchor),
-                              c.score, config_.store_link_details ? a.explanation : std::string(),
-                              0});
+      rec->admitted.push_back({c.url_id, std::move(c.url), child_depth, id, std::move(c.anchor),
+                               c.score, config_.store_link_details ? a.explanation : std::string(),
+                               0});
     }
   }
-  NoteSpentPatterns();
-  if (writer_->failed()) {  // the crawl stops; Finished() picks up the error
-    if (error_.ok()) error_ = writer_->error();
-    return;
-  }
-  const bool ok = rec.status == FetchStatus::kOk;
-  stats_.bytes += static_cast<int64_t>(rec.body.size());
-  if (ok) {
-    ++stats_.pages_ok;
-    ++stats_.content_types[ContentTypeKey(rec.content_type)];
-    if (strategy_.traits.beta && p.assessment.relevance >= *strategy_.traits.beta) {
-      ++stats_.relevant;
-    }
-  } else {
-    ++stats_.pages_failed;
-  }
-  strategy_.learner->OnPageStored(task, id, p.page, p.assessment, frontier_.get());
-  if (monitor_) {
-    ReportToMonitor(rec, task.host_id,
-                    ok && strategy_.traits.beta && p.assessment.relevance >= *strategy_.traits.beta);
-  }
-  // The strategy is done with the page: its link strings move into the links
-  // rows instead of being copied (~100 links, ~300 allocations a page).
-  if (config_.store_links) {
-    rec.links.reserve(p.page.links.size());
-    for (size_t i = 0; i < p.page.links.size(); ++i) {
-      Outlink& link = p.page.links[i];
-      if (link.url.empty()) continue;
-      PageAssessment::Link& a = p.assessment.links[i];
-      if (config_.store_link_details) {
-        rec.links.push_back({std::move(link.url), std::move(link.anchor),
-                             std::move(link.context), a.score, std::move(a.explanation)});
-      } else {
-        rec.links.push_back({std::move(link.url), std::move(link.anchor), {}, a.score, {}});
-      }
+}
+
+// The strategy is done with the page: its link strings move into the links
+// rows instead of being copied (~100 links, ~300 allocations a page).
+void Crawler::Impl::MoveLinksIntoRecord(ProcessedPage* p, PageRecord* rec) {
+  rec->links.reserve(p->page.links.size());
+  for (size_t i = 0; i < p->page.links.size(); ++i) {
+    Outlink& link = p->page.links[i];
+    if (link.url.empty()) continue;
+    PageAssessment::Link& a = p->assessment.links[i];
+    if (config_.store_link_details) {
+      rec->links.push_back({std::move(link.url), std::move(link.anchor),
+                            std::move(link.context), a.score, std::move(a.explanation)});
+    } else {
+      rec->links.push_back({std::move(link.url), std::move(link.anchor), {}, a.score, {}});
     }
   }
-  AddPageRecord(std::move(rec));
 }
 
 // The parts of a pages row that come straight from the transfer (moves the

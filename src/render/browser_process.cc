@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -144,6 +145,9 @@ StatusOr<std::unique_ptr<BrowserProcess>> BrowserProcess::Launch(
   while (std::chrono::steady_clock::now() < deadline) {
     if (ReadActivePort(b->profile_dir_, &b->ws_url_)) return b;
     if (!b->Alive()) break;
+    if (options.cancel != nullptr && options.cancel->load()) {
+      return Status::Error(exe + ": launch cancelled (the render pool is closing)");
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   std::string tail;
@@ -169,6 +173,9 @@ bool BrowserProcess::Alive() {
 
 BrowserProcess::~BrowserProcess() {
   if (pid_ > 0) {
+    // A process in the idle class also exits only on spare CPU: on a busy
+    // machine the wait below took seconds.
+    if (idle_) SetIdleClass(false);
     kill(-pid_, SIGKILL);
     if (!reaped_) waitpid(pid_, nullptr, 0);
   }
@@ -178,16 +185,13 @@ BrowserProcess::~BrowserProcess() {
   }
 }
 
-uint64_t BrowserProcess::MemoryBytes() const {
-  // Proportional set size: pages shared between the browser's processes
-  // (the binary, shared memory) are counted once, not once per process.
-  uint64_t total = 0;
+std::vector<pid_t> BrowserProcess::GroupPids() const {
+  std::vector<pid_t> out;
   DIR* dir = opendir("/proc");
-  if (dir == nullptr) return 0;
+  if (dir == nullptr) return out;
   while (dirent* e = readdir(dir)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    const std::string base = std::string("/proc/") + e->d_name;
-    std::ifstream stat(base + "/stat");
+    std::ifstream stat(std::string("/proc/") + e->d_name + "/stat");
     std::string line;
     if (!std::getline(stat, line)) continue;
     // Fields after "(comm)": state ppid pgrp ...
@@ -197,7 +201,19 @@ uint64_t BrowserProcess::MemoryBytes() const {
     std::string state;
     long ppid = 0, pgrp = 0;
     if (!(rest >> state >> ppid >> pgrp) || pgrp != pid_) continue;
-    std::ifstream smaps(base + "/smaps_rollup");
+    out.push_back(static_cast<pid_t>(std::strtol(e->d_name, nullptr, 10)));
+  }
+  closedir(dir);
+  return out;
+}
+
+uint64_t BrowserProcess::MemoryBytes() const {
+  // Proportional set size: pages shared between the browser's processes
+  // (the binary, shared memory) are counted once, not once per process.
+  uint64_t total = 0;
+  for (pid_t p : GroupPids()) {
+    std::ifstream smaps("/proc/" + std::to_string(p) + "/smaps_rollup");
+    std::string line;
     while (std::getline(smaps, line)) {
       if (line.rfind("Pss:", 0) == 0) {
         total += std::strtoull(line.c_str() + 4, nullptr, 10) * 1024;
@@ -205,8 +221,27 @@ uint64_t BrowserProcess::MemoryBytes() const {
       }
     }
   }
-  closedir(dir);
   return total;
+}
+
+bool BrowserProcess::SetIdleClass(bool idle) {
+  idle_ = idle;
+  bool ok = true;
+  const sched_param param{};
+  for (pid_t p : GroupPids()) {
+    DIR* tasks = opendir(("/proc/" + std::to_string(p) + "/task").c_str());
+    if (tasks == nullptr) continue;  // the process ended meanwhile
+    while (dirent* t = readdir(tasks)) {
+      if (t->d_name[0] < '0' || t->d_name[0] > '9') continue;
+      const pid_t tid = static_cast<pid_t>(std::strtol(t->d_name, nullptr, 10));
+      if (sched_setscheduler(tid, idle ? SCHED_IDLE : SCHED_OTHER, &param) != 0 &&
+          errno != ESRCH) {
+        ok = false;
+      }
+    }
+    closedir(tasks);
+  }
+  return ok;
 }
 
 }  // namespace topicrawl

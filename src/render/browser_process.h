@@ -12,9 +12,11 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -32,6 +34,8 @@ struct BrowserLaunchOptions {
   // Added to the crawler's niceness for the browser and its renderers: > 0
   // where rendering is a side job that must not take the CPU from the crawl.
   int nice = 0;
+  // When set and true, a launch still waiting for the DevTools port gives up.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 class BrowserProcess {
@@ -47,11 +51,18 @@ class BrowserProcess {
   uint64_t MemoryBytes() const;
   // False once the browser process has exited.
   bool Alive();
+  // Moves every thread of the browser's processes into (or out of) the idle
+  // scheduling class; processes started later inherit it from their parent.
+  // False when a thread refused (leaving SCHED_IDLE needs RLIMIT_NICE room
+  // or CAP_SYS_NICE).
+  bool SetIdleClass(bool idle);
 
  private:
   BrowserProcess() = default;
+  std::vector<pid_t> GroupPids() const;  // the processes of its group
   pid_t pid_ = -1;
   bool reaped_ = false;
+  bool idle_ = false;  // SetIdleClass(true) was the last call
   std::string profile_dir_;
   std::string ws_url_;
 };

@@ -67,10 +67,12 @@ RenderDecider::Action RenderDecider::Decide(const std::string& host, std::string
   Action want = Action::kStatic;
   if (h.state == HostRenderDecision::State::kRender) {
     want = Action::kRender;
-  } else if (h.state == HostRenderDecision::State::kUndecided && LooksScripted(html)) {
+  } else if (h.state == HostRenderDecision::State::kUndecided && !sampling_stopped_ &&
+             LooksScripted(html)) {
     if (h.samples_started < options_.samples) {
+      if (pending_samples_ >= options_.max_pending_samples) return Action::kStatic;
       want = Action::kSample;
-    } else if (options_.hold_undecided) {
+    } else if (options_.hold_undecided && !h.overdue) {
       return Action::kHold;
     }
   }
@@ -80,7 +82,10 @@ RenderDecider::Action RenderDecider::Decide(const std::string& host, std::string
     return Action::kStatic;
   }
   ++rendered_;
-  if (want == Action::kSample) ++h.samples_started;
+  if (want == Action::kSample) {
+    ++h.samples_started;
+    ++pending_samples_;
+  }
   return want;
 }
 
@@ -88,6 +93,7 @@ std::string RenderDecider::AddSample(const std::string& host, const RenderSample
   std::lock_guard<std::mutex> lock(mu_);
   HostRenderDecision& h = hosts_[host];
   if (h.host.empty()) h.host = host;
+  if (pending_samples_ > 0) --pending_samples_;
   h.gains.emplace_back(LinkGain(sample), TextGain(sample));
   if (h.state != HostRenderDecision::State::kUndecided ||
       static_cast<int>(h.gains.size()) < options_.samples) {
@@ -102,6 +108,7 @@ std::string RenderDecider::AddSample(const std::string& host, const RenderSample
   text /= static_cast<double>(h.gains.size());
   const bool render = link >= options_.min_link_gain || text >= options_.min_text_gain;
   h.state = render ? HostRenderDecision::State::kRender : HostRenderDecision::State::kStatic;
+  any_render_ = any_render_ || render;
   char buf[256];
   std::snprintf(buf, sizeof(buf),
                 "%zu samples: mean link gain %.2f (render at >= %.2f), mean text gain %.2f "
@@ -116,12 +123,36 @@ void RenderDecider::RenderFailed(const std::string& host, bool was_sample) {
   std::lock_guard<std::mutex> lock(mu_);
   --rendered_;
   if (!was_sample) return;
+  if (pending_samples_ > 0) --pending_samples_;
+  if (sampling_stopped_) return;  // cut short at the close: not the host's failure
   HostRenderDecision& h = hosts_[host];
   if (h.samples_started > 0) --h.samples_started;  // another page samples instead
   if (++h.failures >= options_.samples && h.state == HostRenderDecision::State::kUndecided) {
     h.state = HostRenderDecision::State::kStatic;
     h.evidence = std::to_string(h.failures) + " sample renders failed -> static";
   }
+}
+
+void RenderDecider::SampleOverdue(const std::string& host) {
+  std::lock_guard<std::mutex> lock(mu_);
+  HostRenderDecision& h = hosts_[host];
+  if (h.host.empty()) h.host = host;
+  h.overdue = true;
+}
+
+void RenderDecider::StopSampling() {
+  std::lock_guard<std::mutex> lock(mu_);
+  sampling_stopped_ = true;
+}
+
+bool RenderDecider::AnyHostRenders() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return any_render_;
+}
+
+int RenderDecider::pending_samples() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pending_samples_;
 }
 
 std::vector<HostRenderDecision> RenderDecider::Decisions() const {

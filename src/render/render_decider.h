@@ -22,6 +22,15 @@
 //      rendered pages stay within max_share of the pages processed (after a
 //      first `free_renders`); over the cap a page is parsed statically and
 //      counted in capped().
+//   6. At most `max_pending_samples` samples render at once (all hosts):
+//      beyond, a page that would sample is parsed statically and its host
+//      stays undecided (a later page samples). Samples wait outside the
+//      crawl's parse backlog, so this bounds the pages they keep.
+//   7. SampleOverdue: the host's samples take too long (no spare CPU); its
+//      pages are static rather than held until the decision.
+//   8. StopSampling (the crawl's close): no further samples or holds; an
+//      undecided host's pages are static, and samples that end unfinished
+//      count as no failure of their host.
 // Thread-safe (the parse threads ask it).
 #ifndef TOPICRAWL_RENDER_RENDER_DECIDER_H_
 #define TOPICRAWL_RENDER_RENDER_DECIDER_H_
@@ -41,6 +50,7 @@ struct RenderDeciderOptions {
   double min_text_gain = 0.3;
   double max_share = 0.1;
   int64_t free_renders = 20;
+  int max_pending_samples = 32;
   bool hold_undecided = true;
 };
 
@@ -60,6 +70,7 @@ struct HostRenderDecision {
   enum class State { kUndecided, kRender, kStatic } state = State::kUndecided;
   int samples_started = 0;
   int failures = 0;  // failed sample renders; `samples` of them: static
+  bool overdue = false;  // RenderDecider::SampleOverdue
   std::vector<std::pair<double, double>> gains;  // (link, text) per sample
   std::string evidence;  // e.g. "2 samples: link gain 0.85, text gain 0.90 -> render"
 };
@@ -80,6 +91,13 @@ class RenderDecider {
   std::string AddSample(const std::string& host, const RenderSample& sample);
   // A kSample or kRender page whose render failed (it is not a sample).
   void RenderFailed(const std::string& host, bool was_sample);
+  void StopSampling();
+  // A sample of `host` is overdue (no spare CPU): the host's pages are not
+  // held any more until its decision (they are static meanwhile).
+  void SampleOverdue(const std::string& host);
+  // Some host was decided "render".
+  bool AnyHostRenders() const;
+  int pending_samples() const;
 
   std::vector<HostRenderDecision> Decisions() const;
   int64_t pages() const;
@@ -93,6 +111,9 @@ class RenderDecider {
   mutable std::mutex mu_;
   std::map<std::string, HostRenderDecision> hosts_;
   int64_t pages_ = 0, rendered_ = 0, capped_ = 0;
+  int pending_samples_ = 0;
+  bool sampling_stopped_ = false;
+  bool any_render_ = false;
 };
 
 }  // namespace topicrawl

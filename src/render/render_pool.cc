@@ -3,6 +3,11 @@
 #include "render/render_worker.h"
 
 namespace topicrawl {
+namespace {
+
+constexpr char kCutShort[] = "render cut short (the crawl is closing)";
+
+}  // namespace
 
 std::optional<RenderMode> ParseRenderMode(std::string_view name) {
   if (name == "never") return RenderMode::kNever;
@@ -66,6 +71,7 @@ StatusOr<std::unique_ptr<RenderPool>> RenderPool::Start(const RenderOptions& opt
   std::unique_ptr<RenderPool> pool(new RenderPool());
   auto shared = std::make_shared<Shared>();
   shared->options = std::move(o);
+  shared->background = shared->options.browser_idle;
   shared->clock = SystemClock();
   GateOptions go;
   go.respect_robots = shared->options.respect_robots;
@@ -100,23 +106,47 @@ RenderPool::~RenderPool() {
 }
 
 void RenderPool::Submit(RenderJob job, RenderDone done) {
+  const char* refused = nullptr;
   {
     std::lock_guard<std::mutex> lock(shared_->mu);
     ++shared_->stats.submitted;
     ++shared_->unfinished;
-    if (!shared_->stopping) {
+    if (shared_->stopping) {
+      refused = "render pool closed";
+    } else if (job.optional && shared_->cut_short) {
+      refused = kCutShort;
+    } else {
       shared_->queue.push_back({std::move(job), std::move(done)});
-      done = nullptr;
     }
   }
-  if (done) {
+  if (refused != nullptr) {
     QueuedJob j{std::move(job), std::move(done)};
     RenderResult r;
-    r.error = "render pool closed";
+    r.error = refused;
+    r.cut_short = refused == kCutShort;
     shared_->Finish(&j, std::move(r));
     return;
   }
   shared_->WakeWorkers();
+}
+
+void RenderPool::CutShort() {
+  std::deque<QueuedJob> cut;
+  {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    if (shared_->cut_short) return;
+    shared_->cut_short = true;
+    std::deque<QueuedJob> keep;
+    for (QueuedJob& j : shared_->queue) (j.job.optional ? cut : keep).push_back(std::move(j));
+    shared_->queue.swap(keep);
+  }
+  for (QueuedJob& j : cut) {
+    RenderResult r;
+    r.error = kCutShort;
+    r.cut_short = true;
+    shared_->Finish(&j, std::move(r));
+  }
+  shared_->WakeWorkers();  // running optional pages are taken at their next tick
 }
 
 void RenderPool::WaitIdle() {
@@ -132,6 +162,10 @@ bool RenderPool::Idle() const {
 RenderPoolStats RenderPool::Stats() const {
   std::lock_guard<std::mutex> lock(shared_->mu);
   return shared_->stats;
+}
+
+void RenderPool::SetBackground(bool background) {
+  if (shared_->background.exchange(background) != background) shared_->WakeWorkers();
 }
 
 const RenderOptions& RenderPool::options() const { return shared_->options; }

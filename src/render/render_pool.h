@@ -87,7 +87,10 @@ struct RenderOptions {
   // Chromium exists): --render auto on a web that never needs a render
   // pays nothing. Otherwise Start() launches the first browser itself.
   bool lazy_start = false;
-  int browser_nice = 0;  // BrowserLaunchOptions::nice
+  int browser_nice = 0;        // BrowserLaunchOptions::nice
+  // Browsers render in the idle scheduling class until SetBackground(false)
+  // (they launch at their normal priority).
+  bool browser_idle = false;
 };
 
 struct RenderJob {
@@ -97,12 +100,16 @@ struct RenderJob {
   std::string content_type;
   std::string body;           // the fetched, decoded document
   double timeout_s = 0;       // > 0: this page's time cap instead of the pool's
+  // May be cut short by RenderPool::CutShort() (an auto-mode sample: the
+  // page has its static parse; the render only informs a decision).
+  bool optional = false;
 };
 
 struct RenderResult {
   bool ok = false;
   std::string error;
   bool timed_out = false;  // the time cap ended the page (DOM taken anyway)
+  bool cut_short = false;  // RenderPool::CutShort ended it (DOM taken if it had loaded)
   std::string html;        // document.documentElement.outerHTML
   std::string location;    // location.href when the DOM was taken
   std::vector<std::string> dom_links;  // document.links, as hrefs
@@ -139,6 +146,15 @@ class RenderPool {
 
   void Submit(RenderJob job, RenderDone done);  // thread-safe, never blocks
   void WaitIdle();                              // every job done
+  // From now on optional jobs end early: a queued or later submitted one
+  // fails with "render cut short", a running one is taken as it is now (as
+  // at its time cap). For the crawl's close: a sample no page waits for
+  // does not hold it up. Thread-safe, idempotent.
+  void CutShort();
+  // Every browser's processes into (true) or out of (false) the idle
+  // scheduling class: rendering as a side job that takes only spare CPU, or
+  // as the crawl's own work. Thread-safe.
+  void SetBackground(bool background);
   bool Idle() const;                            // no job pending
   RenderPoolStats Stats() const;                // thread-safe
   const RenderOptions& options() const;

@@ -7,7 +7,9 @@
 // --connect-to (exempt from the private-address refusal, as crawls of test
 // webs are), everything else follows the production rules.
 #include <gtest/gtest.h>
+#include <sched.h>
 
+#include <filesystem>
 #include <future>
 #include <memory>
 #include <set>
@@ -292,6 +294,72 @@ TEST_F(RenderPoolTest, APageThatMisbehavedGetsItsTabReplaced) {
   ASSERT_TRUE(next.ok) << next.error;
   EXPECT_TRUE(ParsedLinks(next).count("http://site.test/n"));
   EXPECT_EQ(pool->Stats().tabs_opened, 2);
+}
+
+// CutShort (a crawl's close): optional jobs end early -- the running one
+// taken as it is, the queued and later ones refused -- and the others render.
+TEST_F(RenderPoolTest, CutShortEndsOptionalJobsOnly) {
+  std::unique_ptr<RenderPool> pool = OneTabPool();
+  ASSERT_TRUE(pool);
+  // Never idle: a request every 50 ms until the (60 s) cap.
+  const std::string busy = R"(<html><body><a href="/busy">b</a><script>
+    setInterval(() => fetch('/tick?' + Math.random()).catch(() => {}), 50);</script></body></html>)";
+  auto job = [](const std::string& url, const std::string& html, bool optional) {
+    RenderJob j;
+    j.url = url;
+    j.response_head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n";
+    j.content_type = "text/html";
+    j.body = html;
+    j.timeout_s = 60;
+    j.optional = optional;
+    return j;
+  };
+  std::promise<RenderResult> a, b, c, d;
+  auto done = [](std::promise<RenderResult>* p) {
+    return [p](RenderResult r) { p->set_value(std::move(r)); };
+  };
+  pool->Submit(job("http://site.test/busy-a", busy, true), done(&a));
+  pool->Submit(job("http://site.test/busy-b", busy, true), done(&b));  // waits for the tab
+  pool->Submit(job("http://site.test/plain-c", "<html><body><a href=/c>c</a></body></html>", false),
+               done(&c));
+  pool->CutShort();
+  pool->Submit(job("http://site.test/busy-d", busy, true), done(&d));
+  RenderResult ra = a.get_future().get(), rb = b.get_future().get();
+  RenderResult rc = c.get_future().get(), rd = d.get_future().get();
+  EXPECT_TRUE(ra.cut_short) << ra.error;  // taken as it was, or before it had loaded
+  EXPECT_TRUE(rb.cut_short);
+  EXPECT_FALSE(rb.ok);
+  EXPECT_NE(rb.error.find("cut short"), std::string::npos) << rb.error;
+  EXPECT_TRUE(rd.cut_short);
+  EXPECT_FALSE(rd.ok);
+  ASSERT_TRUE(rc.ok) << rc.error;
+  EXPECT_FALSE(rc.cut_short);
+  EXPECT_TRUE(ParsedLinks(rc).count("http://site.test/c"));
+}
+
+// The idle scheduling class moves every thread of the browser's processes
+// in and out (auto mode samples on spare CPU).
+TEST_F(RenderPoolTest, BrowserThreadsMoveInAndOutOfTheIdleClass) {
+  auto chromium = FindChromium();
+  ASSERT_TRUE(chromium.ok());
+  BrowserLaunchOptions lo;
+  lo.chromium = *chromium;
+  auto b = BrowserProcess::Launch(lo);
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  std::unique_ptr<BrowserProcess> browser = std::move(b).value();
+  auto policies = [&browser] {
+    std::set<int> out;
+    const std::string dir = "/proc/" + std::to_string(browser->pid()) + "/task";
+    for (const auto& t : std::filesystem::directory_iterator(dir)) {
+      out.insert(sched_getscheduler(std::stoi(t.path().filename().string())));
+    }
+    return out;
+  };
+  EXPECT_EQ(policies(), std::set<int>{SCHED_OTHER});
+  ASSERT_TRUE(browser->SetIdleClass(true));
+  EXPECT_EQ(policies(), std::set<int>{SCHED_IDLE});
+  ASSERT_TRUE(browser->SetIdleClass(false));
+  EXPECT_EQ(policies(), std::set<int>{SCHED_OTHER});
 }
 
 TEST_F(RenderPoolTest, BrowserIsRecycledAfterItsPageBudget) {

@@ -198,6 +198,52 @@ TEST(RenderDecider, WithoutHoldingTheUndecidedHostsPagesAreStatic) {
   EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kStatic);
 }
 
+TEST(RenderDecider, PendingSamplesAreBoundedAcrossHosts) {
+  RenderDeciderOptions o;
+  o.samples = 2;
+  o.max_pending_samples = 3;
+  o.free_renders = 100;
+  RenderDecider d(o);
+  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("b.test", "<script>"), RenderDecider::Action::kSample);
+  // Three samples render: b.test's next page is static, its host undecided.
+  EXPECT_EQ(d.pending_samples(), 3);
+  EXPECT_EQ(d.Consider("b.test", "<script>"), RenderDecider::Action::kStatic);
+  d.AddSample("a.test", RenderSample{{"a"}, {"a"}, 10, 10});
+  EXPECT_EQ(d.pending_samples(), 2);
+  EXPECT_EQ(d.Consider("b.test", "<script>"), RenderDecider::Action::kSample);
+  d.RenderFailed("b.test", true);
+  EXPECT_EQ(d.pending_samples(), 2);
+}
+
+TEST(RenderDecider, StopSamplingLeavesUndecidedHostsStatic) {
+  RenderDeciderOptions o;
+  o.samples = 2;
+  o.free_renders = 100;
+  RenderDecider d(o);
+  const std::string js = "<script></script>";
+  d.Consider("spa.test", js);
+  d.AddSample("spa.test", RenderSample{{}, {"x"}, 0, 10});
+  d.AddSample("spa.test", RenderSample{{}, {"y"}, 0, 10});  // spa.test: render
+  EXPECT_TRUE(d.AnyHostRenders());
+  EXPECT_EQ(d.Consider("u.test", js), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("u.test", js), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("u.test", js), RenderDecider::Action::kHold);
+  d.StopSampling();
+  // The held page goes on statically; a sample cut short is no failure.
+  EXPECT_EQ(d.Reconsider("u.test", js), RenderDecider::Action::kStatic);
+  d.RenderFailed("u.test", true);
+  d.RenderFailed("u.test", true);
+  EXPECT_EQ(d.pending_samples(), 0);
+  auto all = d.Decisions();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[1].host, "u.test");
+  EXPECT_EQ(all[1].state, HostRenderDecision::State::kUndecided);
+  EXPECT_EQ(all[1].failures, 0);
+  EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kRender);  // decided hosts keep theirs
+}
+
 TEST(RenderDecider, ShareCapAfterTheFreeRenders) {
   RenderDeciderOptions o;
   o.samples = 1;

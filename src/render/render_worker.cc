@@ -158,12 +158,13 @@ bool SameDocumentUrl(std::string_view a, std::string_view b) {
   return strip(a) == strip(b);
 }
 
-enum class Stage { kContext, kTarget, kAttach, kLoading, kScrolling, kExtracting, kDone };
-enum class Reply { kContext, kTarget, kAttach, kSetUp, kNavigate, kScroll, kExtract, kIgnore };
-
 }  // namespace
 
 struct RenderWorker::Impl {
+  // Members of Impl, not of the anonymous namespace: Impl's linkage is the
+  // header's, and a unity build sees its fields' types (-Wsubobject-linkage).
+  enum class Stage { kContext, kTarget, kAttach, kLoading, kScrolling, kExtracting, kDone };
+  enum class Reply { kContext, kTarget, kAttach, kSetUp, kNavigate, kScroll, kExtract, kIgnore };
   // A target in its own browser context, attached and set up once (request
   // interception, page events, the prelude), navigated from page to page.
   struct Tab {
@@ -221,6 +222,8 @@ struct RenderWorker::Impl {
   uint64_t next_serial = 1, next_task = 1, next_tab = 1;
   std::atomic<bool> saturated{false};  // a browser, every tab busy
   int pages_on_browser = 0;
+  bool idle_class = false;  // the browser's scheduling class (Shared::background)
+  TimePoint class_changed{};
   TimePoint next_launch{};
   // TOPICRAWL_CDP_TRACE=1: every DevTools message to stderr (debugging).
   const bool trace = std::getenv("TOPICRAWL_CDP_TRACE") != nullptr;
@@ -295,12 +298,21 @@ void RenderWorker::Impl::Loop() {
     }
     // Lazily started pools (auto mode: a few samples) grow one browser at a
     // time: worker i launches only while worker i-1 has every tab busy.
+    // In the background (samples on spare CPU) one browser is enough.
     if (work && !browser && opt.lazy_start && index > 0 &&
-        !shared->workers[index - 1]->Saturated()) {
+        (shared->background || !shared->workers[index - 1]->Saturated())) {
       work = false;
     }
     // A browser is started when there is something to render.
     const bool have_browser = (browser && cdp) || (work && EnsureBrowser());
+    // The scheduling class follows the pool's (SetBackground), at most
+    // one change every half second (a crawl may flip it often).
+    if (have_browser && idle_class != shared->background &&
+        Now() - class_changed >= std::chrono::milliseconds(500)) {
+      idle_class = shared->background;
+      class_changed = Now();
+      browser->SetIdleClass(idle_class);
+    }
     if (have_browser) TakeJobs();
     if (cdp) {
       for (const json& m : cdp->TakeMessages()) OnMessage(m);
@@ -331,11 +343,13 @@ bool RenderWorker::Impl::EnsureBrowser() {
     lo.chromium = opt.chromium;
     lo.js_heap_mb = opt.js_heap_mb;
     lo.nice = opt.browser_nice;
+    lo.cancel = &quit;
     auto b = BrowserProcess::Launch(lo);
     if (!b.ok()) {
       error = b.status();
     } else {
       browser = std::move(b).value();
+      idle_class = false;  // launched at its normal priority
       std::lock_guard<std::mutex> lock(shared->mu);
       ++shared->stats.browser_starts;
     }
@@ -797,7 +811,19 @@ void RenderWorker::Impl::Tick() {
     }
   }
   std::vector<uint64_t> hung;
+  std::vector<uint64_t> cut;
+  const bool cutting = shared->cut_short;
   for (auto& [serial, p] : pages) {
+    // CutShort: an optional page is taken now, as at its time cap; one
+    // still waiting for its tab ends at once.
+    if (cutting && p.job.job.optional && p.deadline > now) {
+      p.deadline = now;
+      p.result.cut_short = true;
+      if (p.stage < Stage::kLoading) {
+        cut.push_back(serial);
+        continue;
+      }
+    }
     if (now >= p.deadline + std::chrono::seconds(2)) {
       p.result.timed_out = true;
       hung.push_back(serial);
@@ -820,6 +846,7 @@ void RenderWorker::Impl::Tick() {
     }
   }
   for (uint64_t s : hung) Complete(s, "the page did not answer within the time cap (hung)");
+  for (uint64_t s : cut) Complete(s, "render cut short (the crawl is closing)");
   for (const auto& [id, o] : outstanding) {
     if (now - o.sent > std::chrono::seconds(15)) {
       DropBrowser("the browser stopped answering", true);

@@ -36,6 +36,8 @@ struct RenderPool::Shared {
   std::deque<QueuedJob> queue;  // guarded by mu
   int64_t unfinished = 0;       // submitted, done() not called yet
   bool stopping = false;
+  std::atomic<bool> cut_short{false};  // RenderPool::CutShort()
+  std::atomic<bool> background{false};  // RenderPool::SetBackground()
   RenderPoolStats stats;
   std::vector<std::unique_ptr<RenderWorker>> workers;
 

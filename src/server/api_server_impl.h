@@ -152,6 +152,8 @@ class ApiServer::Impl {
   void Routes();
   void StatusRoutes();   // /api/crawls, /api/status, /api/hosts
   void PagesRoutes();    // /api/pages, /api/pages/{id}
+  void ListPages(const httplib::Request& req, httplib::Response& res);
+  void PageDetail(const httplib::Request& req, httplib::Response& res);
   void SearchRoutes();   // /api/search
   void ControlRoutes();  // POST /api/seeds, POST /api/stop
   void MetricsRoutes();  // /metrics

@@ -5,8 +5,86 @@ namespace topicrawl {
 
 using namespace api_internal;  // NOLINT: this component's own internals
 
+namespace {
+
+using MetricValue = std::optional<double> (*)(const json& status);
+
+// One metric family, read from each crawl's /api/status document: a key
+// of its "counters", a top-level number, or a function of the document.
+struct MetricFamilySpec {
+  const char* name;
+  const char* type;
+  const char* help;
+  const char* counter = nullptr;
+  const char* field = nullptr;
+  MetricValue value = nullptr;
+};
+
+std::optional<double> HarvestWindowValue(const json& s) {
+  return s["harvest"]["window"].get<double>();
+}
+
+std::optional<double> RecallValue(const json& s) {
+  if (s["recall"].is_null()) return std::nullopt;
+  return s["recall"]["recall"].get<double>();
+}
+
+std::optional<double> CrawlRunningValue(const json& s) {
+  return s["live"].get<bool>() && (s["state"] == "running" || s["state"] == "starting") ? 1.0
+                                                                                        : 0.0;
+}
+
+const MetricFamilySpec kMetricFamilies[] = {
+    {"topicrawl_pages_ok_total", "counter", "Pages stored with status ok (DP).", "pages_ok"},
+    {"topicrawl_pages_failed_total", "counter",
+     "Pages stored with any other status (HTTP errors, timeouts, robots-denied, ...).",
+     "pages_failed"},
+    {"topicrawl_pages_relevant_total", "counter",
+     "Pages stored ok with relevance >= the topic threshold beta.", "relevant"},
+    {"topicrawl_robots_denied_total", "counter", "URLs refused by robots.txt.", "robots_denied"},
+    {"topicrawl_fetch_retries_total", "counter", "Transient failures queued again.", "retries"},
+    {"topicrawl_links_seen_total", "counter", "Outlinks found in stored pages.", "links_seen"},
+    {"topicrawl_links_queued_total", "counter", "Links admitted to the frontier.",
+     "links_queued"},
+    {"topicrawl_downloaded_bytes_total", "counter", "Body bytes of stored pages.", "bytes"},
+    {"topicrawl_links_trap_not_queued_total", "counter",
+     "New links not queued: their URL-trap pattern had spent its budget.",
+     "links_trap_not_queued"},
+    {"topicrawl_frontier_queued_links", "gauge", "Links waiting in the frontier.", nullptr,
+     "queue"},
+    {"topicrawl_hosts", "gauge", "Hosts known to the crawl.", nullptr, "hosts"},
+    {"topicrawl_hosts_backed_off", "gauge", "Hosts in back-off after transient failures.",
+     nullptr, "hosts_backed_off"},
+    {"topicrawl_fetches_in_flight", "gauge", "Transfers in flight.", nullptr, "in_flight"},
+    {"topicrawl_elapsed_seconds", "gauge", "Seconds since the crawl session started.", nullptr,
+     "elapsed_s"},
+    {"topicrawl_harvest_window_ratio", "gauge",
+     "Relevant share of the last pages stored ok (window of 500).", nullptr, nullptr,
+     HarvestWindowValue},
+    {"topicrawl_recall_estimate_ratio", "gauge",
+     "Relevant labelled pages fetched / relevant labelled pages (with --labels).", nullptr,
+     nullptr, RecallValue},
+    {"topicrawl_search_indexed_documents", "gauge", "Documents in the full-text index.", nullptr,
+     "search_indexed"},
+    {"topicrawl_crawl_running", "gauge", "1 while the crawl loop runs in this process.", nullptr,
+     nullptr, CrawlRunningValue},
+};
+
+std::optional<double> MetricOf(const MetricFamilySpec& f, const json& s) {
+  if (f.counter) {
+    if (!s["counters"].contains(f.counter)) return std::nullopt;
+    return s["counters"][f.counter].get<double>();
+  }
+  if (f.field) {
+    if (!s.contains(f.field) || !s[f.field].is_number()) return std::nullopt;
+    return s[f.field].get<double>();
+  }
+  return f.value(s);
+}
+
+}  // namespace
+
 void ApiServer::Impl::Metrics(std::string* out) {
-  PrometheusWriter w;
   struct Values {
     std::map<std::string, std::string> labels;
     json status;
@@ -20,74 +98,17 @@ void ApiServer::Impl::Metrics(std::string* out) {
     v.status = StatusJson(c, false);
     values.push_back(std::move(v));
   }
-  auto family = [&](const char* name, const char* type, const char* help,
-                    const std::function<std::optional<double>(const json&)>& get) {
+  PrometheusWriter w;
+  // A family no crawl has a value for is left out.
+  for (const MetricFamilySpec& f : kMetricFamilies) {
     bool any = false;
-    for (const Values& v : values) any = any || get(v.status).has_value();
-    if (!any) return;
-    w.Family(name, type, help);
+    for (const Values& v : values) any = any || MetricOf(f, v.status).has_value();
+    if (!any) continue;
+    w.Family(f.name, f.type, f.help);
     for (const Values& v : values) {
-      if (auto x = get(v.status)) w.Sample(*x, v.labels);
+      if (auto x = MetricOf(f, v.status)) w.Sample(*x, v.labels);
     }
-  };
-  auto counter = [](const char* key) {
-    return [key](const json& s) -> std::optional<double> {
-      if (!s["counters"].contains(key)) return std::nullopt;
-      return s["counters"][key].get<double>();
-    };
-  };
-  auto field = [](const char* key) {
-    return [key](const json& s) -> std::optional<double> {
-      if (!s.contains(key) || !s[key].is_number()) return std::nullopt;
-      return s[key].get<double>();
-    };
-  };
-  family("topicrawl_pages_ok_total", "counter", "Pages stored with status ok (DP).",
-         counter("pages_ok"));
-  family("topicrawl_pages_failed_total", "counter",
-         "Pages stored with any other status (HTTP errors, timeouts, robots-denied, ...).",
-         counter("pages_failed"));
-  family("topicrawl_pages_relevant_total", "counter",
-         "Pages stored ok with relevance >= the topic threshold beta.", counter("relevant"));
-  family("topicrawl_robots_denied_total", "counter", "URLs refused by robots.txt.",
-         counter("robots_denied"));
-  family("topicrawl_fetch_retries_total", "counter", "Transient failures queued again.",
-         counter("retries"));
-  family("topicrawl_links_seen_total", "counter", "Outlinks found in stored pages.",
-         counter("links_seen"));
-  family("topicrawl_links_queued_total", "counter", "Links admitted to the frontier.",
-         counter("links_queued"));
-  family("topicrawl_downloaded_bytes_total", "counter", "Body bytes of stored pages.",
-         counter("bytes"));
-  family("topicrawl_links_trap_not_queued_total", "counter",
-         "New links not queued: their URL-trap pattern had spent its budget.",
-         counter("links_trap_not_queued"));
-  family("topicrawl_frontier_queued_links", "gauge", "Links waiting in the frontier.",
-         field("queue"));
-  family("topicrawl_hosts", "gauge", "Hosts known to the crawl.", field("hosts"));
-  family("topicrawl_hosts_backed_off", "gauge", "Hosts in back-off after transient failures.",
-         field("hosts_backed_off"));
-  family("topicrawl_fetches_in_flight", "gauge", "Transfers in flight.", field("in_flight"));
-  family("topicrawl_elapsed_seconds", "gauge", "Seconds since the crawl session started.",
-         field("elapsed_s"));
-  family("topicrawl_harvest_window_ratio", "gauge",
-         "Relevant share of the last pages stored ok (window of 500).",
-         [](const json& s) -> std::optional<double> { return s["harvest"]["window"].get<double>(); });
-  family("topicrawl_recall_estimate_ratio", "gauge",
-         "Relevant labelled pages fetched / relevant labelled pages (with --labels).",
-         [](const json& s) -> std::optional<double> {
-           if (s["recall"].is_null()) return std::nullopt;
-           return s["recall"]["recall"].get<double>();
-         });
-  family("topicrawl_search_indexed_documents", "gauge", "Documents in the full-text index.",
-         field("search_indexed"));
-  family("topicrawl_crawl_running", "gauge", "1 while the crawl loop runs in this process.",
-         [](const json& s) -> std::optional<double> {
-           return s["live"].get<bool>() &&
-                          (s["state"] == "running" || s["state"] == "starting")
-                      ? 1.0
-                      : 0.0;
-         });
+  }
   *out = w.text();
 }
 

@@ -31,6 +31,98 @@ int64_t QueuedUrls(CrawlDbReader* db, DbAggregate* a) {
   return a->queue;
 }
 
+// What the status's rate and harvest are computed from: the live
+// snapshot's or crawl.db's.
+struct StatusProgress {
+  std::vector<SeriesPoint> series;
+  int64_t window = 0, window_relevant = 0, pages_ok = 0;
+};
+
+// The status of a crawl running in this process, from its snapshot.
+void FillLiveStatus(const CrawlSnapshot& s, json* out, StatusProgress* progress) {
+  json& j = *out;
+  const CrawlStats& st = s.stats;
+  j["state"] = s.state;
+  j["strategy"] = s.strategy;
+  j["beta"] = s.beta >= 0 ? json(s.beta) : json(nullptr);
+  j["counters"] = {{"pages_ok", st.pages_ok},         {"pages_failed", st.pages_failed},
+                   {"relevant", st.relevant},         {"robots_denied", st.robots_denied},
+                   {"retries", st.retries},           {"links_seen", st.links_seen},
+                   {"links_queued", st.links_queued}, {"bytes", st.bytes},
+                   {"links_trap_not_queued", st.links_trap_not_queued}};
+  j["queue"] = st.queued;
+  j["hosts"] = st.hosts;
+  j["in_flight"] = st.in_flight;
+  j["elapsed_s"] = st.elapsed_s;
+  int backed_off = 0;
+  for (const HostSnapshot& h : s.hosts) backed_off += h.backoff_level > 0;
+  j["hosts_backed_off"] = backed_off;
+  j["render"] = {{"mode", s.render_mode},
+                 {"pages_rendered", s.pages_rendered},
+                 {"decisions", s.render_decisions}};
+  j["published_at"] = s.published_at_ms;
+  progress->series = s.series;
+  progress->window = s.harvest_window;
+  progress->window_relevant = s.harvest_window_relevant;
+  progress->pages_ok = st.pages_ok;
+  j["round"] = nullptr;
+  j["content_types"] = st.content_types;
+  j["max_pages"] = st.max_pages > 0 ? json(st.max_pages) : json(nullptr);
+  j["eta_s"] = st.eta_s >= 0 ? json(st.eta_s) : json(nullptr);
+}
+
+// The status of a crawl directory read from crawl.db (db may be null: it
+// cannot be opened), through its aggregate.
+void FillStoredStatus(CrawlDbReader* db, double beta, DbAggregate* agg, json* out,
+                      StatusProgress* progress) {
+  json& j = *out;
+  const DbAggregate& a = *agg;
+  const bool finished =
+      db && db->QueryText("SELECT value FROM meta WHERE key = 'finished_at'").has_value();
+  j["state"] = finished ? "finished" : "unknown";
+  j["strategy"] = db ? db->QueryText("SELECT value FROM meta WHERE key = 'strategy'")
+                           .value_or("")
+                     : "";
+  j["beta"] = beta >= 0 ? json(beta) : json(nullptr);
+  j["counters"] = {{"pages_ok", a.pages_ok},
+                   {"pages_failed", a.pages_failed},
+                   {"relevant", a.relevant},
+                   {"robots_denied", a.robots_denied},
+                   {"bytes", a.bytes}};
+  j["queue"] = db ? QueuedUrls(db, agg) : 0;
+  j["hosts"] = a.hosts.size();
+  j["in_flight"] = 0;
+  j["elapsed_s"] = (a.last_ms - a.first_ms) / 1000.0;
+  j["hosts_backed_off"] = 0;
+  progress->series = a.series;
+  progress->window = static_cast<int64_t>(a.window.size());
+  progress->window_relevant = a.window_relevant;
+  progress->pages_ok = a.pages_ok;
+  j["round"] = nullptr;
+  j["content_types"] = a.content_types;
+  const int64_t max_pages =
+      db ? std::atoll(db->QueryText("SELECT value FROM meta WHERE key = 'max_pages'")
+                          .value_or("0")
+                          .c_str())
+         : 0;
+  j["max_pages"] = max_pages > 0 ? json(max_pages) : json(nullptr);
+  j["eta_s"] = nullptr;  // set from the series' rate, unless finished
+}
+
+// pages/s over the last ~5 s of the series.
+double RecentPagesPerSecond(const std::vector<SeriesPoint>& series) {
+  double rate = 0;
+  if (series.size() >= 2) {
+    const SeriesPoint& b = series.back();
+    size_t k = series.size() - 1;
+    while (k > 0 && b.t - series[k - 1].t <= 5.0) --k;
+    if (k == series.size() - 1) k = series.size() - 2;
+    const SeriesPoint& a = series[k];
+    if (b.t > a.t) rate = (b.pages_ok - a.pages_ok) / (b.t - a.t);
+  }
+  return rate;
+}
+
 }  // namespace
 
 void ApiServer::Impl::UpdateAggregate(CrawlState* c) {
@@ -134,94 +226,29 @@ json ApiServer::Impl::StatusJson(CrawlState* c, bool with_series) {
   json j;
   j["dir"] = c->dir;
   j["live"] = c->monitor != nullptr;
-  std::vector<SeriesPoint> series;
-  int64_t window = 0, window_rel = 0, pages_ok = 0;
+  StatusProgress progress;
   if (c->monitor) {
-    std::shared_ptr<const CrawlSnapshot> s = c->monitor->Snapshot();
-    const CrawlStats& st = s->stats;
-    j["state"] = s->state;
-    j["strategy"] = s->strategy;
-    j["beta"] = s->beta >= 0 ? json(s->beta) : json(nullptr);
-    j["counters"] = {{"pages_ok", st.pages_ok},         {"pages_failed", st.pages_failed},
-                     {"relevant", st.relevant},         {"robots_denied", st.robots_denied},
-                     {"retries", st.retries},           {"links_seen", st.links_seen},
-                     {"links_queued", st.links_queued}, {"bytes", st.bytes},
-                     {"links_trap_not_queued", st.links_trap_not_queued}};
-    j["queue"] = st.queued;
-    j["hosts"] = st.hosts;
-    j["in_flight"] = st.in_flight;
-    j["elapsed_s"] = st.elapsed_s;
-    int backed_off = 0;
-    for (const HostSnapshot& h : s->hosts) backed_off += h.backoff_level > 0;
-    j["hosts_backed_off"] = backed_off;
-    j["render"] = {{"mode", s->render_mode},
-                   {"pages_rendered", s->pages_rendered},
-                   {"decisions", s->render_decisions}};
-    j["published_at"] = s->published_at_ms;
-    series = s->series;
-    window = s->harvest_window;
-    window_rel = s->harvest_window_relevant;
-    pages_ok = st.pages_ok;
-    j["round"] = nullptr;
-    j["content_types"] = st.content_types;
-    j["max_pages"] = st.max_pages > 0 ? json(st.max_pages) : json(nullptr);
-    j["eta_s"] = st.eta_s >= 0 ? json(st.eta_s) : json(nullptr);
+    FillLiveStatus(*c->monitor->Snapshot(), &j, &progress);
   } else {
     UpdateAggregate(c);
-    const DbAggregate& a = c->agg;
     CrawlDbReader* db = Db(c);
-    const bool finished =
-        db && db->QueryText("SELECT value FROM meta WHERE key = 'finished_at'").has_value();
-    j["state"] = finished ? "finished" : "unknown";
-    j["strategy"] = db ? db->QueryText("SELECT value FROM meta WHERE key = 'strategy'")
-                             .value_or("")
-                       : "";
-    j["beta"] = Beta(c) >= 0 ? json(Beta(c)) : json(nullptr);
-    j["counters"] = {{"pages_ok", a.pages_ok},
-                     {"pages_failed", a.pages_failed},
-                     {"relevant", a.relevant},
-                     {"robots_denied", a.robots_denied},
-                     {"bytes", a.bytes}};
-    j["queue"] = db ? QueuedUrls(db, &c->agg) : 0;
-    j["hosts"] = a.hosts.size();
-    j["in_flight"] = 0;
-    j["elapsed_s"] = (a.last_ms - a.first_ms) / 1000.0;
-    j["hosts_backed_off"] = 0;
-    series = a.series;
-    window = static_cast<int64_t>(a.window.size());
-    window_rel = a.window_relevant;
-    pages_ok = a.pages_ok;
-    j["round"] = nullptr;
-    j["content_types"] = a.content_types;
-    const int64_t max_pages =
-        db ? std::atoll(db->QueryText("SELECT value FROM meta WHERE key = 'max_pages'")
-                            .value_or("0")
-                            .c_str())
-           : 0;
-    j["max_pages"] = max_pages > 0 ? json(max_pages) : json(nullptr);
-    j["eta_s"] = nullptr;  // set below from the series' rate, unless finished
+    FillStoredStatus(db, Beta(c), &c->agg, &j, &progress);
   }
-  // pages/s over the last ~5 s of the series.
-  double rate = 0;
-  if (series.size() >= 2) {
-    const SeriesPoint& b = series.back();
-    size_t k = series.size() - 1;
-    while (k > 0 && b.t - series[k - 1].t <= 5.0) --k;
-    if (k == series.size() - 1) k = series.size() - 2;
-    const SeriesPoint& a = series[k];
-    if (b.t > a.t) rate = (b.pages_ok - a.pages_ok) / (b.t - a.t);
-  }
+  const std::vector<SeriesPoint>& series = progress.series;
+  const double rate = RecentPagesPerSecond(series);
   j["pages_per_s"] = rate;
   if (!c->monitor && j["state"] != "finished" && j["max_pages"].is_number()) {
     const std::optional<double> eta =
-        EtaSeconds(pages_ok, j["max_pages"].get<int64_t>(), rate);
+        EtaSeconds(progress.pages_ok, j["max_pages"].get<int64_t>(), rate);
     if (eta) j["eta_s"] = *eta;
   }
+  const int64_t window = progress.window, window_rel = progress.window_relevant;
   j["harvest"] = {{"window_pages", window},
                   {"window_relevant", window_rel},
                   {"window", window > 0 ? static_cast<double>(window_rel) / window : 0.0},
-                  {"total", pages_ok > 0 ? j["counters"]["relevant"].get<double>() / pages_ok
-                                         : 0.0}};
+                  {"total", progress.pages_ok > 0
+                                ? j["counters"]["relevant"].get<double>() / progress.pages_ok
+                                : 0.0}};
   if (with_series) {
     json s = json::array();
     for (const SeriesPoint& p : series) s.push_back({p.t, p.pages_ok, p.pages_failed, p.relevant});

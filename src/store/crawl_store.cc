@@ -276,6 +276,12 @@ StatusOr<int64_t> CrawlStore::ReasonId(FetchStatus status, const std::string& er
 
 Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
                                  const WarcSpan* span) {
+  if (Status s = InsertPageRow(page, id, span); !s.ok()) return s;
+  if (Status s = InsertLinkRows(page, id); !s.ok()) return s;
+  return LogPageFrontier(page, id);
+}
+
+Status CrawlStore::InsertPageRow(const PageRecord& page, PageId id, const WarcSpan* span) {
   SqliteStatement& p = db_->insert_page;
   std::string hash = page.content_hash;
   if (hash.empty() && !page.body.empty()) {
@@ -316,35 +322,44 @@ Status CrawlStore::WritePageRows(const PageRecord& page, PageId id,
     p.BindInt(22, page.round);
     p.BindIdOrNull(23, page.near_duplicate_of);
   }
-  if (Status s = p.Run(); !s.ok()) return s;
+  return p.Run();
+}
 
+// Schema 2 on: one links row a page (its links as JSON); before, a row a
+// link.
+Status CrawlStore::InsertLinkRows(const PageRecord& page, PageId id) {
   SqliteStatement& l = db_->insert_links;
   if (db_->schema_version >= 2) {
-    if (!page.links.empty()) {
-      std::string& json = db_->links_json;
-      json.clear();
-      if (db_->schema_version >= 4) {
-        AppendCompactLinksJson(page.links, page.url, &json);
-      } else {
-        AppendLinksJson(page.links, &json);
-      }
-      l.BindInt(1, id);
-      l.BindText(2, json);
-      if (Status s = l.Run(); !s.ok()) return s;
-      // A huge page must not pin its buffer for the rest of the crawl.
-      if (json.capacity() > (4u << 20)) std::string().swap(json);
+    if (page.links.empty()) return Status::Ok();
+    std::string& json = db_->links_json;
+    json.clear();
+    if (db_->schema_version >= 4) {
+      AppendCompactLinksJson(page.links, page.url, &json);
+    } else {
+      AppendLinksJson(page.links, &json);
     }
-  } else {
-    for (const LinkRecord& link : page.links) {
-      l.BindInt(1, id);
-      l.BindText(2, link.to_url);
-      l.BindText(3, link.anchor);
-      l.BindText(4, link.context);
-      l.BindDouble(5, link.score);
-      l.BindText(6, link.explanation);
-      if (Status s = l.Run(); !s.ok()) return s;
-    }
+    l.BindInt(1, id);
+    l.BindText(2, json);
+    if (Status s = l.Run(); !s.ok()) return s;
+    // A huge page must not pin its buffer for the rest of the crawl.
+    if (json.capacity() > (4u << 20)) std::string().swap(json);
+    return Status::Ok();
   }
+  for (const LinkRecord& link : page.links) {
+    l.BindInt(1, id);
+    l.BindText(2, link.to_url);
+    l.BindText(3, link.anchor);
+    l.BindText(4, link.context);
+    l.BindDouble(5, link.score);
+    l.BindText(6, link.explanation);
+    if (Status s = l.Run(); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+// The frontier log: the links the page admitted, then the page's own URL
+// as fetched.
+Status CrawlStore::LogPageFrontier(const PageRecord& page, PageId id) {
   for (const FrontierRecord& row : page.admitted) {
     // Schema 5: the URL cut from this page's (~25 of a row's ~105 bytes;
     // the view and LoadFrontier join it back by parent_id). Rows with an

@@ -428,7 +428,11 @@ class CrawlStore {
   std::chrono::milliseconds CommitInterval() const;
   Status Commit();
   Status Fail(Status s);
+  // The pages row, the links row(s) and the frontier log entries of a page.
   Status WritePageRows(const PageRecord& page, PageId id, const WarcSpan* span);
+  Status InsertPageRow(const PageRecord& page, PageId id, const WarcSpan* span);
+  Status InsertLinkRows(const PageRecord& page, PageId id);
+  Status LogPageFrontier(const PageRecord& page, PageId id);
   Status WriteFetchRow(const PageRecord& page, PageId version);
   std::vector<WarcRecord> BuildRevisitRecords(const PageRecord& page);
   Status RequireRounds() const;

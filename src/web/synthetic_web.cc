@@ -469,6 +469,9 @@ SyntheticResponse SyntheticWeb::Page(uint32_t h, uint64_t p, std::string_view si
       }
       uint64_t t = rng.Uniform() < 0.3 ? 0 : rng.Below(PagesOnHost(h2));
       t = Visible(h2, kNoPage, t);
+      // Other sites link a script-built site at its entry: its pages are
+      // found only through the navigation its scripts build.
+      if (HostJsStyle(h2) != JsStyle::kStatic) t = 0;
       links.push_back({"http://" + HostName(h2) + PagePath(h2, t), Title(h2, t)});
     } else {
       uint64_t t;

@@ -89,8 +89,10 @@ struct SyntheticWebOptions {
   double robots_calendar_disallow = 0.5;
   double crawl_delay = 0;            // seconds in robots.txt; 0 = no Crawl-delay line
   // Share of hosts whose pages are built by scripts (web/synthetic_js.h):
-  // same links and text, served as an application shell. 0 keeps every
-  // host static (and the web byte-identical to webs without the knob).
+  // same links and text, served as an application shell; a cross-site link
+  // to such a host points at its home page (its other pages are reached
+  // only through script-built navigation). 0 keeps every host static (and
+  // the web byte-identical to webs without the knob).
   double js_host_fraction = 0;
 
   // Range checks of every knob; the message names the knob.

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <regex>
@@ -258,6 +259,7 @@ namespace {
 // page's links; the API answers with exactly the static body.
 TEST(SyntheticJsTest, ShellsHideTheLinksAndTheApiServesTheStaticBody) {
   SyntheticWebOptions o = Small();
+  o.cross_site_prob = 0;  // cross-site links are the one difference (next test)
   SyntheticWeb plain(o);
   o.js_host_fraction = 1;
   SyntheticWeb js(o);
@@ -281,6 +283,41 @@ TEST(SyntheticJsTest, ShellsHideTheLinksAndTheApiServesTheStaticBody) {
     EXPECT_EQ(js.Respond(host, "/api/page.json?u=%2Fnope").status, 404);
   }
   EXPECT_GE(styles.size(), 3u);
+}
+
+// Other hosts link a script-built host only at its home page, so its other
+// pages are found only through the navigation its scripts build; a static
+// host keeps its deep cross-site in-links.
+TEST(SyntheticJsTest, CrossSiteLinksReachAScriptBuiltHostAtItsHome) {
+  SyntheticWebOptions o = Small();
+  o.cross_site_prob = 0.3;
+  o.js_host_fraction = 0.5;
+  SyntheticWeb web(o);
+  std::map<std::string, bool> js_host;
+  for (uint32_t h = 0; h < o.hosts; ++h) {
+    js_host[web.HostName(h)] = web.HostJsStyle(h) != JsStyle::kStatic;
+  }
+  ASSERT_GT(std::count_if(js_host.begin(), js_host.end(), [](auto& e) { return e.second; }), 0);
+  const std::regex href("href=\"http://([^/\"]+)(/[^\"]*)\"");
+  int to_js = 0, deep_to_static = 0;
+  for (uint32_t h = 0; h < o.hosts; ++h) {
+    if (js_host[web.HostName(h)]) continue;  // a shell's body has no links to read
+    for (uint64_t p = 0; p < 60; ++p) {
+      const std::string body = web.Respond(web.HostName(h), web.PageUrl(h, p).substr(
+          7 + web.HostName(h).size())).body;
+      for (std::sregex_iterator it(body.begin(), body.end(), href), end; it != end; ++it) {
+        const std::string target = (*it)[1], path = (*it)[2];
+        if (js_host[target]) {
+          ++to_js;
+          EXPECT_TRUE(path == "/" || path == "/index.html") << target << path;
+        } else if (path != "/" && path != "/index.html") {
+          ++deep_to_static;
+        }
+      }
+    }
+  }
+  EXPECT_GT(to_js, 0);
+  EXPECT_GT(deep_to_static, 0);
 }
 
 TEST(SyntheticJsTest, JsonStringEscapesForScriptElements) {
