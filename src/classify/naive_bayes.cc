@@ -22,6 +22,47 @@ double PosteriorOfFirst(double a, double b) {
   return 1.0 / (1.0 + std::exp(d));
 }
 
+// The format name and version of a parsed model file.
+Status CheckNbModelHeader(const nlohmann::json& j, const std::string& where) {
+  if (j.value("format", std::string()) != kFormatName) {
+    return Status::Error(where + ": not a topicrawl Naive Bayes model (format is not \"" +
+                         kFormatName + "\")");
+  }
+  if (!j.contains("version") || !j["version"].is_number_integer()) {
+    return Status::Error(where + ": model has no integer \"version\"");
+  }
+  const int64_t version = j["version"].get<int64_t>();
+  if (version != NaiveBayes::kFormatVersion) {
+    return Status::Error(where + ": model format version " + std::to_string(version) +
+                         " is not supported (this topicrawl reads version " +
+                         std::to_string(NaiveBayes::kFormatVersion) +
+                         "); retrain it with `topicrawl train`");
+  }
+  return Status::Ok();
+}
+
+// The per-feature class counts of "features", checked against the sample
+// counts (binary events: a feature occurs at most once a sample); *sum gets
+// their totals. Throws nlohmann::json::exception on a wrong type.
+Status ReadNbFeatureCounts(const nlohmann::json& features, NbEventModel event_model,
+                           const std::array<int64_t, 2>& samples, const std::string& where,
+                           StringMap<std::array<int64_t, 2>>* counts,
+                           std::array<int64_t, 2>* sum) {
+  for (const auto& [f, c] : features.items()) {
+    auto v = c.get<std::vector<int64_t>>();
+    if (v.size() != 2 || v[0] < 0 || v[1] < 0) {
+      return Status::Error(where + ": bad counts for feature \"" + f + "\"");
+    }
+    if (event_model == NbEventModel::kBinary && (v[0] > samples[0] || v[1] > samples[1])) {
+      return Status::Error(where + ": feature \"" + f + "\" occurs in more samples than exist");
+    }
+    (*counts)[f] = {v[0], v[1]};
+    (*sum)[0] += v[0];
+    (*sum)[1] += v[1];
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string_view NbEventModelName(NbEventModel model) {
@@ -126,20 +167,7 @@ StatusOr<NaiveBayes> NaiveBayes::FromJson(std::string_view json,
   if (j.is_discarded() || !j.is_object()) {
     return Status::Error(where + ": not a JSON model file");
   }
-  if (j.value("format", std::string()) != kFormatName) {
-    return Status::Error(where + ": not a topicrawl Naive Bayes model (format is not \"" +
-                         kFormatName + "\")");
-  }
-  if (!j.contains("version") || !j["version"].is_number_integer()) {
-    return Status::Error(where + ": model has no integer \"version\"");
-  }
-  const int64_t version = j["version"].get<int64_t>();
-  if (version != kFormatVersion) {
-    return Status::Error(where + ": model format version " + std::to_string(version) +
-                         " is not supported (this topicrawl reads version " +
-                         std::to_string(kFormatVersion) +
-                         "); retrain it with `topicrawl train`");
-  }
+  if (Status s = CheckNbModelHeader(j, where); !s.ok()) return s;
   try {
     const std::string kind = j.at("kind").get<std::string>();
     const std::string em = j.at("event_model").get<std::string>();
@@ -165,18 +193,10 @@ StatusOr<NaiveBayes> NaiveBayes::FromJson(std::string_view json,
     nb.samples_ = {samples[0], samples[1]};
     nb.totals_ = {totals[0], totals[1]};
     std::array<int64_t, 2> sum{0, 0};
-    for (const auto& [f, c] : j.at("features").items()) {
-      auto v = c.get<std::vector<int64_t>>();
-      if (v.size() != 2 || v[0] < 0 || v[1] < 0) {
-        return Status::Error(where + ": bad counts for feature \"" + f + "\"");
-      }
-      if (nb.event_model_ == NbEventModel::kBinary &&
-          (v[0] > nb.samples_[0] || v[1] > nb.samples_[1])) {
-        return Status::Error(where + ": feature \"" + f + "\" occurs in more samples than exist");
-      }
-      nb.counts_[f] = {v[0], v[1]};
-      sum[0] += v[0];
-      sum[1] += v[1];
+    if (Status s = ReadNbFeatureCounts(j.at("features"), nb.event_model_, nb.samples_, where,
+                                       &nb.counts_, &sum);
+        !s.ok()) {
+      return s;
     }
     if (sum != nb.totals_) {
       return Status::Error(where + ": feature counts do not add up to feature_totals");

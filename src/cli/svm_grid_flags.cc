@@ -18,7 +18,11 @@ bool ParseLog2Range(const std::string& s, int* lo, int* hi, int* step) {
   return true;
 }
 
-void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
+namespace {
+
+// The grid and its cross-validation: threads, folds, the (C, gamma) ranges,
+// the solver tolerance and the deduplicated engine.
+void AddSvmGridSearchFlags(CLI::App* cmd, SvmGridOptions* g) {
   cmd->add_option("--threads", g->threads, "Grid-search threads (default 2)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--folds", g->folds, "Cross-validation folds (default 10)")
@@ -45,6 +49,11 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
                 "Cross-validate with one libsvm training per (point, fold) on the rows as they "
                 "are, instead of merging identical scaled vectors into weighted examples with "
                 "warm starts over C (same problem; docs/strategies/hub-svm.md)");
+}
+
+// Imbalanced data: class weight, selection criterion, threshold, and folds
+// by group.
+void AddSvmImbalanceFlags(CLI::App* cmd, SvmGridOptions* g) {
   cmd->add_option_function<std::string>(
       "--class-weight",
       [g](const std::string& v) {
@@ -95,6 +104,10 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
   cmd->add_flag("--group-folds", g->group_folds,
                 "Cross-validation folds of whole groups (hub data: hosts), so that the grid "
                 "and the threshold are chosen on sites the fold's model never saw");
+}
+
+// What one cross-validation costs at most: solver iterations and rows.
+void AddSvmGridBudgetFlags(CLI::App* cmd, SvmGridOptions* g) {
   cmd->add_option("--max-iter", g->max_iterations,
                   "SMO iterations per cross-validation solve (default 20000; 0 = libsvm's max(10^7, 100 n))")
       ->check(CLI::NonNegativeNumber);
@@ -102,6 +115,15 @@ void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
                   "Cross-validate the grid on a stratified sample of at most N rows; the final "
                   "model is fitted on every row (default 2000; 0 = every row)")
       ->check(CLI::NonNegativeNumber);
+}
+
+}  // namespace
+
+void AddSvmGridFlags(CLI::App* cmd, SvmGridOptions* g) {
+  // In this order: it is the order of --help.
+  AddSvmGridSearchFlags(cmd, g);
+  AddSvmImbalanceFlags(cmd, g);
+  AddSvmGridBudgetFlags(cmd, g);
   g->progress = GridProgressPrinter();
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <optional>
 
@@ -18,6 +19,7 @@
 
 #include "sitemap/announce_date.h"
 #include "url/url.h"
+#include "url/plain_url.h"
 
 namespace topicrawl {
 namespace {
@@ -49,9 +51,12 @@ bool IsSitemapNs(std::string_view ns) {
   return ns == kSitemapNs || ns == kGoogleNs084 || ns == kGoogleNs09 || ns.empty();
 }
 
+// XML white space (and the other ASCII spaces), without the locale.
+bool IsSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -93,7 +98,7 @@ std::string EntryTitle(std::string_view raw) {
       if (c == '>') in_tag = false, space = true;
       continue;
     }
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (IsSpace(c)) {
       space = true;
       continue;
     }
@@ -110,8 +115,14 @@ std::string EntryTitle(std::string_view raw) {
 }
 
 ChangeFreq ParseChangeFreq(std::string_view s) {
-  std::string v;
-  for (char c : Trim(s)) v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  s = Trim(s);
+  char lower[8];
+  if (s.size() > sizeof lower) return ChangeFreq::kNone;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    lower[i] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  const std::string_view v(lower, s.size());
   static const std::pair<const char*, ChangeFreq> kNames[] = {
       {"always", ChangeFreq::kAlways},   {"hourly", ChangeFreq::kHourly},
       {"daily", ChangeFreq::kDaily},     {"weekly", ChangeFreq::kWeekly},
@@ -164,6 +175,7 @@ class AnnounceParser::Impl {
  public:
   Impl(std::string url, AnnounceLimits limits, AnnounceScope scope, EntryFn fn)
       : url_(std::move(url)), limits_(limits), scope_(std::move(scope)), fn_(std::move(fn)) {
+    directory_ = std::string(Directory(url_));
     parser_ = XML_ParserCreateNS(nullptr, ' ');
     XML_SetUserData(parser_, this);
     XML_SetElementHandler(parser_, &Impl::OnStart, &Impl::OnEnd);
@@ -219,7 +231,8 @@ class AnnounceParser::Impl {
   void End();
   void Text(std::string_view s);
   void Emit();
-  std::optional<std::string> EntryUrl();
+  bool EntryUrl();
+  bool MayList(std::string_view url) const;
   void ReadDates(AnnouncedEntry* e);
   std::optional<int64_t> CheckDate(std::optional<int64_t> ms, const std::string& text);
   bool ParseXml(const char* data, size_t n);
@@ -246,6 +259,8 @@ class AnnounceParser::Impl {
   std::string* target_ = nullptr;
   bool field_cut_ = false;
   Raw raw_;
+  AnnouncedEntry entry_;      // the entry being emitted (buffers reused)
+  std::string directory_;     // Directory(url_): the location rule's prefix
 };
 
 void AnnounceParser::Impl::Problem(std::string_view reason, std::string detail) {
@@ -428,32 +443,50 @@ void AnnounceParser::Impl::ReadDates(AnnouncedEntry* e) {
   if (rss && e->lastmod_ms == 0) e->lastmod_ms = e->published_ms;
 }
 
-// The entry's URL after the resolution and location rules; nullopt = rejected
-// (recorded).
-std::optional<std::string> AnnounceParser::Impl::EntryUrl() {
+// SitemapMayList(url_, url, scope_) with the sitemap's directory computed
+// once.
+bool AnnounceParser::Impl::MayList(std::string_view url) const {
+  if (scope_.unrestricted) return true;
+  if (!directory_.empty() && url.substr(0, directory_.size()) == directory_) return true;
+  for (const std::string& root : scope_.extra_roots) {
+    if (url.substr(0, root.size()) == root) return true;
+  }
+  return false;
+}
+
+// The entry's URL after the resolution and location rules, into entry_.loc;
+// false = rejected (recorded).
+bool AnnounceParser::Impl::EntryUrl() {
   std::string_view loc = Trim(raw_.loc);
   if (loc.empty()) {
     Problem("missing_loc", "entry without a URL");
-    return std::nullopt;
+    return false;
   }
   const bool feed = IsFeed(summary_.kind);
+  // Most <loc>s are canonical already: then the canonical form is the
+  // text itself (no parse, no allocation: entry_.loc keeps its buffer).
   // Sitemaps list fully qualified URLs (protocol: "<loc> ... must begin
   // with the protocol"); feed links may be relative to the feed.
-  std::optional<std::string> url = ResolveLink(feed ? std::string_view(url_) : "", loc);
-  if (!url) {
+  if (IsPlainCanonicalUrl(loc)) {
+    entry_.loc.assign(loc);
+  } else if (std::optional<std::string> url =
+                 ResolveLink(feed ? std::string_view(url_) : "", loc)) {
+    entry_.loc = std::move(*url);
+  } else {
     Problem("bad_url", "unusable URL '" + std::string(loc.substr(0, 200)) + "'");
-    return std::nullopt;
+    return false;
   }
+  const std::string& url = entry_.loc;
   if (summary_.kind == AnnounceKind::kSitemapIndex && !scope_.unrestricted &&
-      Origin(*url) != Origin(url_)) {
-    Problem("outside_scope", "sitemap of another site: " + url->substr(0, 200));
-    return std::nullopt;
+      Origin(url) != Origin(url_)) {
+    Problem("outside_scope", "sitemap of another site: " + url.substr(0, 200));
+    return false;
   }
-  if (summary_.kind == AnnounceKind::kUrlset && !SitemapMayList(url_, *url, scope_)) {
-    Problem("outside_scope", "URL outside the sitemap's scope: " + url->substr(0, 200));
-    return std::nullopt;
+  if (summary_.kind == AnnounceKind::kUrlset && !MayList(url)) {
+    Problem("outside_scope", "URL outside the sitemap's scope: " + url.substr(0, 200));
+    return false;
   }
-  return url;
+  return true;
 }
 
 void AnnounceParser::Impl::Emit() {
@@ -470,13 +503,17 @@ void AnnounceParser::Impl::Emit() {
          "more than " + std::to_string(limits_.max_entries) + " entries: the rest ignored");
     return;
   }
-  std::optional<std::string> url = EntryUrl();
-  if (!url) {
+  if (!EntryUrl()) {
     ++summary_.rejected;
     return;
   }
-  AnnouncedEntry e;
-  e.loc = std::move(*url);
+  // One entry object for the whole document: its strings keep their
+  // buffers from one entry to the next.
+  AnnouncedEntry& e = entry_;
+  e.lastmod_ms = e.published_ms = 0;
+  e.changefreq = ChangeFreq::kNone;
+  e.priority = -1;
+  e.title.clear();
   ReadDates(&e);
   if (raw_.has_title) e.title = EntryTitle(raw_.title);
   if (raw_.has_changefreq) {
@@ -484,11 +521,11 @@ void AnnounceParser::Impl::Emit() {
     if (e.changefreq == ChangeFreq::kNone) Problem("bad_changefreq", raw_.changefreq.substr(0, 64));
   }
   if (raw_.has_priority) {
-    std::string p(Trim(raw_.priority));
-    char* end = nullptr;
-    double v = std::strtod(p.c_str(), &end);
-    if (p.empty() || *end != '\0' || !(v >= 0 && v <= 1)) {
-      Problem("bad_priority", p.substr(0, 64));
+    const std::string_view p = Trim(raw_.priority);
+    double v = -1;
+    const auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
+    if (p.empty() || ec != std::errc() || end != p.data() + p.size() || !(v >= 0 && v <= 1)) {
+      Problem("bad_priority", std::string(p.substr(0, 64)));
     } else {
       e.priority = static_cast<float>(v);
     }

@@ -11,6 +11,7 @@
 //
 // State names in comments refer to the standard's states.
 #include "url/url.h"
+#include "url/plain_url.h"
 
 #include <cstdint>
 #include <string>
@@ -532,6 +533,76 @@ std::optional<std::string> ResolveLink(std::string_view base,
   std::string canonical = SerializeCanonical(url);
   if (canonical.size() > kMaxUrlLength) return std::nullopt;
   return canonical;
+}
+
+namespace {
+
+bool IsLowerOrDigit(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+// Characters of a path or query that no canonicalisation step rewrites.
+bool IsPlainPathChar(char c) {
+  if (IsLowerOrDigit(c) || (c >= 'A' && c <= 'Z')) return true;
+  switch (c) {
+    case '-': case '.': case '_': case '~': case '!': case '$': case '&': case '(':
+    case ')': case '*': case '+': case ',': case ';': case '=': case ':': case '@':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The host part of IsPlainCanonicalUrl; `end` receives the index of the
+// path's '/'.
+bool IsPlainHost(std::string_view u, size_t start, size_t* end) {
+  size_t i = start, label = start;
+  bool alpha = false;
+  for (; i < u.size() && u[i] != '/'; ++i) {
+    const char c = u[i];
+    if (c == '.') {
+      if (i == label) return false;  // empty label
+      label = i + 1;
+      alpha = false;
+    } else if (IsLowerOrDigit(c) || c == '-') {
+      alpha = alpha || (c >= 'a' && c <= 'z');
+      if (i == label && u.compare(i, 4, "xn--") == 0) return false;
+    } else {
+      return false;
+    }
+  }
+  if (i == u.size() || i == label || !alpha) return false;  // no path, trailing dot, number
+  if (u.compare(label, 2, "0x") == 0) return false;         // an IPv4 hex number
+  *end = i;
+  return true;
+}
+
+bool IsDotSegment(std::string_view segment) { return segment == "." || segment == ".."; }
+
+}  // namespace
+
+bool IsPlainCanonicalUrl(std::string_view u) {
+  size_t i = 0;
+  if (u.compare(0, 7, "http://") == 0) {
+    i = 7;
+  } else if (u.compare(0, 8, "https://") == 0) {
+    i = 8;
+  } else {
+    return false;
+  }
+  if (u.size() > kMaxUrlLength || !IsPlainHost(u, i, &i)) return false;
+  size_t segment = i;  // the '/' before the current path segment
+  bool query = false;
+  for (++i; i < u.size(); ++i) {
+    const char c = u[i];
+    if (!query && (c == '/' || c == '?')) {
+      if (IsDotSegment(u.substr(segment + 1, i - segment - 1))) return false;
+      segment = i;
+      query = c == '?';
+    } else if (!IsPlainPathChar(c) && !(query && (c == '/' || c == '?'))) {
+      return false;
+    }
+  }
+  if (query) return u.back() != '?';
+  return !IsDotSegment(u.substr(segment + 1));
 }
 
 std::string UrlHostPort(std::string_view href) {

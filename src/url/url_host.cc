@@ -22,6 +22,59 @@ bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // --- IPv6 (§3.5 "IPv6 parser", transcribed step by step) -----------------
 
+// The parser's IPv4 part ("::ffff:1.2.3.4") from in[p], into the pieces
+// from *piece on (two of them); false unless it is four decimal numbers
+// <= 255 without leading zeros.
+bool ParseIpv6EmbeddedIpv4(std::string_view in, size_t p, uint16_t address[8], int* piece) {
+  const size_t n = in.size();
+  auto at = [&](size_t i) { return i < n ? in[i] : '\0'; };
+  int numbers_seen = 0;
+  while (p < n) {
+    int ipv4_piece = -1;
+    if (numbers_seen > 0) {
+      if (in[p] == '.' && numbers_seen < 4) {
+        ++p;
+      } else {
+        return false;
+      }
+    }
+    if (!IsDigit(at(p))) return false;
+    while (IsDigit(at(p))) {
+      int number = in[p] - '0';
+      if (ipv4_piece == -1) {
+        ipv4_piece = number;
+      } else if (ipv4_piece == 0) {
+        return false;  // leading zero
+      } else {
+        ipv4_piece = ipv4_piece * 10 + number;
+      }
+      if (ipv4_piece > 255) return false;
+      ++p;
+    }
+    address[*piece] = static_cast<uint16_t>(address[*piece] * 0x100 + ipv4_piece);
+    ++numbers_seen;
+    if (numbers_seen == 2 || numbers_seen == 4) ++*piece;
+  }
+  return numbers_seen == 4;
+}
+
+// The parser's last step: the pieces after "::" (at `compress`) move to the
+// end; without "::" all eight pieces must be there.
+bool FinishIpv6Compression(uint16_t address[8], int piece, int compress) {
+  if (compress != -1) {
+    int swaps = piece - compress;
+    piece = 7;
+    while (piece != 0 && swaps > 0) {
+      std::swap(address[piece], address[compress + swaps - 1]);
+      --piece;
+      --swaps;
+    }
+  } else if (piece != 8) {
+    return false;
+  }
+  return true;
+}
+
 bool ParseIpv6(std::string_view in, uint16_t address[8]) {
   for (int i = 0; i < 8; ++i) address[i] = 0;
   int piece = 0;
@@ -49,38 +102,10 @@ bool ParseIpv6(std::string_view in, uint16_t address[8]) {
       ++length;
     }
     if (at(p) == '.') {
-      // Trailing embedded IPv4 ("::ffff:1.2.3.4").
       if (length == 0) return false;
       p -= length;
       if (piece > 6) return false;
-      int numbers_seen = 0;
-      while (p < n) {
-        int ipv4_piece = -1;
-        if (numbers_seen > 0) {
-          if (in[p] == '.' && numbers_seen < 4) {
-            ++p;
-          } else {
-            return false;
-          }
-        }
-        if (!IsDigit(at(p))) return false;
-        while (IsDigit(at(p))) {
-          int number = in[p] - '0';
-          if (ipv4_piece == -1) {
-            ipv4_piece = number;
-          } else if (ipv4_piece == 0) {
-            return false;  // leading zero
-          } else {
-            ipv4_piece = ipv4_piece * 10 + number;
-          }
-          if (ipv4_piece > 255) return false;
-          ++p;
-        }
-        address[piece] = static_cast<uint16_t>(address[piece] * 0x100 + ipv4_piece);
-        ++numbers_seen;
-        if (numbers_seen == 2 || numbers_seen == 4) ++piece;
-      }
-      if (numbers_seen != 4) return false;
+      if (!ParseIpv6EmbeddedIpv4(in, p, address, &piece)) return false;
       break;
     } else if (at(p) == ':') {
       ++p;
@@ -91,18 +116,7 @@ bool ParseIpv6(std::string_view in, uint16_t address[8]) {
     address[piece] = static_cast<uint16_t>(value);
     ++piece;
   }
-  if (compress != -1) {
-    int swaps = piece - compress;
-    piece = 7;
-    while (piece != 0 && swaps > 0) {
-      std::swap(address[piece], address[compress + swaps - 1]);
-      --piece;
-      --swaps;
-    }
-  } else if (piece != 8) {
-    return false;
-  }
-  return true;
+  return FinishIpv6Compression(address, piece, compress);
 }
 
 // §3.7 "IPv6 serializer": lower-case hex, longest run (>= 2) of zero pieces

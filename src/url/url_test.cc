@@ -1,8 +1,11 @@
 // Unit tests for url/url.h. Section numbers refer to the WHATWG URL Standard
 // (§4.4 basic URL parser) and RFC 3986 (§6.2.2 syntax-based normalisation).
 #include "url/url.h"
+#include "url/plain_url.h"
 
 #include <random>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -195,6 +198,41 @@ TEST(ParseUrlTest, RandomInputsRoundTrip) {
     EXPECT_EQ(CanonicalizeUrl(canonical), canonical) << input;
   }
   EXPECT_GT(parsed, 10000);
+}
+
+// IsPlainCanonicalUrl: what sitemaps write is accepted; whatever it
+// accepts among 300,000 random strings over an alphabet of the characters
+// canonicalisation rewrites (upper case, '%', dots, ports, IDNA and IPv4
+// hosts, backslashes, fragments) is its own canonical form.
+TEST(PlainCanonicalUrlTest, AcceptsSitemapUrlsAndOnlyCanonicalOnes) {
+  for (const char* u : {"http://bench.test/section-1/article-0000001.html",
+                        "https://www.example.com/a/b?x=1&y=2", "http://h.test/",
+                        "http://a-b.c9.test/~u/(x)*;=:@!$,+/", "https://h.test/a/..b/.c"}) {
+    EXPECT_TRUE(IsPlainCanonicalUrl(u)) << u;
+    EXPECT_EQ(ResolveLink("", u).value_or("<none>"), u);
+  }
+  for (const char* u : {"http://h.test", "HTTP://h.test/", "http://H.test/", "http://h.test:80/",
+                        "http://h.test/a/../b", "http://h.test/a/./b", "http://h.test/.",
+                        "http://h.test/%7e", "http://h.test/a#f", "http://h.test/a?",
+                        "http://1.2.3.4/", "http://h.0x1f/", "http://xn--nxasmq6b.test/",
+                        "http://h.test./", "http://u@h.test/", "http://h.test/a b",
+                        "http://h.test/a\\b", "ftp://h.test/", "http://h..test/"}) {
+    EXPECT_FALSE(IsPlainCanonicalUrl(u)) << u;
+  }
+  std::mt19937 rng(34);
+  const std::string alphabet = "abcxnAZ09-._~!$&'()*+,;=:@/?#%\\ 2eE[]";
+  const std::vector<std::string> prefixes = {"http://", "https://", "http://h.test/",
+                                             "https://xn--", "http://0x", "http://1.2."};
+  int accepted = 0;
+  for (int n = 0; n < 300000; ++n) {
+    std::string u = prefixes[rng() % prefixes.size()];
+    const int len = static_cast<int>(rng() % 24);
+    for (int k = 0; k < len; ++k) u += alphabet[rng() % alphabet.size()];
+    if (!IsPlainCanonicalUrl(u)) continue;
+    ++accepted;
+    ASSERT_EQ(ResolveLink("", u).value_or("<none>"), u);
+  }
+  EXPECT_GT(accepted, 1000);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "url/url.h"
+#include "url/plain_url.h"
 
 namespace topicrawl {
 namespace {
@@ -54,6 +55,29 @@ const std::set<std::string>& KnownFailures() {
       "https://xn--/",
   };
   return kKnownFailures;
+}
+
+// IsPlainCanonicalUrl promises ResolveLink(base, u) == u: checked on every
+// input and expected href of the WPT data (inputs the fast check accepts
+// must be their own canonical form), and it accepts the expected hrefs of
+// plain cases.
+TEST(UrlWptTest, PlainCanonicalUrlsAreTheirOwnCanonicalForm) {
+  std::ifstream in(std::string(TOPICRAWL_SHARED_DIR) + "/conformance/wpt-urltestdata.json");
+  ASSERT_TRUE(in.good()) << "missing wpt-urltestdata.json";
+  nlohmann::json data = nlohmann::json::parse(in);
+  int plain = 0;
+  for (const auto& c : data) {
+    if (!c.is_object()) continue;
+    for (const char* field : {"input", "href"}) {
+      if (!c.contains(field) || !c[field].is_string()) continue;
+      const std::string u = c[field].get<std::string>();
+      if (!IsPlainCanonicalUrl(u)) continue;
+      ++plain;
+      EXPECT_EQ(ResolveLink("", u).value_or("<none>"), u);
+      EXPECT_EQ(ResolveLink("http://other.test/x/", u).value_or("<none>"), u);
+    }
+  }
+  EXPECT_GT(plain, 20);
 }
 
 TEST(UrlWptTest, HttpCasesMatchWhatwgExpectations) {

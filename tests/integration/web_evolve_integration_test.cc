@@ -284,6 +284,34 @@ TEST_F(WebEvolveIntegrationTest, EveryRoundServesExactlyItsTruth) {
   EXPECT_GT(totals[""], 10u);  // hidden pages in round 0
 }
 
+// Served versions are dated as time runs (nginx's Last-Modified is the
+// file's mtime, and the `signals` round policy compares announced lastmods
+// with it): every page file of round K is dated after every base page
+// (here written just now) and after round K-1's. An evolution dated round
+// K at 2026-01-01 + K days whatever the base's dates served edits older
+// than the pages they replaced (the stale seed-2 web of
+// docs/strategies/signals.md).
+TEST_F(WebEvolveIntegrationTest, OverlayPagesAreDatedAfterThePagesTheyReplace) {
+  auto newest_and_oldest = [](const std::string& dir) {
+    fs::file_time_type newest = fs::file_time_type::min(), oldest = fs::file_time_type::max();
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      if (!e.is_regular_file()) continue;
+      newest = std::max(newest, e.last_write_time());
+      oldest = std::min(oldest, e.last_write_time());
+    }
+    return std::make_pair(newest, oldest);
+  };
+  fs::file_time_type before = newest_and_oldest(base_ + "/root").first;
+  for (int k = 1; k <= 3; ++k) {
+    const std::string pages = evo_ + "/rounds/" + std::to_string(k) + "/pages";
+    ASSERT_TRUE(fs::exists(pages)) << pages;
+    auto [newest, oldest] = newest_and_oldest(pages);
+    ASSERT_NE(oldest, fs::file_time_type::max()) << "no page file in " << pages;
+    EXPECT_GT(oldest, before) << "round " << k;
+    before = newest;
+  }
+}
+
 TEST_F(WebEvolveIntegrationTest, HttpsAndDirectoryUrlsFollowTheOverlay) {
   std::map<std::string, std::string> truth = Truth(2);
   (void)ServeAndFetch(2);
