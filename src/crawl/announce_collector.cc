@@ -98,13 +98,15 @@ void Collector::Record(const std::string& url, std::string kind, std::string sta
 // Queues a document of host h unless it was queued before, is of another
 // origin, is disallowed, or the host's document budget is spent; each
 // refusal is recorded with its reason.
+// The origin comes first: a document another origin's robots.txt names
+// (https://h's naming http://h/sitemap.xml) is still read by its own.
 void Collector::Queue(HostState* h, Job job) {
-  if (!queued_.insert(job.url).second) {
-    Record(job.url, "-", "skipped", 0, nullptr, "already_read");
-    return;
-  }
   if (OriginOf(job.url) != h->origin) {
     Record(job.url, "-", "skipped", 0, nullptr, "other_origin");
+    return;
+  }
+  if (!queued_.insert(job.url).second) {
+    Record(job.url, "-", "skipped", 0, nullptr, "already_read");
     return;
   }
   if (h->rules && !h->rules->Allowed(o_.robots_agent, job.url)) {

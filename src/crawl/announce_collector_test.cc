@@ -118,6 +118,28 @@ TEST(AnnounceCollector, RobotsIndexGzipSitemapAndFeed) {
   EXPECT_EQ(f.kinds[1], FetchKind::kSitemap);
 }
 
+// One host on two origins whose robots.txt both name the http sitemap
+// (the zh web's www.kernel.org): the https origin skips it as another
+// origin's, the http origin reads it, whichever robots.txt answers first.
+TEST(AnnounceCollector, SitemapNamedByTwoOriginsIsReadByItsOwn) {
+  for (const bool https_first : {true, false}) {
+    FakeClock clock;
+    MapFetcher f(&clock);
+    const std::string robots = "User-agent: *\nSitemap: http://h.test/sitemap.xml\n";
+    f.pages["http://h.test/robots.txt"] = {200, robots};
+    f.pages["https://h.test/robots.txt"] = {200, robots};
+    f.pages["http://h.test/sitemap.xml"] = {200, Urlset({{"http://h.test/1", "2026-01-02"}})};
+    const std::vector<std::string> origins =
+        https_first ? std::vector<std::string>{"https://h.test", "http://h.test"}
+                    : std::vector<std::string>{"http://h.test", "https://h.test"};
+    Collected r = Collect(&f, &clock, origins);
+    ASSERT_EQ(r.c.rows.size(), 1u) << https_first;
+    EXPECT_EQ(r.c.rows[0].url, "http://h.test/1");
+    EXPECT_EQ(r.problems["http://h.test/sitemap.xml"].find("already_read"), std::string::npos)
+        << https_first << " " << r.problems["http://h.test/sitemap.xml"];
+  }
+}
+
 TEST(AnnounceCollector, OneRequestAtATimePerHostWithTheDelayBetween) {
   FakeClock clock;
   MapFetcher f(&clock);

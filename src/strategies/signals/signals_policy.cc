@@ -280,7 +280,8 @@ Status SignalsRoundPolicy::Plan(const RoundRequest& request, RoundHistory& histo
     if (c.has_claim) claims_.push_back({c.url_id, c.host, c.newer});
   }
 
-  // New URLs the sites announce, newest first; then the crawl's seeds.
+  // New URLs the sites announce (listed newest first; the crawl's strategy
+  // orders them when the round starts), then the crawl's seeds.
   std::vector<const Announcement*> fresh;
   for (const auto& [id, a] : announced) {
     if (!known.count(id)) fresh.push_back(&a);
