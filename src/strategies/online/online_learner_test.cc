@@ -12,6 +12,8 @@
 #include "strategies/online/ftrl.h"
 #include "strategies/online/group_bandit.h"
 #include "strategies/online/link_features.h"
+#include "scoring/scorer.h"
+#include "strategies/online/page_judge.h"
 
 namespace topicrawl {
 namespace {
@@ -223,6 +225,80 @@ TEST(LinkFeaturesTest, WordsUrlPartsAndGroups) {
   for (int i = 0; i < 4; ++i) bandit.Observe(DirectoryGroup("http://h.test/net/tcp/a.html"), 1);
   f.Build({"http://h.test/net/tcp/intro.html", "TCP basics", 2, &side, nullptr, {}}, &y, &names);
   EXPECT_NE(std::find(names.begin(), names.end(), "yd:4hi"), names.end());
+}
+
+// Self-training (page_judge.h): after confident pages, the words of the
+// positives lift an undecided page over the threshold and a page with none
+// of them stays below it, whatever site either comes from (the judge reads
+// no URL).
+TEST(SelfTrainedJudgeTest, LearnsFromConfidentPagesAndDecidesTheUndecided) {
+  SelfTrainedJudgeParams params;
+  SelfTrainedJudge judge(params, /*beta=*/1.0);
+  auto page = [](std::string text) {
+    ParsedPage p;
+    p.title = "page";
+    p.text = std::move(text);
+    return p;
+  };
+  for (int i = 0; i < 200; ++i) {
+    const ParsedPage pos = page("socket listen accept backlog");
+    judge.Train(judge.Judge(pos, 1.0), 1.0);        // R >= beta: a positive
+    const ParsedPage neg = page("template iterator allocator");
+    judge.Train(judge.Judge(neg, 0.1), 0.1);        // R <= 0.25 beta: a negative
+    const ParsedPage mid = page("socket allocator");
+    judge.Train(judge.Judge(mid, 0.5), 0.5);        // undecided: no step
+  }
+  EXPECT_EQ(judge.positives(), 200u);
+  EXPECT_EQ(judge.negatives(), 200u);
+  // Untrained, R = 0.3 gives P = 0.3 / 2 = 0.15 (the prior margin alone).
+  SelfTrainedJudge fresh(params, 1.0);
+  EXPECT_NEAR(fresh.Judge(page("accept backlog"), 0.3).probability, 0.15, 1e-9);
+  const Judgement topical = judge.Judge(page("accept backlog"), 0.3);
+  EXPECT_GE(topical.probability, params.threshold);
+  EXPECT_DOUBLE_EQ(topical.relevance, 1.0);  // min(1, max(R, beta P / threshold))
+  const Judgement other = judge.Judge(page("clock calendar alarm"), 0.3);
+  EXPECT_LT(other.probability, params.threshold);
+  EXPECT_DOUBLE_EQ(other.relevance, std::max(0.3, other.probability / params.threshold));
+  EXPECT_LT(other.relevance, 1.0);  // below beta: not relevant
+}
+
+// D(P) = sum_t w_t n_t / max(N, N0) (page_judge.h), by hand: 3 x 1.0 +
+// 2 x 0.5 = 4 weighted topic words in 200 tokens: D = 0.02. With D0 = 0.01
+// and beta = 0.6: J = min(1, 0.6 x 2) = 1 (relevant); at N = 800,
+// D = 0.005 and J = 0.3 < beta (not relevant). A 20-token page counts as
+// N0 = 100 tokens long.
+TEST(DensityJudgeTest, DensityAndRelevanceMatchHandComputedValues) {
+  PageScore ps;
+  ps.relevance = 0.9;
+  ps.total_terms = 200;
+  TermWeight a;
+  a.term = "network";
+  a.count = 3;
+  a.topic_weight = 1.0;
+  TermWeight b;
+  b.term = "proxy";
+  b.count = 2;
+  b.topic_weight = 0.5;
+  ps.terms = {a, b};
+  const DensityJudgeParams params;  // D0 = 0.01, N0 = 100
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.02);
+  EXPECT_DOUBLE_EQ(DensityRelevance(ps, 0.6, params), 1.0);
+  ps.total_terms = 800;
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.005);
+  EXPECT_DOUBLE_EQ(DensityRelevance(ps, 0.6, params), 0.3);
+  ps.total_terms = 20;
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.04);
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 0), 0.2);
+  // One term of weight 0.7 in 1,000 tokens.
+  ps.total_terms = 1000;
+  a.count = 1;
+  a.topic_weight = 0.7;
+  ps.terms = {a};
+  EXPECT_DOUBLE_EQ(TopicDensity(ps, 100), 0.0007);
+  ps.total_terms = 0;
+  EXPECT_EQ(TopicDensity(ps, 0), 0.0);  // an empty page
+  ps.terms.clear();
+  EXPECT_EQ(TopicDensity(ps, 100), 0.0);
 }
 
 }  // namespace

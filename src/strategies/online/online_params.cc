@@ -10,7 +10,7 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
       "alpha", "beta", "lambda1", "lambda2", "hash_bits", "prior_weight", "exploration", "min_variance",
       "max_groups", "gamma", "reward_exponent", "url_weight", "rescore_every",
       "max_side_links", "max_words", "regions", "judge", "judge_alpha", "judge_bits", "judge_threshold",
-      "judge_negative"};
+      "judge_negative", "judge_density", "judge_min_tokens"};
   const std::string where = topic.source + ": [strategy.online]: ";
   auto unknown = sp.UnknownKeys(known);
   if (!unknown.empty()) {
@@ -25,6 +25,7 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
   double words = static_cast<double>(p.max_words);
   p.judge_params.ftrl.bits = 18;
   double judge_bits = p.judge_params.ftrl.bits;
+  double min_tokens = p.density.min_tokens;
   struct Key {
     const char* name;
     double* value;
@@ -42,7 +43,9 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
       {"judge_alpha", &p.judge_params.ftrl.alpha, 1e-6, 100},
       {"judge_bits", &judge_bits, 10, 26},
       {"judge_threshold", &p.judge_params.threshold, 0.01, 0.99},
-      {"judge_negative", &p.judge_params.negative_fraction, 0, 1}};
+      {"judge_negative", &p.judge_params.negative_fraction, 0, 1},
+      {"judge_density", &p.density.d0, 1e-6, 1},
+      {"judge_min_tokens", &min_tokens, 0, 1e6}};
   for (const Key& k : keys) {
     auto v = sp.Number(k.name, *k.value);
     if (!v.ok()) return Status::Error(where + v.status().message());
@@ -58,10 +61,11 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
   p.max_side_links = static_cast<size_t>(side);
   p.max_words = static_cast<size_t>(words);
   p.judge_params.ftrl.bits = static_cast<int>(judge_bits);
+  p.density.min_tokens = static_cast<int>(min_tokens);
   auto judge = sp.String("judge", p.judge);
   if (!judge.ok()) return Status::Error(where + judge.status().message());
-  if (*judge != "topic" && *judge != "self-trained") {
-    return Status::Error(where + "judge must be \"topic\" or \"self-trained\", not \"" +
+  if (*judge != "topic" && *judge != "self-trained" && *judge != "density") {
+    return Status::Error(where + "judge must be \"topic\", \"self-trained\" or \"density\", not \"" +
                          *judge + "\"");
   }
   p.judge = *judge;

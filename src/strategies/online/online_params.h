@@ -26,9 +26,11 @@ struct OnlineParams {
   // The link's page region (Outlink::block) as features and as a second
   // bandit arm; false (default): the parser does not compute regions.
   bool regions = false;
-  // "topic": the reward is the topic cosine R(P); "self-trained": SelfTrainedJudge's
-  // J(P) (page_judge.h), which is then also the page's stored relevance.
+  // "self-trained": SelfTrainedJudge's J(P); "density": DensityRelevance
+  // (page_judge.h); "topic": the topic cosine R(P). The judged relevance is
+  // the reward's J and the page's stored relevance.
   std::string judge = "self-trained";
+  DensityJudgeParams density;   // judge_density, judge_min_tokens
   SelfTrainedJudgeParams judge_params;  // judge_alpha, judge_bits, judge_threshold,
                                  // judge_negative
 };

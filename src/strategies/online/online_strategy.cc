@@ -140,24 +140,35 @@ std::string OnlineStrategy::Explain(const Scored& s, double prior,
   return out + "]}";
 }
 
+void OnlineStrategy::JudgePage(const ParsedPage& page, const PageScore& ps,
+                               PageAssessment* out) {
+  char judged[64];
+  if (params_.judge == "density") {
+    out->relevance = DensityRelevance(ps, relevance_->topic().beta, params_.density);
+    std::snprintf(judged, sizeof(judged), "\"d\":%.5f,\"j\":%.4f",
+                  TopicDensity(ps, params_.density.min_tokens), out->relevance);
+  } else if (judge_) {
+    const Judgement j = judge_->Judge(page, ps.relevance);
+    judge_->Train(j, ps.relevance);
+    out->relevance = j.relevance;
+    std::snprintf(judged, sizeof(judged), "\"p\":%.4f,\"j\":%.4f", j.probability,
+                  j.relevance);
+  } else {
+    return;
+  }
+  if (!out->explanation.empty() && out->explanation.back() == '}') {
+    out->explanation.pop_back();
+    out->explanation += ",\"judge\":{" + std::string(judged) + "}}";
+  }
+}
+
 void OnlineStrategy::Assess(const CrawlTask& task, const ParsedPage& page,
                             PageAssessment* out) {
   out->links.assign(page.links.size(), {});
   PageScore ps = page_scorer_->Score(page);
   out->relevance = ps.relevance;
   out->explanation = ps.ExplanationJson();
-  if (judge_) {
-    const Judgement j = judge_->Judge(page, task.url, ps.relevance);
-    judge_->Train(j, ps.relevance);
-    out->relevance = j.relevance;
-    char judged[64];
-    std::snprintf(judged, sizeof(judged), ",\"judge\":{\"p\":%.4f,\"j\":%.4f}}", j.probability,
-                  j.relevance);
-    if (!out->explanation.empty() && out->explanation.back() == '}') {
-      out->explanation.pop_back();
-      out->explanation += judged;
-    }
-  }
+  JudgePage(page, ps, out);
   const double parent_judged = out->relevance;
   const std::string_view parent_host = UrlHost(task.url);
   std::vector<std::pair<UrlId, LinkSide>> sides;

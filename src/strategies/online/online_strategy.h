@@ -2,8 +2,9 @@
 // outcomes (docs/strategies/online.md; issue 33).
 //
 //   reward   r(P) = min(1, J(P) / beta)^k, J(P) the crawl's own judgement
-//            of the fetched page: the topic cosine R(P) (seed 000 eq. 3-4),
-//            or with judge = "self-trained" SelfTrainedJudge's (page_judge.h);
+//            of the fetched page: by default SelfTrainedJudge's (page_judge.h);
+//            with judge = "density" the topic-term density's DensityRelevance;
+//            with judge = "topic" the topic cosine R(P) (seed 000 eq. 3-4);
 //   value    Q(l) = sigmoid(logit(prior(l)) + w . x(l)), x the hashed link
 //            features of link_features.h, prior the cold start from the
 //            topic: alpha R(anchor) + (1 - alpha) R(parent) (seed 000 eq. 5)
@@ -82,6 +83,9 @@ class OnlineStrategy : public PageJudge, public StrategyLearner {
   LinkSide MakeSide(const Outlink& link, std::string_view parent_host, double parent_relevance,
                     double prior, std::vector<std::string>* context_words) const;
   double Prior(const Outlink& link, double parent_relevance) const;
+  // Sets out->relevance to the configured judge's J(P) and appends the
+  // judge's figures to out->explanation (params_.judge).
+  void JudgePage(const ParsedPage& page, const PageScore& ps, PageAssessment* out);
   std::string Explain(const Scored& s, double prior, const std::vector<HashedFeature>& x,
                       const std::vector<std::string>& names) const;
   void Learn(const CrawlTask& task, double reward);

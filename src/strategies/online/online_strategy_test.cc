@@ -65,6 +65,13 @@ TEST(OnlineStrategyTest, TopicTableErrorsAreClear) {
   auto range = NewOnlineStrategy(Context(dir, Topic(dir, "[strategy.online]\ngamma = 2\n")));
   ASSERT_FALSE(range.ok());
   EXPECT_NE(range.status().message().find("gamma"), std::string::npos);
+  auto judge = NewOnlineStrategy(Context(dir, Topic(dir, "[strategy.online]\njudge = \"labels\"\n")));
+  ASSERT_FALSE(judge.ok());
+  EXPECT_NE(judge.status().message().find("\"density\""), std::string::npos);
+  auto d0 = NewOnlineStrategy(
+      Context(dir, Topic(dir, "[strategy.online]\njudge = \"density\"\njudge_density = 0\n")));
+  ASSERT_FALSE(d0.ok());
+  EXPECT_NE(d0.status().message().find("judge_density"), std::string::npos);
   auto ok = NewOnlineStrategy(
       Context(dir, Topic(dir, "[strategy.online]\ngamma = 0.7\nhash_bits = 12\n")));
   ASSERT_TRUE(ok.ok()) << ok.status().message();
