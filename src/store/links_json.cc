@@ -237,6 +237,54 @@ void AppendCompactLinksJson(const std::vector<LinkRecord>& links, std::string_vi
   out->push_back(']');
 }
 
+namespace {
+
+// The end of the number token at json[i]: digits, signs, '.', 'e', 'E'.
+// *real: it has a fraction or exponent; *digits: its significant digits.
+size_t ScanJsonNumberToken(std::string_view json, size_t i, bool* real, int* digits) {
+  bool leading = true;  // zeros before the first non-zero digit are not significant
+  size_t j = i;
+  while (j < json.size()) {
+    const char d = json[j];
+    if (d >= '0' && d <= '9') {
+      if (d != '0') leading = false;
+      if (!leading) ++*digits;
+    } else if (d == '.' || d == 'e' || d == 'E') {
+      *real = true;
+    } else if (d != '-' && d != '+') {
+      break;
+    }
+    ++j;
+  }
+  return j;
+}
+
+// A real with more than 6 significant digits as "%.6g" when that is
+// shorter (and still a REAL); anything else as it is.
+void AppendShortenedJsonNumber(std::string_view token, bool real, int digits, std::string* out) {
+  if (!real || digits <= 6) {
+    out->append(token);
+    return;
+  }
+  const std::string copy(token);
+  char* end = nullptr;
+  const double v = std::strtod(copy.c_str(), &end);
+  char buf[32];
+  const int len = std::isfinite(v) && end == copy.c_str() + copy.size()
+                      ? std::snprintf(buf, sizeof(buf), "%.6g", v)
+                      : 0;
+  if (len <= 0 || static_cast<size_t>(len) >= token.size()) {
+    out->append(token);
+    return;
+  }
+  std::string_view shorter(buf, static_cast<size_t>(len));
+  out->append(shorter);
+  // "0.9999999" -> "1": keep it a REAL for SQLite's json functions.
+  if (shorter.find_first_of(".e") == std::string_view::npos) out->append(".0");
+}
+
+}  // namespace
+
 void AppendCompactJsonNumbers(std::string_view json, std::string* out) {
   const size_t start = json.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || (json[start] != '{' && json[start] != '[')) {
@@ -261,43 +309,11 @@ void AppendCompactJsonNumbers(std::string_view json, std::string* out) {
       ++i;
       continue;
     }
-    size_t j = i;
     bool real = false;
     int digits = 0;
-    bool leading = true;  // zeros before the first non-zero digit are not significant
-    while (j < n) {
-      const char d = json[j];
-      if (d >= '0' && d <= '9') {
-        if (d != '0') leading = false;
-        if (!leading) ++digits;
-      } else if (d == '.' || d == 'e' || d == 'E') {
-        real = true;
-      } else if (d != '-' && d != '+') {
-        break;
-      }
-      ++j;
-    }
-    const std::string_view token = json.substr(i, j - i);
+    const size_t j = ScanJsonNumberToken(json, i, &real, &digits);
+    AppendShortenedJsonNumber(json.substr(i, j - i), real, digits, out);
     i = j;
-    if (!real || digits <= 6) {
-      out->append(token);
-      continue;
-    }
-    const std::string copy(token);
-    char* end = nullptr;
-    const double v = std::strtod(copy.c_str(), &end);
-    char buf[32];
-    const int len = std::isfinite(v) && end == copy.c_str() + copy.size()
-                        ? std::snprintf(buf, sizeof(buf), "%.6g", v)
-                        : 0;
-    if (len <= 0 || static_cast<size_t>(len) >= token.size()) {
-      out->append(token);
-      continue;
-    }
-    std::string_view shorter(buf, static_cast<size_t>(len));
-    out->append(shorter);
-    // "0.9999999" -> "1": keep it a REAL for SQLite's json functions.
-    if (shorter.find_first_of(".e") == std::string_view::npos) out->append(".0");
   }
 }
 
