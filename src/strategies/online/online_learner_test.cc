@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "crawl/state_blob.h"
+#include "scoring/scorer.h"
 #include "strategies/online/ftrl.h"
 #include "strategies/online/group_bandit.h"
 #include "strategies/online/link_features.h"
-#include "scoring/scorer.h"
 #include "strategies/online/page_judge.h"
 
 namespace topicrawl {

@@ -43,9 +43,7 @@ Judgement SelfTrainedJudge::Judge(const ParsedPage& page, double cosine) const {
   // come from few sites, so a location feature learns "this site" rather
   // than "this topic" and then calls every page of that site relevant, which
   // the link model, trained on these judgments, follows (self-training's
-  // confirmation bias). On the dev web (networking) the judge with location
-  // features called 330 of 354 kernel admin-guide pages relevant (labels:
-  // none) and, in one run, 927 of 956 cppreference pages.
+  // confirmation bias; measured in docs/notebook/2026-11-28-online-judge.md).
   add("bias", "");
   for (const std::string& w : OnlineWords(page.title, 32)) add("t", w);
   for (const std::string& h : page.headings) {
