@@ -134,15 +134,15 @@ StatusOr<std::vector<std::string>> ArchiveVersions(const std::string& package) {
   return versions;
 }
 
-StatusOr<VersionRoundsReport> BuildVersionRounds(const Manifest& manifest, const VersionRoundsOptions& o) {
-  auto start = std::chrono::steady_clock::now();
-  auto log = [&](const std::string& line) {
-    if (o.log != nullptr) *o.log << "web build: " << line << std::endl;
-  };
-  VersionRoundsReport report;
-  std::error_code ec;
-  fs::create_directories(o.dir, ec);
-  const std::string dir = fs::absolute(o.dir, ec).lexically_normal().string();
+namespace {
+
+void VersionsLog(std::ostream* log, const std::string& line) {
+  if (log != nullptr) *log << "web build: " << line << std::endl;
+}
+
+// Every package's versions, oldest first (given or from the archive), and
+// report->rounds = the most versions - 1.
+Status CollectVersions(const Manifest& manifest, const VersionRoundsOptions& o, VersionRoundsReport* report) {
   size_t rounds = 1;
   for (const std::string& p : manifest.Packages()) {
     auto it = o.versions.find(p);
@@ -155,12 +155,17 @@ StatusOr<VersionRoundsReport> BuildVersionRounds(const Manifest& manifest, const
       v = std::move(*got);
     }
     if (v.empty()) return Status::Error("no version of " + p);
-    log(p + ": " + std::to_string(v.size()) + " version(s), oldest " + v.front() + ", newest " + v.back());
+    VersionsLog(o.log, p + ": " + std::to_string(v.size()) + " version(s), oldest " + v.front() + ", newest " +
+                           v.back());
     rounds = std::max(rounds, v.size());
-    report.versions[p] = std::move(v);
+    report->versions[p] = std::move(v);
   }
-  report.rounds = static_cast<int>(rounds) - 1;
-  // D/root must not hold other versions of these packages (files would mix).
+  report->rounds = static_cast<int>(rounds) - 1;
+  return Status::Ok();
+}
+
+// D/root must not hold other versions of these packages (files would mix).
+Status CheckRootHoldsOldest(const std::string& dir, const VersionRoundsReport& report) {
   for (const auto& [p, v] : report.versions) {
     bool ok = false;
     std::string stamp = ReadWholeFile(dir + "/extracted/" + p, &ok);
@@ -170,69 +175,107 @@ StatusOr<VersionRoundsReport> BuildVersionRounds(const Manifest& manifest, const
                            v.front() + ": build the version rounds into a new directory");
     }
   }
-  if (Status s = PrepareEvolvedDir(dir, o.force, "topicrawl web build --rounds versions"); !s.ok()) return s;
+  return Status::Ok();
+}
 
+// Round 0: BuildWeb with every package pinned to its oldest version.
+Status BuildRoundZero(const Manifest& manifest, const VersionRoundsOptions& o, const std::string& dir,
+                      VersionRoundsReport* report) {
   BuildOptions build;
   build.dir = dir;
   build.manifest_text = o.manifest_text;
   build.log = o.log;
-  for (const auto& [p, v] : report.versions) build.pins[p] = PackagePin{p, v.front(), "", 0};
+  for (const auto& [p, v] : report->versions) build.pins[p] = PackagePin{p, v.front(), "", 0};
   StatusOr<BuildReport> built = BuildWeb(manifest, build);
   if (!built.ok()) return built.status();
-  report.new_pages.push_back(built->html_pages);
-  report.changed_pages.push_back(0);
-  report.gone_pages.push_back(0);
-  if (Status s = WriteOverlay(dir, 0, {}); !s.ok()) return s;
+  report->new_pages.push_back(built->html_pages);
+  report->changed_pages.push_back(0);
+  report->gone_pages.push_back(0);
+  return WriteOverlay(dir, 0, {});
+}
 
-  // cumulative[url] = overlay file serving it now (for the hub links).
-  std::vector<std::unordered_map<std::string, std::string>> overlay_files(rounds);
+// One round's overlay while it is collected; files[url] = the overlay file
+// serving url in this round (for the truth's links).
+struct VersionRound {
+  int k = 0;
+  std::vector<OverlayEntry> entries;
+  std::unordered_map<std::string, std::string> files;
+  size_t added = 0, changed = 0, gone = 0;
+};
+
+// The served HTML of package p in versions `from` and `to`, extracted to
+// D/versions-scratch/{old,new}.
+struct VersionPair {
+  std::map<std::string, std::string> before, after;  // url -> file
+};
+
+StatusOr<VersionPair> ExtractPair(const Manifest& manifest, const std::string& dir, const std::string& p,
+                                  const std::string& from, const std::string& to) {
   const std::string scratch = dir + "/versions-scratch";
-  for (size_t k = 1; k < rounds; ++k) {
-    overlay_files[k] = overlay_files[k - 1];
-    std::vector<OverlayEntry> entries;
-    size_t added = 0, changed = 0, gone = 0;
-    for (const auto& [p, v] : report.versions) {
-      if (k >= v.size()) continue;
-      auto old_deb = DebOf(dir, p, v[k - 1]);
-      if (!old_deb.ok()) return old_deb.status();
-      auto new_deb = DebOf(dir, p, v[k]);
-      if (!new_deb.ok()) return new_deb.status();
-      if (Status s = Extract(dir, *old_deb, scratch + "/old"); !s.ok()) return s;
-      if (Status s = Extract(dir, *new_deb, scratch + "/new"); !s.ok()) return s;
-      auto before = ServedFiles(manifest, p, scratch + "/old");
-      if (!before.ok()) return before.status();
-      auto after = ServedFiles(manifest, p, scratch + "/new");
-      if (!after.ok()) return after.status();
-      for (const auto& [url, file] : *after) {
-        auto old = before->find(url);
-        bool ok_a = false, ok_b = false;
-        std::string now = ReadWholeFile(file, &ok_a);
-        if (old != before->end() && ReadWholeFile(old->second, &ok_b) == now) continue;
-        std::string path = OverlayFilePath(dir, static_cast<int>(k), url);
-        if (path.empty()) return Status::Error("cannot store a version of " + url);
-        if (Status s = WriteWholeFile(path, now); !s.ok()) return s;
-        fs::last_write_time(path, fs::last_write_time(file, ec), ec);
-        entries.push_back({url, OverlayAction::kPage});
-        overlay_files[k][url] = path;
-        (old == before->end() ? added : changed)++;
-      }
-      for (const auto& [url, file] : *before) {
-        if (after->count(url) != 0) continue;
-        entries.push_back({url, OverlayAction::kGone404});
-        overlay_files[k].erase(url);
-        ++gone;
-      }
-      log("round " + std::to_string(k) + ": " + p + " " + v[k - 1] + " -> " + v[k]);
-    }
-    fs::remove_all(scratch, ec);
-    if (Status s = WriteOverlay(dir, static_cast<int>(k), std::move(entries)); !s.ok()) return s;
-    report.new_pages.push_back(added);
-    report.changed_pages.push_back(changed);
-    report.gone_pages.push_back(gone);
-    log("round " + std::to_string(k) + ": " + std::to_string(added) + " new, " + std::to_string(changed) +
-        " changed, " + std::to_string(gone) + " gone pages");
-  }
+  auto old_deb = DebOf(dir, p, from);
+  if (!old_deb.ok()) return old_deb.status();
+  auto new_deb = DebOf(dir, p, to);
+  if (!new_deb.ok()) return new_deb.status();
+  if (Status s = Extract(dir, *old_deb, scratch + "/old"); !s.ok()) return s;
+  if (Status s = Extract(dir, *new_deb, scratch + "/new"); !s.ok()) return s;
+  auto before = ServedFiles(manifest, p, scratch + "/old");
+  if (!before.ok()) return before.status();
+  auto after = ServedFiles(manifest, p, scratch + "/new");
+  if (!after.ok()) return after.status();
+  return VersionPair{std::move(*before), std::move(*after)};
+}
 
+// Adds the pages of `pair` that are new, changed or gone to round r.
+Status DiffVersions(const std::string& dir, const VersionPair& pair, VersionRound* r) {
+  std::error_code ec;
+  for (const auto& [url, file] : pair.after) {
+    auto old = pair.before.find(url);
+    bool ok_a = false, ok_b = false;
+    std::string now = ReadWholeFile(file, &ok_a);
+    if (old != pair.before.end() && ReadWholeFile(old->second, &ok_b) == now) continue;
+    std::string path = OverlayFilePath(dir, r->k, url);
+    if (path.empty()) return Status::Error("cannot store a version of " + url);
+    if (Status s = WriteWholeFile(path, now); !s.ok()) return s;
+    fs::last_write_time(path, fs::last_write_time(file, ec), ec);
+    r->entries.push_back({url, OverlayAction::kPage});
+    r->files[url] = path;
+    (old == pair.before.end() ? r->added : r->changed)++;
+  }
+  for (const auto& [url, file] : pair.before) {
+    if (pair.after.count(url) != 0) continue;
+    r->entries.push_back({url, OverlayAction::kGone404});
+    r->files.erase(url);
+    ++r->gone;
+  }
+  return Status::Ok();
+}
+
+// Round k: every package with a k-th version moves from version k - 1 to k.
+Status BuildVersionRound(const Manifest& manifest, const std::string& dir, std::ostream* log, VersionRound* r,
+                         VersionRoundsReport* report) {
+  const size_t k = static_cast<size_t>(r->k);
+  for (const auto& [p, v] : report->versions) {
+    if (k >= v.size()) continue;
+    StatusOr<VersionPair> pair = ExtractPair(manifest, dir, p, v[k - 1], v[k]);
+    if (!pair.ok()) return pair.status();
+    if (Status s = DiffVersions(dir, *pair, r); !s.ok()) return s;
+    VersionsLog(log, "round " + std::to_string(k) + ": " + p + " " + v[k - 1] + " -> " + v[k]);
+  }
+  std::error_code ec;
+  fs::remove_all(dir + "/versions-scratch", ec);
+  if (Status s = WriteOverlay(dir, r->k, std::move(r->entries)); !s.ok()) return s;
+  report->new_pages.push_back(r->added);
+  report->changed_pages.push_back(r->changed);
+  report->gone_pages.push_back(r->gone);
+  VersionsLog(log, "round " + std::to_string(k) + ": " + std::to_string(r->added) + " new, " +
+                       std::to_string(r->changed) + " changed, " + std::to_string(r->gone) + " gone pages");
+  return Status::Ok();
+}
+
+// The truth of every round from the pages' links as served in that round,
+// then D/evolve.tsv.
+Status FinishVersionRounds(const std::string& dir, const VersionRoundsReport& report,
+                           const std::vector<std::unordered_map<std::string, std::string>>& overlay_files) {
   StatusOr<BaseWeb> base = LoadBaseWeb(dir);
   if (!base.ok()) return base.status();
   std::unordered_map<std::string, std::string> base_file;
@@ -259,7 +302,31 @@ StatusOr<VersionRoundsReport> BuildVersionRounds(const Manifest& manifest, const
     for (const std::string& x : v) list += (list.empty() ? "" : " ") + x;
     meta["versions." + p] = list;
   }
-  if (Status s = FinishEvolvedDir(dir, meta); !s.ok()) return s;
+  return FinishEvolvedDir(dir, meta);
+}
+
+}  // namespace
+
+StatusOr<VersionRoundsReport> BuildVersionRounds(const Manifest& manifest, const VersionRoundsOptions& o) {
+  auto start = std::chrono::steady_clock::now();
+  VersionRoundsReport report;
+  std::error_code ec;
+  fs::create_directories(o.dir, ec);
+  const std::string dir = fs::absolute(o.dir, ec).lexically_normal().string();
+  if (Status s = CollectVersions(manifest, o, &report); !s.ok()) return s;
+  if (Status s = CheckRootHoldsOldest(dir, report); !s.ok()) return s;
+  if (Status s = PrepareEvolvedDir(dir, o.force, "topicrawl web build --rounds versions"); !s.ok()) return s;
+  if (Status s = BuildRoundZero(manifest, o, dir, &report); !s.ok()) return s;
+  const size_t rounds = static_cast<size_t>(report.rounds) + 1;
+  std::vector<std::unordered_map<std::string, std::string>> overlay_files(rounds);
+  for (size_t k = 1; k < rounds; ++k) {
+    VersionRound r;
+    r.k = static_cast<int>(k);
+    r.files = overlay_files[k - 1];
+    if (Status s = BuildVersionRound(manifest, dir, o.log, &r, &report); !s.ok()) return s;
+    overlay_files[k] = std::move(r.files);
+  }
+  if (Status s = FinishVersionRounds(dir, report, overlay_files); !s.ok()) return s;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

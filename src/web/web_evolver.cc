@@ -152,173 +152,195 @@ StatusOr<EvolveGraph> BuildEvolveGraph(const BaseWeb& base, const std::vector<st
   return g;
 }
 
-StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
-  auto start = std::chrono::steady_clock::now();
-  auto log = [&](const std::string& line) {
-    if (o.log != nullptr) *o.log << "web evolve: " << line << std::endl;
-  };
-  if (Status s = o.evolve.Validate(); !s.ok()) return s;
-  StatusOr<BaseWeb> base_or = LoadBaseWeb(o.base_dir);
-  if (!base_or.ok()) return base_or.status();
-  const BaseWeb& base = *base_or;
+namespace {
+
+void EvolveLog(std::ostream* log, const std::string& line) {
+  if (log != nullptr) *log << "web evolve: " << line << std::endl;
+}
+
+// E as an absolute path without a trailing slash; never inside D/root.
+StatusOr<std::string> EvolveOutDir(const WebEvolveOptions& o, const BaseWeb& base) {
   std::error_code ec;
   std::string out = o.out_dir.empty() ? base.dir : fs::absolute(o.out_dir, ec).lexically_normal().string();
   while (out.size() > 1 && out.back() == '/') out.pop_back();
   if (out == base.root || out.rfind(base.root + "/", 0) == 0) {
     return Status::Error("--out must not be inside the served tree " + base.root);
   }
+  return out;
+}
 
-  log("reading " + std::to_string(base.urls.size()) + " pages of " + base.dir);
-  StatusOr<EvolveGraph> built = BuildEvolveGraph(base, o.hosts, o.homes_file);
-  if (!built.ok()) return built.status();
-  const size_t n = base.urls.size();
-  const std::unordered_map<std::string, uint32_t>& index = built->index;
-  const PageGraph& graph = built->graph;
-  std::ostringstream what;
-  what << "topicrawl web evolve --dir " << base.dir << " --rounds " << o.evolve.rounds << " --seed "
-       << o.evolve.seed;
-  if (Status s = PrepareEvolvedDir(out, o.force, what.str()); !s.ok()) return s;
+// One evolution being written: its inputs, its plan and where it goes.
+struct Evolution {
+  const WebEvolveOptions& o;
+  const BaseWeb& base;
+  const EvolveGraph& built;
+  const EvolvePlan& plan;
+  std::string out;
+  long epoch = 0;
+  std::unordered_map<std::string, std::vector<uint32_t>> by_host;  // host -> pages (edit donors)
+};
 
-  const long epoch = OverlayEpoch(base);
-  WebEvolveReport report;
-  report.pages = n;
-  report.links = built->links;
-  StatusOr<EvolvePlan> plan_or = PlanEvolution(graph, o.evolve);
-  if (!plan_or.ok()) return plan_or.status();
-  const EvolvePlan& plan = *plan_or;
-  for (const PagePlan& p : plan.pages) report.reachable += p.reachable ? 1 : 0;
-  report.published = plan.published;
-  report.edited = plan.edited;
-  report.gone = plan.gone;
-  log(std::to_string(report.reachable) + " pages reachable from " + std::to_string(graph.roots.size()) +
-      " roots, " + std::to_string(report.links) + " links; " + std::to_string(plan.published[0]) +
-      " hidden at round 0");
+std::string BaseHtml(const BaseWeb& base, uint32_t i) {
+  bool ok = false;
+  return ReadWholeFile(base.files[i], &ok);
+}
 
-  std::unordered_map<std::string, std::vector<uint32_t>> by_host;
-  for (uint32_t i = 0; i < n; ++i) by_host[base.hosts[i]].push_back(i);
-  auto read_base = [&](uint32_t i) {
-    bool ok = false;
-    return ReadWholeFile(base.files[i], &ok);
-  };
-  auto content = [&](uint32_t i, int k) {
-    std::string html = read_base(i);
-    EditContext ctx{o.evolve.seed, i, 0, by_host[base.hosts[i]]};
-    for (int r : plan.pages[i].edit_rounds) {
-      if (r > k) break;
-      ctx.round = r;
-      html = ApplyEdit(std::move(html), ctx, read_base);
-    }
-    RemoveLinks(&html, base.urls[i], [&](const std::string& target) {
-      auto it = index.find(target);
-      return it != index.end() && plan.pages[it->second].publish_round > k;
-    });
-    return html;
-  };
-
-  for (int k = 0; k <= plan.rounds; ++k) {
-    std::vector<OverlayEntry> entries;
-    size_t files = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      const PagePlan& p = plan.pages[i];
-      if (k == 0 && p.publish_round > 0) {
-        entries.push_back({base.urls[i], OverlayAction::kHidden});
-        continue;
-      }
-      if (p.gone_round == k) {
-        entries.push_back({base.urls[i], p.gone_code == 410 ? OverlayAction::kGone410 : OverlayAction::kGone404});
-        continue;
-      }
-      if (!p.Present(k)) continue;
-      bool need = k > 0 && (p.publish_round == k || p.EditedIn(k));
-      for (size_t j = 0; !need && j < graph.links[i].size(); ++j) {
-        int pub = plan.pages[graph.links[i][j]].publish_round;
-        need = k == 0 ? pub > 0 : pub == k;
-      }
-      if (!need) continue;
-      std::string html = content(i, k);
-      if (html == read_base(i)) {
-        entries.push_back({base.urls[i], OverlayAction::kBase});
-        continue;
-      }
-      std::string path = OverlayFilePath(out, k, base.urls[i]);
-      if (path.empty()) return Status::Error("cannot store a version of " + base.urls[i]);
-      if (Status s = WriteWholeFile(path, html); !s.ok()) return s;
-      const long mtime = epoch + 86400L * k;
-      utimbuf times{mtime, mtime};
-      ::utime(path.c_str(), &times);
-      report.overlay_bytes += html.size();
-      ++files;
-      entries.push_back({base.urls[i], OverlayAction::kPage});
-    }
-    report.overlay_entries.push_back(entries.size());
-    report.overlay_files.push_back(files);
-    if (Status s = WriteOverlay(out, k, std::move(entries)); !s.ok()) return s;
-    log("round " + std::to_string(k) + ": " + std::to_string(report.overlay_entries.back()) +
-        " overlay entries, " + std::to_string(files) + " page files");
+// Page i's bytes in round k: the base file, the edits of rounds <= k, the
+// links to pages not yet published removed.
+std::string PageAt(const Evolution& ev, uint32_t i, int k) {
+  std::string html = BaseHtml(ev.base, i);
+  EditContext ctx{ev.o.evolve.seed, i, 0, ev.by_host.at(ev.base.hosts[i])};
+  auto read_base = [&](uint32_t d) { return BaseHtml(ev.base, d); };
+  for (int r : ev.plan.pages[i].edit_rounds) {
+    if (r > k) break;
+    ctx.round = r;
+    html = ApplyEdit(std::move(html), ctx, read_base);
   }
+  RemoveLinks(&html, ev.base.urls[i], [&](const std::string& target) {
+    auto it = ev.built.index.find(target);
+    return it != ev.built.index.end() && ev.plan.pages[it->second].publish_round > k;
+  });
+  return html;
+}
 
+// Whether present page i may serve other bytes in round k than in k - 1:
+// published or edited in k, or linking to a page whose visibility changes.
+bool MayChangeIn(const Evolution& ev, uint32_t i, int k) {
+  const PagePlan& p = ev.plan.pages[i];
+  bool need = k > 0 && (p.publish_round == k || p.EditedIn(k));
+  const std::vector<uint32_t>& links = ev.built.graph.links[i];
+  for (size_t j = 0; !need && j < links.size(); ++j) {
+    int pub = ev.plan.pages[links[j]].publish_round;
+    need = k == 0 ? pub > 0 : pub == k;
+  }
+  return need;
+}
+
+// Adds page i's overlay entry of round k (and its file) when it has one.
+Status OverlayPage(const Evolution& ev, uint32_t i, int k, std::vector<OverlayEntry>* entries, size_t* files,
+                   WebEvolveReport* report) {
+  const PagePlan& p = ev.plan.pages[i];
+  const std::string& url = ev.base.urls[i];
+  if (k == 0 && p.publish_round > 0) {
+    entries->push_back({url, OverlayAction::kHidden});
+    return Status::Ok();
+  }
+  if (p.gone_round == k) {
+    entries->push_back({url, p.gone_code == 410 ? OverlayAction::kGone410 : OverlayAction::kGone404});
+    return Status::Ok();
+  }
+  if (!p.Present(k) || !MayChangeIn(ev, i, k)) return Status::Ok();
+  std::string html = PageAt(ev, i, k);
+  if (html == BaseHtml(ev.base, i)) {
+    entries->push_back({url, OverlayAction::kBase});
+    return Status::Ok();
+  }
+  std::string path = OverlayFilePath(ev.out, k, url);
+  if (path.empty()) return Status::Error("cannot store a version of " + url);
+  if (Status s = WriteWholeFile(path, html); !s.ok()) return s;
+  const long mtime = ev.epoch + 86400L * k;
+  utimbuf times{mtime, mtime};
+  ::utime(path.c_str(), &times);
+  report->overlay_bytes += html.size();
+  ++*files;
+  entries->push_back({url, OverlayAction::kPage});
+  return Status::Ok();
+}
+
+Status WriteRoundOverlay(const Evolution& ev, int k, WebEvolveReport* report) {
+  std::vector<OverlayEntry> entries;
+  size_t files = 0;
+  for (uint32_t i = 0; i < ev.base.urls.size(); ++i) {
+    if (Status s = OverlayPage(ev, i, k, &entries, &files, report); !s.ok()) return s;
+  }
+  report->overlay_entries.push_back(entries.size());
+  report->overlay_files.push_back(files);
+  if (Status s = WriteOverlay(ev.out, k, std::move(entries)); !s.ok()) return s;
+  EvolveLog(ev.o.log, "round " + std::to_string(k) + ": " + std::to_string(report->overlay_entries.back()) +
+                          " overlay entries, " + std::to_string(files) + " page files");
+  return Status::Ok();
+}
+
+EvolvedWeb SimulatedWeb(const Evolution& ev) {
   EvolvedWeb web;
-  web.dir = out;
+  web.dir = ev.out;
   web.mode = "simulated";
-  web.base = base.dir;
-  web.rounds = plan.rounds;
+  web.base = ev.base.dir;
+  web.rounds = ev.plan.rounds;
+  return web;
+}
+
+// The truth of every round: a page's links in round k are its base links to
+// pages published by k.
+Status WriteSimulatedTruth(const Evolution& ev) {
   auto links_at = [&](const std::string& url, int k) {
     std::vector<std::string> targets;
-    auto it = index.find(url);
-    if (it == index.end()) return targets;
-    for (uint32_t t : graph.links[it->second]) {
-      if (plan.pages[t].publish_round <= k) targets.push_back(base.urls[t]);
+    auto it = ev.built.index.find(url);
+    if (it == ev.built.index.end()) return targets;
+    for (uint32_t t : ev.built.graph.links[it->second]) {
+      if (ev.plan.pages[t].publish_round <= k) targets.push_back(ev.base.urls[t]);
     }
     return targets;
   };
-  auto counts = ComputeAndWriteTruth(web, base.urls, links_at);
+  auto counts = ComputeAndWriteTruth(SimulatedWeb(ev), ev.base.urls, links_at);
   if (!counts.ok()) return counts.status();
   for (size_t k = 0; k < counts->size(); ++k) {
     auto& c = (*counts)[k];
-    log("truth round " + std::to_string(k) + ": new " + std::to_string(c[TruthState::kNew]) + ", changed " +
-        std::to_string(c[TruthState::kChanged]) + ", unchanged " + std::to_string(c[TruthState::kUnchanged]) +
-        ", gone " + std::to_string(c[TruthState::kGone]));
+    EvolveLog(ev.o.log, "truth round " + std::to_string(k) + ": new " + std::to_string(c[TruthState::kNew]) +
+                            ", changed " + std::to_string(c[TruthState::kChanged]) + ", unchanged " +
+                            std::to_string(c[TruthState::kUnchanged]) + ", gone " +
+                            std::to_string(c[TruthState::kGone]));
   }
-  if (o.announce.enabled) {
-    AnnounceWebOptions ao = o.announce;
-    ao.seed = o.evolve.seed;
-    ao.epoch = epoch;
-    auto announced = WriteAnnouncements(web, base, o.hosts, ao);
-    if (!announced.ok()) return announced.status();
-    report.announce = *announced;
-    log("announcements: " + std::to_string(announced->announcing) + " of " +
-        std::to_string(announced->hosts) + " hosts with sitemaps and feeds, " +
-        std::to_string(announced->files) + " files");
+  return Status::Ok();
+}
+
+Status AnnounceEvolution(const Evolution& ev, WebEvolveReport* report) {
+  AnnounceWebOptions ao = ev.o.announce;
+  ao.seed = ev.o.evolve.seed;
+  ao.epoch = ev.epoch;
+  auto announced = WriteAnnouncements(SimulatedWeb(ev), ev.base, ev.o.hosts, ao);
+  if (!announced.ok()) return announced.status();
+  report->announce = *announced;
+  EvolveLog(ev.o.log, "announcements: " + std::to_string(announced->announcing) + " of " +
+                          std::to_string(announced->hosts) + " hosts with sitemaps and feeds, " +
+                          std::to_string(announced->files) + " files");
+  return Status::Ok();
+}
+
+// E/truth/rates.tsv: the true change probability of every page that evolves
+// (bench-only: the oracle round policy, eval/round_oracle.h). Sorted by url.
+Status WriteTrueRates(const Evolution& ev) {
+  std::vector<std::pair<std::string, PageRate>> rows;
+  for (uint32_t i = 0; i < ev.base.urls.size(); ++i) {
+    const PagePlan& p = ev.plan.pages[i];
+    if (!p.reachable || p.publish_round == kNever) continue;
+    rows.push_back({ev.base.urls[i], TruePageRate(ev.plan, ev.built.graph, i)});
   }
-  // The true change probability of every page that evolves (bench-only:
-  // the oracle round policy, eval/round_oracle.h). Sorted by url.
-  {
-    std::vector<std::pair<std::string, PageRate>> rows;
-    for (uint32_t i = 0; i < n; ++i) {
-      const PagePlan& p = plan.pages[i];
-      if (!p.reachable || p.publish_round == kNever) continue;
-      rows.push_back({base.urls[i], TruePageRate(plan, graph, i)});
-    }
-    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::string text = "url\tchange_p\tedit_p\thub_share\n";
-    char buf[96];
-    for (const auto& [url, r] : rows) {
-      std::snprintf(buf, sizeof buf, "\t%.6g\t%.6g\t%.6g\n", r.change_p, r.edit_p, r.hub_share);
-      text += url;
-      text += buf;
-    }
-    if (Status s = WriteWholeFile(out + "/truth/rates.tsv", text); !s.ok()) return s;
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string text = "url\tchange_p\tedit_p\thub_share\n";
+  char buf[96];
+  for (const auto& [url, r] : rows) {
+    std::snprintf(buf, sizeof buf, "\t%.6g\t%.6g\t%.6g\n", r.change_p, r.edit_p, r.hub_share);
+    text += url;
+    text += buf;
   }
+  return WriteWholeFile(ev.out + "/truth/rates.tsv", text);
+}
+
+// E/evolve.tsv: the options that made the evolution and its size.
+std::map<std::string, std::string> EvolveMeta(const Evolution& ev, const WebEvolveReport& report) {
+  const WebEvolveOptions& o = ev.o;
+  std::error_code ec;
   std::string host_list;
   for (const std::string& h : o.hosts) host_list += (host_list.empty() ? "" : ",") + h;
-  std::map<std::string, std::string> meta = {
+  return {
       {"mode", "simulated"},
       {"model", EvolveModelName(o.evolve.model)},
       {"rate_shape", FormatRate(o.evolve.rate_shape)},
       {"index_change_share", FormatRate(o.evolve.index_change_share)},
       {"hosts", host_list.empty() ? "-" : host_list},
-      {"base", base.dir},
-      {"rounds", std::to_string(plan.rounds)},
+      {"base", ev.base.dir},
+      {"rounds", std::to_string(ev.plan.rounds)},
       {"seed", std::to_string(o.evolve.seed)},
       {"new_rate", FormatRate(o.evolve.new_rate)},
       {"change_rate", FormatRate(o.evolve.change_rate)},
@@ -327,8 +349,8 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
       {"volatile_share", FormatRate(o.evolve.volatile_share)},
       {"volatile_change_share", FormatRate(o.evolve.volatile_change_share)},
       {"homes", o.homes_file.empty() ? "-" : fs::absolute(o.homes_file, ec).string()},
-      {"pages", std::to_string(n)},
-      {"date_epoch", std::to_string(epoch)},
+      {"pages", std::to_string(ev.base.urls.size())},
+      {"date_epoch", std::to_string(ev.epoch)},
       {"announce", o.announce.enabled ? "1" : "0"},
       {"sitemap_hosts", FormatRate(o.announce.sitemap_hosts)},
       {"lastmod_accuracy", FormatRate(o.announce.lastmod_accuracy)},
@@ -336,7 +358,52 @@ StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
       {"feed_size", std::to_string(o.announce.feed_size)},
       {"reachable", std::to_string(report.reachable)},
   };
-  if (Status s = FinishEvolvedDir(out, meta); !s.ok()) return s;
+}
+
+// Rounds 0..N, their truth, announcements and rates, then E/evolve.tsv.
+Status WriteEvolution(Evolution& ev, WebEvolveReport* report) {
+  for (uint32_t i = 0; i < ev.base.urls.size(); ++i) ev.by_host[ev.base.hosts[i]].push_back(i);
+  for (int k = 0; k <= ev.plan.rounds; ++k) {
+    if (Status s = WriteRoundOverlay(ev, k, report); !s.ok()) return s;
+  }
+  if (Status s = WriteSimulatedTruth(ev); !s.ok()) return s;
+  if (ev.o.announce.enabled) {
+    if (Status s = AnnounceEvolution(ev, report); !s.ok()) return s;
+  }
+  if (Status s = WriteTrueRates(ev); !s.ok()) return s;
+  return FinishEvolvedDir(ev.out, EvolveMeta(ev, *report));
+}
+
+}  // namespace
+
+StatusOr<WebEvolveReport> EvolveWeb(const WebEvolveOptions& o) {
+  auto start = std::chrono::steady_clock::now();
+  if (Status s = o.evolve.Validate(); !s.ok()) return s;
+  StatusOr<BaseWeb> base = LoadBaseWeb(o.base_dir);
+  if (!base.ok()) return base.status();
+  StatusOr<std::string> out = EvolveOutDir(o, *base);
+  if (!out.ok()) return out.status();
+  EvolveLog(o.log, "reading " + std::to_string(base->urls.size()) + " pages of " + base->dir);
+  StatusOr<EvolveGraph> built = BuildEvolveGraph(*base, o.hosts, o.homes_file);
+  if (!built.ok()) return built.status();
+  std::ostringstream what;
+  what << "topicrawl web evolve --dir " << base->dir << " --rounds " << o.evolve.rounds << " --seed "
+       << o.evolve.seed;
+  if (Status s = PrepareEvolvedDir(*out, o.force, what.str()); !s.ok()) return s;
+  StatusOr<EvolvePlan> plan = PlanEvolution(built->graph, o.evolve);
+  if (!plan.ok()) return plan.status();
+  WebEvolveReport report;
+  report.pages = base->urls.size();
+  report.links = built->links;
+  for (const PagePlan& p : plan->pages) report.reachable += p.reachable ? 1 : 0;
+  report.published = plan->published;
+  report.edited = plan->edited;
+  report.gone = plan->gone;
+  EvolveLog(o.log, std::to_string(report.reachable) + " pages reachable from " +
+                       std::to_string(built->graph.roots.size()) + " roots, " + std::to_string(report.links) +
+                       " links; " + std::to_string(plan->published[0]) + " hidden at round 0");
+  Evolution ev{o, *base, *built, *plan, *out, OverlayEpoch(*base), {}};
+  if (Status s = WriteEvolution(ev, &report); !s.ok()) return s;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

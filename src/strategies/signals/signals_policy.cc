@@ -1,12 +1,13 @@
-// Round policy `signals` (issue 34): spend the revisit budget on what the
-// sites themselves announce, then on history.
+// Round policy `signals` (issue 34): spend the round's budget on what the
+// sites themselves announce, then on history, in this order:
 //
 //   1. Known URLs whose <lastmod> (sitemaps) or <updated>/<pubDate> (feeds)
 //      is newer than what we fetched, on hosts whose lastmods are trusted.
-//   2. URLs the sitemaps and feeds name that the crawl does not know,
-//      queued as links of their sitemap or feed and ordered by the crawl's
-//      strategy (crawl/announced_links.h), in a priority band between
-//      tier 1 and the estimator's values.
+//   2. URLs the sitemaps and feeds name that the crawl does not know (as
+//      many as the budget left after tier 1 holds, newest first), queued as
+//      links of their sitemap or feed and ordered by the crawl's strategy
+//      (crawl/announced_links.h), in a priority band between tier 1 and the
+//      estimator's values.
 //   3. The rest of the budget: the adaptive policy's estimator (Cho &
 //      Garcia-Molina, adaptive_policy.cc) over the URLs no trusted lastmod
 //      covers (hosts without sitemaps, untrusted hosts, URLs missing from
@@ -56,6 +57,15 @@ constexpr double kClaimBonus = 1000.0;  // tier 1 above any estimator value
 // strategy (RoundPlan::announced_floor), between tier 1 and the estimator.
 constexpr double kAnnouncedFloor = 500.0;
 constexpr int64_t kSlackMs = 1000;
+
+// How many of `fresh` announced new URLs a round takes when `claims`
+// revisits of trusted newer lastmods come first: the budget left after the
+// claims (budget < 0: no limit, all). The estimator gets the rest.
+size_t SplitBudget(int64_t budget, int64_t claims, size_t fresh) {
+  if (budget < 0) return fresh;
+  const int64_t left = std::max<int64_t>(0, budget - claims);
+  return std::min(fresh, static_cast<size_t>(left));
+}
 
 struct HostMemory {
   int64_t agree = 0, disagree = 0;
@@ -269,7 +279,22 @@ Status SignalsRoundPolicy::Plan(const RoundRequest& request, RoundHistory& histo
     if (c.tier == 4) continue;
     plan->revisits.push_back({c.url_id, c.tier == 1 ? kClaimBonus + c.value : c.value});
   }
-  TruncateToBudget(&plan->revisits, request.budget);
+  // New URLs the sites announce (newest first; the crawl's strategy orders
+  // the kept ones when the round starts).
+  std::vector<const Announcement*> fresh;
+  for (const auto& [id, a] : announced) {
+    if (!known.count(id)) fresh.push_back(&a);
+  }
+  std::sort(fresh.begin(), fresh.end(), [](const Announcement* a, const Announcement* b) {
+    int64_t da = std::max(a->lastmod_ms, a->published_ms), db = std::max(b->lastmod_ms, b->published_ms);
+    return da != db ? da > db : a->url < b->url;
+  });
+  // One budget, spent in the issue's order: the claims, then the announced
+  // new URLs, then the estimator with what is left.
+  const size_t kept_fresh = SplitBudget(request.budget, claims, fresh.size());
+  fresh.resize(kept_fresh);
+  TruncateToBudget(&plan->revisits, request.budget < 0 ? request.budget
+                                        : request.budget - static_cast<int64_t>(kept_fresh));
 
   // Claims of the kept revisits are checked when the round ends.
   std::unordered_map<UrlId, size_t> cand_index;
@@ -280,16 +305,7 @@ Status SignalsRoundPolicy::Plan(const RoundRequest& request, RoundHistory& histo
     if (c.has_claim) claims_.push_back({c.url_id, c.host, c.newer});
   }
 
-  // New URLs the sites announce (listed newest first; the crawl's strategy
-  // orders them when the round starts), then the crawl's seeds.
-  std::vector<const Announcement*> fresh;
-  for (const auto& [id, a] : announced) {
-    if (!known.count(id)) fresh.push_back(&a);
-  }
-  std::sort(fresh.begin(), fresh.end(), [](const Announcement* a, const Announcement* b) {
-    int64_t da = std::max(a->lastmod_ms, a->published_ms), db = std::max(b->lastmod_ms, b->published_ms);
-    return da != db ? da > db : a->url < b->url;
-  });
+  // The announced new URLs, then the crawl's seeds.
   for (const Announcement* a : fresh) plan->announced.push_back({a->url, a->title, a->document});
   plan->announced_floor = kAnnouncedFloor;
   for (const std::string& seed : history.OriginalSeeds()) plan->seeds.push_back(seed);

@@ -202,6 +202,46 @@ TEST(SignalsPolicy, AnnouncedNewUrlsBecomeLinksInTheBandBelowClaims) {
   }
 }
 
+// The order within one budget: claims, then announced new URLs
+// (newest first), then the estimator with what is left; announced URLs
+// beyond the budget wait for a later round.
+TEST(SignalsPolicy, AnnouncedNewUrlsSpendTheBudgetBetweenClaimsAndTheEstimator) {
+  auto announce_new = [](FakeRoundHistory* h, int n) {
+    for (int i = 0; i < n; ++i) {
+      Announcement a;
+      a.host = "good.test";
+      a.url = "http://good.test/new" + std::to_string(i);
+      a.url_id = 900 + i;
+      a.lastmod_ms = kT0 + (1 + i) * kDay;  // new9 is the newest
+      h->announcements[1].push_back(a);
+    }
+  };
+  auto plan_with = [&](int fresh, int64_t budget) {
+    FakeRoundHistory h;
+    h.summary.round = 0;
+    AddHost(&h, "good.test", 1, 20);
+    AddHost(&h, "plain.test", 101, 20);
+    for (int i = 0; i < 20; ++i) Announce(&h, 1, h.urls.at(1 + i), i < 3 ? kT0 + kDay : kT0);
+    announce_new(&h, fresh);
+    auto p = Signals();
+    RoundPlan plan;
+    EXPECT_TRUE(p->Plan({1, budget, kT0 + 20 * kDay}, h, &plan).ok());
+    return plan;
+  };
+  // 3 claims + 5 of the 10 announced URLs fill a budget of 8.
+  RoundPlan tight = plan_with(10, 8);
+  EXPECT_EQ(Ids(tight), (std::set<UrlId>{1, 2, 3}));
+  ASSERT_EQ(tight.announced.size(), 5u);
+  EXPECT_EQ(tight.announced[0].url, "http://good.test/new9");
+  EXPECT_EQ(tight.announced[4].url, "http://good.test/new5");
+  // 3 claims + 2 announced URLs leave 7 of 12 to the estimator.
+  RoundPlan roomy = plan_with(2, 12);
+  EXPECT_EQ(roomy.announced.size(), 2u);
+  EXPECT_EQ(roomy.revisits.size(), 10u);
+  // Without a budget every announced URL is kept.
+  EXPECT_EQ(plan_with(10, -1).announced.size(), 10u);
+}
+
 // "Newer than what we fetched" compares the site's dates with the site's
 // dates: the lastmod must be later (by more than a second: HTTP dates have
 // one-second granularity) than the fetched version's Last-Modified and than
