@@ -27,6 +27,8 @@
 #                   web with a high out-degree: 10^7 admitted URLs)
 #        EXTRA      extra crawl flags (e.g. "--link-details")
 #        TOPIC      topic file (default ../shared/corpus/topics/dev-security.txt)
+#        STRATEGY   crawl strategy (default best-first); with online, the
+#                   end also prints its model memory (DIR/online_stats.json)
 # Prints at the end a `decay:` line: the last step's pages/s against the
 # first's (the target of issue 12), with the parse pool as a yardstick.
 # Measure under the shared lock: flock /work/heavy.lock bench/large_crawl/million_page_crawl.sh N
@@ -68,12 +70,13 @@ bytes() { { du -sb "$@" 2>/dev/null || true; } | awk '{s += $1} END {printf "%.0
 # Each stderr line with the wall time it was read at.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date +%s.%N)" "$line"; done; }
 
-echo "scale_bench: $PAGES pages, best-first dev-security, web synth --hosts ${HOSTS:-1000} --pages ${WEB_PAGES:-3000000} --seed 3 ${SYNTH:-}, ${SEED_HOSTS:-10} seed hosts"
+STRATEGY=${STRATEGY:-best-first}
+echo "scale_bench: $PAGES pages, $STRATEGY $(basename "$TOPIC" .txt), web synth --hosts ${HOSTS:-1000} --pages ${WEB_PAGES:-3000000} --seed 3 ${SYNTH:-}, ${SEED_HOSTS:-10} seed hosts"
 printf '%10s %9s %9s %8s %10s %10s %10s %9s %17s %6s\n' pages "pages/s" "cpu ms/pg" "RSS MB" \
   "db B/page" "warc B/pg" queue "elapsed" "crawl/parse/store" "web"
 # shellcheck disable=SC2086
 ( /usr/bin/time -v -o "$TMP/time.txt" "$BIN" crawl --seeds "$TMP/seeds.txt" \
-    --strategy best-first --topic "$TOPIC" --max-pages "$PAGES" --delay 0 $CRAWL_ARGS \
+    --strategy "$STRATEGY" --topic "$TOPIC" --max-pages "$PAGES" --delay 0 $CRAWL_ARGS \
     ${EXTRA:-} --out "$OUT" 2>&1 >"$TMP/summary.txt" | stamp > "$TMP/crawl.log" ) &
 RUNNER=$!
 CRAWL_PID=
@@ -198,6 +201,9 @@ fi
     if (q0 > 0 && q1 > 0) printf "; parse pool %.3f -> %.3f ms/page (%.0f %% if that change were all the machine)", q0, q1, 100 * r1 / r0 * q1 / q0
     printf "\n" }' "$TMP/steps.txt"
 [ -n "$close_t" ] && awk -v a="$close_t" -v b="$end_t" 'BEGIN {printf "exit: %.1f s from the end of the crawl loop to the last line\n", b - a}'
+if [ -r "$OUT/online_stats.json" ]; then
+  python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print("online model: %.1f MB (FTRL table, bandit %d groups, judge, side table %d links, %d dropped)" % (j["model_bytes"] / 2**20, j["groups"], j["side_links"], j["side_dropped"]))' "$OUT/online_stats.json"
+fi
 # Resume of the finished directory: load, rebuild, close (fetches nothing).
 start=$(date +%s.%N)
 # shellcheck disable=SC2086

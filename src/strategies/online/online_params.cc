@@ -10,7 +10,7 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
       "alpha", "beta", "lambda1", "lambda2", "hash_bits", "prior_weight", "exploration", "min_variance",
       "max_groups", "gamma", "reward_exponent", "url_weight", "rescore_every",
       "max_side_links", "max_words", "regions", "judge", "judge_alpha", "judge_bits", "judge_threshold",
-      "judge_negative", "judge_density", "judge_min_tokens"};
+      "judge_negative", "judge_density", "judge_min_tokens", "reward"};
   const std::string where = topic.source + ": [strategy.online]: ";
   auto unknown = sp.UnknownKeys(known);
   if (!unknown.empty()) {
@@ -69,6 +69,13 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
                          *judge + "\"");
   }
   p.judge = *judge;
+  auto reward = sp.String("reward", p.reward);
+  if (!reward.ok()) return Status::Error(where + reward.status().message());
+  if (*reward != "graded" && *reward != "relevant") {
+    return Status::Error(where + "reward must be \"graded\" or \"relevant\", not \"" +
+                         *reward + "\"");
+  }
+  p.reward = *reward;
   auto regions = sp.Bool("regions", p.regions);
   if (!regions.ok()) return Status::Error(where + regions.status().message());
   p.regions = *regions;

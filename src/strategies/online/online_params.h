@@ -18,7 +18,10 @@ struct OnlineParams {
   FtrlParams ftrl;          // alpha, beta, lambda1, lambda2, hash_bits
   BanditParams bandit;      // prior_weight, exploration, max_groups
   double gamma = 0.5;       // discount of the value found below a page
-  double reward_exponent = 2.0;  // r = min(1, R(P) / beta)^k
+  double reward_exponent = 2.0;  // r = min(1, J(P) / beta)^k
+  // "graded": r = min(1, J(P) / beta)^reward_exponent; "relevant": r = 1
+  // when the judge calls the page relevant (J(P) >= beta), else 0.
+  std::string reward = "graded";
   double url_weight = 0.3;  // topic cosine of the URL's words in the prior
   int rescore_every = 250;  // pages between re-scorings of the queue
   size_t max_side_links = 600000;  // queued links with side features

@@ -56,6 +56,11 @@ StatusOr<std::unique_ptr<LinkSelector>> OnlineStrategy::MakeSelector() {
 
 double OnlineStrategy::Reward(double relevance) const {
   const double beta = relevance_->topic().beta;
+  // A page the judge calls irrelevant pays nothing however close it came:
+  // a graded reward pays a tree of near-misses (pages that mention the
+  // topic in passing) as much as one relevant page, and the learner then
+  // follows the tree.
+  if (params_.reward == "relevant") return beta > 0 && relevance >= beta ? 1.0 : 0.0;
   const double x = beta > 0 ? std::min(1.0, std::max(0.0, relevance) / beta) : 0.0;
   return std::pow(x, params_.reward_exponent);
 }

@@ -1,7 +1,8 @@
 // Strategy "online": a link-value model trained online on the crawl's own
 // outcomes (docs/strategies/online.md; issue 33).
 //
-//   reward   r(P) = min(1, J(P) / beta)^k, J(P) the crawl's own judgement
+//   reward   r(P) = min(1, J(P) / beta)^k (reward = "graded") or
+//            [J(P) >= beta] (reward = "relevant"), J(P) the crawl's own judgement
 //            of the fetched page: by default SelfTrainedJudge's (page_judge.h);
 //            with judge = "density" the topic-term density's DensityRelevance;
 //            with judge = "topic" the topic cosine R(P) (seed 000 eq. 3-4);

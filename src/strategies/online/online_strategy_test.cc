@@ -68,6 +68,12 @@ TEST(OnlineStrategyTest, TopicTableErrorsAreClear) {
   auto judge = NewOnlineStrategy(Context(dir, Topic(dir, "[strategy.online]\njudge = \"labels\"\n")));
   ASSERT_FALSE(judge.ok());
   EXPECT_NE(judge.status().message().find("\"density\""), std::string::npos);
+  auto reward = NewOnlineStrategy(
+      Context(dir, Topic(dir, "[strategy.online]\nreward = \"binary\"\n")));
+  ASSERT_FALSE(reward.ok());
+  EXPECT_NE(reward.status().message().find("reward must be \"graded\" or \"relevant\""),
+            std::string::npos)
+      << reward.status().message();
   auto d0 = NewOnlineStrategy(
       Context(dir, Topic(dir, "[strategy.online]\njudge = \"density\"\njudge_density = 0\n")));
   ASSERT_FALSE(d0.ok());
@@ -278,7 +284,8 @@ int SectionPagesFetched(const std::string& dir) {
   return n;
 }
 
-int CrawlHubWeb(const std::string& strategy, const std::string& base, int port) {
+int CrawlHubWeb(const std::string& strategy, const std::string& base, int port,
+                const std::string& keys = "") {
   const std::string dir = base + "/" + strategy;
   fs::create_directories(base);
   CrawlConfig c;
@@ -287,7 +294,7 @@ int CrawlHubWeb(const std::string& strategy, const std::string& base, int port) 
   c.strategy = strategy;
   // A 40-page crawl re-scores its queue every 4 pages (the default 250 is
   // for crawls of thousands).
-  c.topic_file = Topic(base, "[strategy.online]\nrescore_every = 4\n");
+  c.topic_file = Topic(base, "[strategy.online]\nrescore_every = 4\n" + keys);
   c.max_pages = 40;
   c.deterministic = true;
   c.delay_s = 0;
@@ -313,6 +320,23 @@ TEST(OnlineCrawlTest, ReachesTheSectionBehindAnIrrelevantHubWhereBestFirstDoesNo
   EXPECT_GE(online, 12) << "online drops the decoy directory and probes the archive";
   // Deterministic: the same crawl again fetches the same pages.
   EXPECT_EQ(CrawlHubWeb("online", base + "/again", server.port()), online);
+}
+
+// The density judge gives the decoys (15 words, one "port") J = 0.36-0.40,
+// judged irrelevant (beta 0.5). A graded reward (J / beta)^2 = 0.52-0.64
+// still pays for them and online follows the decoys; with reward =
+// "relevant" they pay nothing and online probes the archive.
+TEST(OnlineCrawlTest, DensityJudgeReachesTheSectionWhenOnlyRelevantPagesPay) {
+  testing::TestHttpServer server;
+  ASSERT_TRUE(server.Start().ok());
+  ServeHubWeb(&server, /*decoys=*/60, /*section=*/20);
+  const std::string base = TempDir("hub-density");
+  const std::string density = "judge = \"density\"\n";
+  EXPECT_EQ(CrawlHubWeb("online", base + "/graded", server.port(), density), 0)
+      << "a graded reward pays for the decoys";
+  EXPECT_GE(CrawlHubWeb("online", base + "/relevant", server.port(),
+                        density + "reward = \"relevant\"\n"),
+            12);
 }
 
 }  // namespace
