@@ -312,67 +312,180 @@ StatusOr<PlannedRound> PlanNextRound(const RecrawlOptions& options,
   return PlanNextRoundWith(options, **policy);
 }
 
-StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPolicy& policy) {
+namespace {
+
+// The crawl with its last round, which must have finished.
+struct FinishedCrawl {
+  std::unique_ptr<CrawlStore> store;
+  int last = 0;
+};
+
+StatusOr<FinishedCrawl> OpenFinishedCrawl(const RecrawlOptions& options) {
   auto opened = CrawlStore::Open(options.dir, OpenMode::kResume);
   if (!opened.ok()) return opened.status();
-  std::unique_ptr<CrawlStore> store = std::move(opened).value();
-  auto current = store->CurrentRound();
+  FinishedCrawl c{std::move(opened).value(), 0};
+  auto current = c.store->CurrentRound();
   if (!current.ok()) return current.status();
-  const int last = *current;
-  auto finished = store->GetMeta(RoundFinishedKey(last));
+  c.last = *current;
+  auto finished = c.store->GetMeta(RoundFinishedKey(c.last));
   if (!finished.ok()) return finished.status();
   if (!finished->has_value()) {
-    return Status::Error("round " + std::to_string(last) + " of " + options.dir +
+    return Status::Error("round " + std::to_string(c.last) + " of " + options.dir +
                          " did not finish; continue it with `topicrawl recrawl " + options.dir +
                          " --resume` first");
   }
-  auto history = StoreRoundHistory::Make(store.get(), last, options.dedup_ignore_scheme);
-  if (!history.ok()) return history.status();
+  return c;
+}
 
-  // The policy's memory: restore, then feed it the rounds it has not seen.
+// The policy's memory: restore, then feed it the rounds it has not seen.
+Status CatchUpPolicy(CrawlStore* store, const RecrawlOptions& options, int last, RoundHistory& history,
+                     RoundPolicy& policy) {
   auto saved = store->GetMeta(PolicyStateKey(options.policy));
   if (!saved.ok()) return saved.status();
   if (Status s = policy.RestoreState(saved->value_or("")); !s.ok()) {
     return Status::Error("round policy " + options.policy + ": cannot restore its state: " +
                          s.message());
   }
-  auto fed = MetaInt(store.get(), PolicyFedKey(options.policy), -1);
+  auto fed = MetaInt(store, PolicyFedKey(options.policy), -1);
   if (!fed.ok()) return fed.status();
-  if (*fed < last) {
-    if (Status s = policy.OnRoundFinished(**history); !s.ok()) return s;
+  if (*fed < last) return policy.OnRoundFinished(history);
+  return Status::Ok();
+}
+
+// One pass over the known URLs: the stored pages (for a relative budget),
+// every known id (sorted) and the origins of the stored pages (whose
+// announcements to read).
+struct KnownUrls {
+  int64_t pages = 0;
+  std::vector<UrlId> ids;
+  std::set<std::string> origins;
+  bool Has(UrlId id) const { return std::binary_search(ids.begin(), ids.end(), id); }
+};
+
+StatusOr<KnownUrls> ScanKnownUrls(RoundHistory& history) {
+  KnownUrls k;
+  Status s = history.ForEachUrl([&](const KnownUrl& u) {
+    if (u.page_id != 0) {
+      ++k.pages;
+      if (size_t e = u.url.find('/', u.url.find("://") + 3); e != std::string::npos) {
+        k.origins.insert(u.url.substr(0, e));
+      }
+    }
+    k.ids.push_back(u.url_id);
+    return true;
+  });
+  if (!s.ok()) return s;
+  std::sort(k.ids.begin(), k.ids.end());
+  return k;
+}
+
+// The round's start: revisits (the plan's, then known seeds at the top
+// priority, beyond the budget) and new seeds to queue. `ids` collects every
+// seed id (announced links already among them are not queued again).
+struct RoundStart {
+  std::vector<std::pair<UrlId, double>> revisits;
+  std::vector<FrontierRecord> new_seeds;
+  std::unordered_set<UrlId> ids;
+};
+
+RoundStart StartOfRound(const RoundPlan& plan, const KnownUrls& known, const RecrawlOptions& options,
+                        int round) {
+  RoundStart start;
+  std::unordered_set<UrlId> planned;
+  for (const Revisit& r : plan.revisits) {
+    if (planned.insert(r.url_id).second) start.revisits.push_back({r.url_id, r.priority});
   }
+  std::vector<UrlId> seed_order;
+  std::vector<std::string> seed_urls;
+  for (const std::string& seed : plan.seeds) {
+    auto url = ResolveLink("", seed);
+    if (!url) continue;
+    const UrlId id = DedupId(*url, options.dedup_ignore_scheme);
+    if (start.ids.insert(id).second) {
+      seed_order.push_back(id);
+      seed_urls.push_back(*url);
+    }
+  }
+  double top = 1.0;
+  for (const auto& [id, p] : start.revisits) top = std::max(top, p);
+  for (size_t i = 0; i < seed_order.size(); ++i) {
+    const UrlId id = seed_order[i];
+    if (known.Has(id)) {
+      if (planned.insert(id).second) start.revisits.push_back({id, top});
+    } else {
+      start.new_seeds.push_back({id, seed_urls[i], 0, 0, "", top,
+                                 "{\"seed\":true,\"round\":" + std::to_string(round) + "}", 0});
+    }
+  }
+  return start;
+}
+
+// The plan's announced links that are neither known nor seeds, for the
+// round's announcement queue.
+std::vector<QueuedAnnouncement> AnnouncedToQueue(const RoundPlan& plan, const KnownUrls& known,
+                                                 const RecrawlOptions& options, RoundStart* start) {
+  std::vector<QueuedAnnouncement> queue;
+  for (const AnnouncedLink& a : plan.announced) {
+    auto url = ResolveLink("", a.url);
+    if (!url) continue;
+    const UrlId id = DedupId(*url, options.dedup_ignore_scheme);
+    if (known.Has(id)) continue;
+    if (!start->ids.insert(id).second) continue;
+    queue.push_back({*url, a.title, a.document, plan.announced_floor});
+  }
+  return queue;
+}
+
+Status WriteAnnouncedQueue(CrawlStore* store, const RecrawlOptions& options, int round,
+                           const std::vector<QueuedAnnouncement>& queue) {
+  if (queue.empty() && !HasAnnouncements(options.dir)) return Status::Ok();
+  if (Status f = store->Flush(); !f.ok()) return f;
+  auto announced = AnnounceStore::Open(options.dir);
+  if (!announced.ok()) return announced.status();
+  return (*announced)->WriteQueue(round, queue);
+}
+
+// The round's settings and the policy's state, then the round itself.
+Status StartPlannedRound(CrawlStore* store, const RecrawlOptions& options, const RoundPolicy& policy,
+                         bool follow_new_links, int last, const RoundStart& start) {
+  const std::string round = std::to_string(last + 1);
+  const std::pair<std::string, std::string> meta[] = {
+      {"round_follow_new_links." + round, follow_new_links ? "1" : "0"},
+      {"round_policy." + round, options.policy},
+      {PolicyStateKey(options.policy), policy.SaveState()},
+      {PolicyFedKey(options.policy), std::to_string(last)},
+  };
+  for (const auto& [key, value] : meta) {
+    if (Status st = store->SetMeta(key, value); !st.ok()) return st;
+  }
+  return store->StartRound(last + 1, start.revisits, start.new_seeds);
+}
+
+}  // namespace
+
+StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPolicy& policy) {
+  StatusOr<FinishedCrawl> crawl = OpenFinishedCrawl(options);
+  if (!crawl.ok()) return crawl.status();
+  CrawlStore* store = crawl->store.get();
+  const int last = crawl->last;
+  auto history = StoreRoundHistory::Make(store, last, options.dedup_ignore_scheme);
+  if (!history.ok()) return history.status();
+  if (Status s = CatchUpPolicy(store, options, last, **history, policy); !s.ok()) return s;
 
   RoundRequest request;
   request.round = last + 1;
   request.now_ms = SystemClock()->UnixMillis();
   request.budget = options.budget;
-  // One pass: the known pages (for a relative budget) and the known ids.
-  int64_t known = 0;
-  std::vector<UrlId> known_ids;
-  std::set<std::string> origins;  // of the stored pages: whose announcements to read
-  {
-    Status s = (*history)->ForEachUrl([&](const KnownUrl& u) {
-      if (u.page_id != 0) {
-        ++known;
-        if (size_t e = u.url.find('/', u.url.find("://") + 3); e != std::string::npos) {
-          origins.insert(u.url.substr(0, e));
-        }
-      }
-      known_ids.push_back(u.url_id);
-      return true;
-    });
-    if (!s.ok()) return s;
-    std::sort(known_ids.begin(), known_ids.end());
-  }
+  StatusOr<KnownUrls> known = ScanKnownUrls(**history);
+  if (!known.ok()) return known.status();
   std::string collected;
   if (policy.WantsAnnouncements()) {
-    Status c = CollectRoundAnnouncements(store.get(), options,
-                                         {origins.begin(), origins.end()}, request.round,
-                                         &collected);
+    Status c = CollectRoundAnnouncements(store, options, {known->origins.begin(), known->origins.end()},
+                                         request.round, &collected);
     if (!c.ok()) return Status::Error("reading the hosts' sitemaps and feeds: " + c.message());
   }
   if (request.budget < 0 && options.budget_fraction >= 0) {
-    request.budget = static_cast<int64_t>(options.budget_fraction * static_cast<double>(known) + 0.5);
+    request.budget = static_cast<int64_t>(options.budget_fraction * static_cast<double>(known->pages) + 0.5);
   }
   RoundPlan plan;
   if (Status s = policy.Plan(request, **history, &plan); !s.ok()) {
@@ -380,75 +493,19 @@ StatusOr<PlannedRound> PlanNextRoundWith(const RecrawlOptions& options, RoundPol
   }
   TruncateToBudget(&plan.revisits, request.budget);
 
-  // Seeds: known ones are revisited (beyond the budget), new ones queued.
-  std::unordered_set<UrlId> planned;
-  std::vector<std::pair<UrlId, double>> revisits;
-  for (const Revisit& r : plan.revisits) {
-    if (planned.insert(r.url_id).second) revisits.push_back({r.url_id, r.priority});
-  }
-  std::unordered_set<UrlId> seed_ids;
-  std::vector<UrlId> seed_order;
-  std::vector<std::string> seed_urls;
-  for (const std::string& seed : plan.seeds) {
-    auto url = ResolveLink("", seed);
-    if (!url) continue;
-    const UrlId id = DedupId(*url, options.dedup_ignore_scheme);
-    if (seed_ids.insert(id).second) {
-      seed_order.push_back(id);
-      seed_urls.push_back(*url);
-    }
-  }
-  double top = 1.0;
-  for (const auto& [id, p] : revisits) top = std::max(top, p);
-  std::vector<FrontierRecord> new_seeds;
-  for (size_t i = 0; i < seed_order.size(); ++i) {
-    const UrlId id = seed_order[i];
-    if (std::binary_search(known_ids.begin(), known_ids.end(), id)) {
-      if (planned.insert(id).second) revisits.push_back({id, top});
-    } else {
-      new_seeds.push_back({id, seed_urls[i], 0, 0, "", top,
-                           "{\"seed\":true,\"round\":" + std::to_string(last + 1) + "}", 0});
-    }
-  }
-  std::vector<QueuedAnnouncement> queue;
-  for (const AnnouncedLink& a : plan.announced) {
-    auto url = ResolveLink("", a.url);
-    if (!url) continue;
-    const UrlId id = DedupId(*url, options.dedup_ignore_scheme);
-    if (std::binary_search(known_ids.begin(), known_ids.end(), id)) continue;
-    if (!seed_ids.insert(id).second) continue;
-    queue.push_back({*url, a.title, a.document, plan.announced_floor});
-  }
-  if (!queue.empty() || HasAnnouncements(options.dir)) {
-    if (Status f = store->Flush(); !f.ok()) return f;
-    auto announced = AnnounceStore::Open(options.dir);
-    if (!announced.ok()) return announced.status();
-    if (Status w = (*announced)->WriteQueue(last + 1, queue); !w.ok()) return w;
-  }
+  RoundStart start = StartOfRound(plan, *known, options, last + 1);
+  const std::vector<QueuedAnnouncement> queue = AnnouncedToQueue(plan, *known, options, &start);
+  if (Status w = WriteAnnouncedQueue(store, options, last + 1, queue); !w.ok()) return w;
   PlannedRound out;
   out.round = last + 1;
   out.announced = static_cast<int64_t>(queue.size());
-  out.revisits = static_cast<int64_t>(revisits.size());
-  out.new_seeds = static_cast<int64_t>(new_seeds.size());
+  out.revisits = static_cast<int64_t>(start.revisits.size());
+  out.new_seeds = static_cast<int64_t>(start.new_seeds.size());
   out.budget = request.budget;
   out.note = plan.note + (collected.empty() ? "" : "; " + collected);
-  if (Status st = store->SetMeta("round_follow_new_links." + std::to_string(out.round),
-                                 plan.follow_new_links ? "1" : "0");
-      !st.ok()) {
+  if (Status st = StartPlannedRound(store, options, policy, plan.follow_new_links, last, start); !st.ok()) {
     return st;
   }
-  if (Status st = store->SetMeta("round_policy." + std::to_string(out.round), options.policy);
-      !st.ok()) {
-    return st;
-  }
-  if (Status st = store->SetMeta(PolicyStateKey(options.policy), policy.SaveState());
-      !st.ok()) {
-    return st;
-  }
-  if (Status st = store->SetMeta(PolicyFedKey(options.policy), std::to_string(last)); !st.ok()) {
-    return st;
-  }
-  if (Status st = store->StartRound(out.round, revisits, new_seeds); !st.ok()) return st;
   if (Status st = store->Close(); !st.ok()) return st;
   return out;
 }

@@ -99,25 +99,26 @@ StatusOr<std::vector<HubExample>> CollectHubsStructural(const std::string& crawl
   return CollectHubsLabelled(crawl_dir, o, nullptr, summary);
 }
 
-StatusOr<std::vector<HubExample>> CollectHubsLabelled(const std::string& crawl_dir,
-                                                      const CollectOptions& o,
-                                                      const HubLabeler& label,
-                                                      CollectSummary* summary) {
+namespace {
+
+// A page stored ok, in crawl order, with where its body is.
+struct HubSourcePage {
+  HubExample e;
+  std::string effective, content_type, warc_file;
+  int64_t offset = 0;
+};
+
+StatusOr<std::vector<HubSourcePage>> ReadHubSourcePages(const std::string& crawl_dir) {
   auto db = CrawlDbReader::Open(crawl_dir);
   if (!db.ok()) return db.status();
-  struct Row {
-    HubExample e;
-    std::string effective, content_type, warc_file;
-    int64_t offset = 0;
-  };
-  std::vector<Row> rows;
+  std::vector<HubSourcePage> rows;
   Status s = (*db)->Query(
       "SELECT url, coalesce(nullif(final_url, ''), url), coalesce(depth, 0), "
       "coalesce(anchor, ''), coalesce(size, -1), coalesce(content_type, ''), "
       "coalesce(warc_file, ''), coalesce(warc_offset, 0) FROM pages WHERE status = 'ok' "
       "ORDER BY id",
       {}, [&](const DbRow& row) {
-        Row r;
+        HubSourcePage r;
         r.e.url = row.Text(0);
         r.effective = row.Text(1);
         r.e.crawl_depth = row.Int(2);
@@ -131,64 +132,98 @@ StatusOr<std::vector<HubExample>> CollectHubsLabelled(const std::string& crawl_d
         return true;
       });
   if (!s.ok()) return s;
+  return rows;
+}
 
-  CollectSummary sum;
+// The readable pages, each once (a page reached twice through redirects
+// counts once), with their content counts and same-host outlinks.
+struct CountedPages {
   std::vector<HubExample> kept;
   std::vector<std::vector<std::string>> targets;  // same-host outlink URLs per kept row
   std::vector<std::string> finals;                // final URL per kept row
-  std::unordered_map<std::string, size_t> index;  // effective URL -> kept row
+  std::unordered_map<std::string, size_t> index;  // effective and requested URL -> kept row
+};
+
+CountedPages CountHubSourcePages(const std::string& crawl_dir, std::vector<HubSourcePage>& rows,
+                              CollectSummary* sum) {
+  CountedPages c;
   for (auto& r : rows) {
     auto html = ReadBody(crawl_dir, r.warc_file, r.offset, r.content_type);
     if (!html.ok()) {
-      ++sum.unreadable;
+      ++sum->unreadable;
       continue;
     }
-    if (index.count(r.effective)) continue;  // the same page reached twice (redirects)
+    if (c.index.count(r.effective)) continue;
     ParsedPage page = ParseForCounts(*html, r.effective);
     CountParsed(*html, page, r.effective, &r.e);
     std::set<std::string> t;
     for (const auto& l : page.links) {
       if (!l.url.empty() && l.url != r.effective && UrlHost(l.url) == r.e.host) t.insert(l.url);
     }
-    index[r.effective] = kept.size();
-    index.emplace(r.e.url, kept.size());
-    targets.emplace_back(t.begin(), t.end());
-    finals.push_back(r.effective);
-    kept.push_back(std::move(r.e));
+    c.index[r.effective] = c.kept.size();
+    c.index.emplace(r.e.url, c.kept.size());
+    c.targets.emplace_back(t.begin(), t.end());
+    c.finals.push_back(r.effective);
+    c.kept.push_back(std::move(r.e));
   }
-  std::vector<std::string> hosts;
-  std::vector<std::vector<size_t>> out(kept.size());
-  for (size_t i = 0; i < kept.size(); ++i) {
-    hosts.push_back(kept[i].host);
+  return c;
+}
+
+// The same-host link graph between kept pages (each edge once, no loops).
+std::vector<std::vector<size_t>> KeptLinkGraph(const CountedPages& c) {
+  std::vector<std::vector<size_t>> out(c.kept.size());
+  for (size_t i = 0; i < c.kept.size(); ++i) {
     std::set<size_t> seen;
-    for (const auto& u : targets[i]) {
-      auto it = index.find(u);
-      if (it != index.end() && it->second != i && seen.insert(it->second).second) {
+    for (const auto& u : c.targets[i]) {
+      auto it = c.index.find(u);
+      if (it != c.index.end() && it->second != i && seen.insert(it->second).second) {
         out[i].push_back(it->second);
       }
     }
   }
+  return out;
+}
+
+// Labels and the host split into the examples, and their counts into *sum.
+void ApplyLabelsAndSplit(const std::vector<int>& labels, const CollectOptions& o, std::vector<HubExample>* kept,
+                         CollectSummary* sum) {
+  std::vector<bool> test = SplitByHost(*kept, o.train_fraction, o.seed);
+  std::set<std::string> train_hosts, test_hosts;
+  for (size_t i = 0; i < kept->size(); ++i) {
+    (*kept)[i].label = labels[i];
+    (*kept)[i].test = test[i];
+    sum->hubs += labels[i];
+    (test[i] ? sum->test : sum->train) += 1;
+    (test[i] ? test_hosts : train_hosts).insert((*kept)[i].host);
+  }
+  sum->pages = static_cast<int64_t>(kept->size());
+  sum->hosts_train = static_cast<int64_t>(train_hosts.size());
+  sum->hosts_test = static_cast<int64_t>(test_hosts.size());
+}
+
+}  // namespace
+
+StatusOr<std::vector<HubExample>> CollectHubsLabelled(const std::string& crawl_dir,
+                                                      const CollectOptions& o,
+                                                      const HubLabeler& label,
+                                                      CollectSummary* summary) {
+  auto rows = ReadHubSourcePages(crawl_dir);
+  if (!rows.ok()) return rows.status();
+  CollectSummary sum;
+  CountedPages c = CountHubSourcePages(crawl_dir, *rows, &sum);
+  std::vector<std::string> hosts;
+  for (const HubExample& e : c.kept) hosts.push_back(e.host);
+  std::vector<std::vector<size_t>> out = KeptLinkGraph(c);
   DropTemplateLinks(hosts, o.template_share, &out);
   std::vector<int> labels;
   if (label) {
-    for (size_t i = 0; i < kept.size(); ++i) labels.push_back(label(kept[i].url, finals[i]) ? 1 : 0);
+    for (size_t i = 0; i < c.kept.size(); ++i) labels.push_back(label(c.kept[i].url, c.finals[i]) ? 1 : 0);
   } else {
     labels = StructuralLabels(hosts, out, o);
   }
-  std::vector<bool> test = SplitByHost(kept, o.train_fraction, o.seed);
-  std::set<std::string> train_hosts, test_hosts;
-  for (size_t i = 0; i < kept.size(); ++i) {
-    kept[i].label = labels[i];
-    kept[i].test = test[i];
-    sum.hubs += labels[i];
-    (test[i] ? sum.test : sum.train) += 1;
-    (test[i] ? test_hosts : train_hosts).insert(kept[i].host);
-  }
-  sum.pages = static_cast<int64_t>(kept.size());
-  sum.hosts_train = static_cast<int64_t>(train_hosts.size());
-  sum.hosts_test = static_cast<int64_t>(test_hosts.size());
+  ApplyLabelsAndSplit(labels, o, &c.kept, &sum);
   if (summary) *summary = sum;
-  return kept;
+  return std::move(c.kept);
 }
 
 }  // namespace topicrawl::hub

@@ -74,88 +74,128 @@ BinaryMetrics EvaluateUrlModel(const SvmModel& model, const HubFeatureSpec& spec
   return m;
 }
 
+namespace {
+
+void FillSvmReport(const SvmTrainReport& rep, HubMethodResult* r) {
+  r->svm = true;
+  r->log2c = rep.best.log2c;
+  r->log2g = rep.best.log2g;
+  r->cv_accuracy = rep.best.cv_accuracy;
+  r->cv_f1 = rep.best.cv_f1;
+  r->threshold = rep.best.threshold;
+  r->support_vectors = rep.support_vectors;
+  r->train_cpu_seconds = rep.cpu_seconds;
+}
+
+// Each Predict* returns the method's hub verdict for every row of `test`,
+// in order; an SVM's training report goes to *r.
+using Verdicts = std::vector<bool>;
+
+StatusOr<Verdicts> PredictUrlSvm(HubFeatureSet set, const std::vector<HubExample>& rows,
+                                 const std::vector<size_t>& train, const std::vector<size_t>& test,
+                                 const SvmGridOptions& grid, HubMethodResult* r) {
+  SvmTrainReport rep;
+  auto model = SvmModel::Train(UrlDataset(rows, train, set), std::string(HubModelKind(set)), grid, &rep);
+  if (!model.ok()) return model.status();
+  FillSvmReport(rep, r);
+  Verdicts v;
+  std::vector<double> x(HubFeatureNames(set).size());
+  for (size_t i : test) {
+    HubFeaturesInto(rows[i].Observation(), set, x.data());
+    v.push_back(model->Predict(x) == 1);
+  }
+  return v;
+}
+
+// Percentiles among all rows of each host: a host's URLs, not its labels
+// (a host split puts every row of a host on one side). The same encoding
+// as `train hub-svm --features url-site`.
+StatusOr<Verdicts> PredictUrlSiteSvm(const std::vector<HubExample>& rows, const std::vector<size_t>& train,
+                                     const std::vector<size_t>& test, const SvmGridOptions& grid,
+                                     HubMethodResult* r) {
+  const HubFeatureSpec spec{HubFeatureSet::kBeforeDownload, HubFeatureReading::kSiteRelative};
+  const std::vector<std::vector<double>> x = EncodeHubRows(spec, rows);
+  SvmTrainReport rep;
+  auto model = SvmModel::Train(SpecDataset(spec, rows, x, train), std::string(HubSpecModelKind(spec)), grid, &rep);
+  if (!model.ok()) return model.status();
+  FillSvmReport(rep, r);
+  Verdicts v;
+  for (size_t i : test) v.push_back(model->Predict(x[i]) == 1);
+  return v;
+}
+
+StatusOr<Verdicts> PredictBySiteDetector(HubMethod method, const std::vector<HubExample>& rows,
+                                         const std::vector<size_t>& train, const std::vector<size_t>& test,
+                                         const SvmGridOptions& grid, HubMethodResult* r) {
+  const SiteDetector d = method == HubMethod::kSvmUrlBoth        ? SiteDetector::kBoth
+                         : method == HubMethod::kSvmUrlSiteRules ? SiteDetector::kSiteRules
+                         : method == HubMethod::kSiteOrRules     ? SiteDetector::kSiteOrRules
+                                                                 : SiteDetector::kSiteRank;
+  auto run = RunSiteDetector(d, rows, train, test, grid);
+  if (!run.ok()) return run.status();
+  FillSvmReport(run->report, r);
+  if (run->rank_share >= 0) r->threshold = run->rank_share;  // q, printed as "t"
+  Verdicts v;
+  for (size_t k = 0; k < test.size(); ++k) v.push_back(run->predicted[k] == 1);
+  return v;
+}
+
+StatusOr<Verdicts> PredictContentSvm(const std::vector<HubExample>& rows, const std::vector<size_t>& train,
+                                     const std::vector<size_t>& test, const SvmGridOptions& grid,
+                                     HubMethodResult* r) {
+  SvmTrainReport rep;
+  auto model = SvmModel::Train(ContentDataset(rows, train), kContentModelKind, grid, &rep);
+  if (!model.ok()) return model.status();
+  FillSvmReport(rep, r);
+  Verdicts v;
+  for (size_t i : test) v.push_back(model->Predict(ContentFeatures(rows[i])) == 1);
+  return v;
+}
+
+StatusOr<Verdicts> PredictHubs(HubMethod method, const std::vector<HubExample>& rows,
+                               const std::vector<size_t>& train, const std::vector<size_t>& test,
+                               const SvmGridOptions& grid, HubMethodResult* r) {
+  Verdicts v;
+  switch (method) {
+    case HubMethod::kSvmFull:
+      return PredictUrlSvm(HubFeatureSet::kFull, rows, train, test, grid, r);
+    case HubMethod::kSvmUrl:
+      return PredictUrlSvm(HubFeatureSet::kBeforeDownload, rows, train, test, grid, r);
+    case HubMethod::kSvmUrlSite:
+      return PredictUrlSiteSvm(rows, train, test, grid, r);
+    case HubMethod::kSvmUrlBoth:
+    case HubMethod::kSvmUrlSiteRules:
+    case HubMethod::kSiteOrRules:
+    case HubMethod::kSvmUrlSiteRank:
+      return PredictBySiteDetector(method, rows, train, test, grid, r);
+    case HubMethod::kRules:
+      for (size_t i : test) v.push_back(SimpleRulesIsHub(rows[i]) == 1);
+      break;
+    case HubMethod::kHeuristic: {
+      auto c = HeuristicHubClassifier::Train(rows, train);
+      for (size_t i : test) v.push_back(c.Predict(rows[i]) == 1);
+      break;
+    }
+    case HubMethod::kContent:
+      return PredictContentSvm(rows, train, test, grid, r);
+  }
+  return v;
+}
+
+}  // namespace
+
 StatusOr<HubMethodResult> RunHubMethod(HubMethod method, const std::vector<HubExample>& rows,
                                        const std::vector<size_t>& train,
                                        const std::vector<size_t>& test,
                                        const SvmGridOptions& grid) {
   HubMethodResult r;
-  auto add = [&](size_t i, bool predicted) {
-    r.metrics.Add(predicted, rows[i].label == 1);
-    r.per_host[rows[i].host].Add(predicted, rows[i].label == 1);
-  };
   r.train_examples = method == HubMethod::kRules ? 0 : train.size();
-  auto fill_svm = [&](const SvmTrainReport& rep) {
-    r.svm = true;
-    r.log2c = rep.best.log2c;
-    r.log2g = rep.best.log2g;
-    r.cv_accuracy = rep.best.cv_accuracy;
-    r.cv_f1 = rep.best.cv_f1;
-    r.threshold = rep.best.threshold;
-    r.support_vectors = rep.support_vectors;
-    r.train_cpu_seconds = rep.cpu_seconds;
-  };
-  switch (method) {
-    case HubMethod::kSvmFull:
-    case HubMethod::kSvmUrl: {
-      HubFeatureSet set =
-          method == HubMethod::kSvmFull ? HubFeatureSet::kFull : HubFeatureSet::kBeforeDownload;
-      SvmTrainReport rep;
-      auto model = SvmModel::Train(UrlDataset(rows, train, set), std::string(HubModelKind(set)),
-                                   grid, &rep);
-      if (!model.ok()) return model.status();
-      fill_svm(rep);
-      std::vector<double> x(HubFeatureNames(set).size());
-      for (size_t i : test) {
-        HubFeaturesInto(rows[i].Observation(), set, x.data());
-        add(i, model->Predict(x) == 1);
-      }
-      break;
-    }
-    case HubMethod::kSvmUrlSite: {
-      // Percentiles among all rows of each host: a host's URLs, not its
-      // labels (a host split puts every row of a host on one side).
-      // The same encoding as `train hub-svm --features url-site`.
-      const HubFeatureSpec spec{HubFeatureSet::kBeforeDownload, HubFeatureReading::kSiteRelative};
-      const std::vector<std::vector<double>> x = EncodeHubRows(spec, rows);
-      SvmTrainReport rep;
-      auto model = SvmModel::Train(SpecDataset(spec, rows, x, train),
-                                   std::string(HubSpecModelKind(spec)), grid, &rep);
-      if (!model.ok()) return model.status();
-      fill_svm(rep);
-      for (size_t i : test) add(i, model->Predict(x[i]) == 1);
-      break;
-    }
-    case HubMethod::kSvmUrlBoth:
-    case HubMethod::kSvmUrlSiteRules:
-    case HubMethod::kSiteOrRules:
-    case HubMethod::kSvmUrlSiteRank: {
-      const SiteDetector d = method == HubMethod::kSvmUrlBoth        ? SiteDetector::kBoth
-                             : method == HubMethod::kSvmUrlSiteRules ? SiteDetector::kSiteRules
-                             : method == HubMethod::kSiteOrRules     ? SiteDetector::kSiteOrRules
-                                                                     : SiteDetector::kSiteRank;
-      auto run = RunSiteDetector(d, rows, train, test, grid);
-      if (!run.ok()) return run.status();
-      fill_svm(run->report);
-      if (run->rank_share >= 0) r.threshold = run->rank_share;  // q, printed as "t"
-      for (size_t k = 0; k < test.size(); ++k) add(test[k], run->predicted[k] == 1);
-      break;
-    }
-    case HubMethod::kRules:
-      for (size_t i : test) add(i, SimpleRulesIsHub(rows[i]) == 1);
-      break;
-    case HubMethod::kHeuristic: {
-      auto c = HeuristicHubClassifier::Train(rows, train);
-      for (size_t i : test) add(i, c.Predict(rows[i]) == 1);
-      break;
-    }
-    case HubMethod::kContent: {
-      SvmTrainReport rep;
-      auto model = SvmModel::Train(ContentDataset(rows, train), kContentModelKind, grid, &rep);
-      if (!model.ok()) return model.status();
-      fill_svm(rep);
-      for (size_t i : test) add(i, model->Predict(ContentFeatures(rows[i])) == 1);
-      break;
-    }
+  StatusOr<Verdicts> verdicts = PredictHubs(method, rows, train, test, grid, &r);
+  if (!verdicts.ok()) return verdicts.status();
+  for (size_t k = 0; k < test.size(); ++k) {
+    const size_t i = test[k];
+    r.metrics.Add((*verdicts)[k], rows[i].label == 1);
+    r.per_host[rows[i].host].Add((*verdicts)[k], rows[i].label == 1);
   }
   return r;
 }

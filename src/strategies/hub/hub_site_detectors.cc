@@ -67,6 +67,55 @@ std::vector<double> WithinSitePercentiles(const std::vector<std::string_view>& h
   return out;
 }
 
+namespace {
+
+// Out-of-fold decision values of the training rows over folds of whole
+// hosts, at the grid's (C, gamma) of `report`.
+StatusOr<std::vector<double>> OutOfFoldDecisions(const Encoded& e, const std::vector<HubExample>& rows,
+                                                 const std::vector<size_t>& train, const SvmGridOptions& grid,
+                                                 const SvmTrainReport& report) {
+  std::vector<uint32_t> groups = HostGroups(rows, train);
+  const std::vector<int> fold = GroupFolds(groups, grid.folds, grid.seed);
+  int folds = 0;
+  for (int f : fold) folds = std::max(folds, f + 1);
+  std::vector<double> oof(train.size(), 0);
+  for (int f = 0; f < folds; ++f) {
+    std::vector<size_t> in;
+    for (size_t k = 0; k < train.size(); ++k) {
+      if (fold[k] != f) in.push_back(train[k]);
+    }
+    SvmGridOptions g = grid;
+    g.tune_threshold = false;
+    auto m = SvmModel::TrainAt(Dataset(e, rows, in), "hub-url-site-detector", report.best.log2c,
+                               report.best.log2g, g);
+    if (!m.ok()) return m.status();
+    for (size_t k = 0; k < train.size(); ++k) {
+      if (fold[k] == f) oof[k] = m->Decision(e.x[train[k]]);
+    }
+  }
+  return oof;
+}
+
+// The share q in 0.02 .. 1 of each host's top-ranked training rows called
+// hubs that gives the best F1 on the training rows (percentile ranks r).
+double BestRankShare(const std::vector<double>& r, const std::vector<HubExample>& rows,
+                     const std::vector<size_t>& train) {
+  double best_f1 = -1, share = -1;
+  for (int step = 1; step <= 50; ++step) {
+    const double q = step * 0.02;
+    int64_t tp = 0, fp = 0, fn = 0;
+    for (size_t k = 0; k < train.size(); ++k) {
+      const bool p = r[k] >= 1 - q - 1e-12, y = rows[train[k]].label == 1;
+      tp += p && y, fp += p && !y, fn += !p && y;
+    }
+    const double f1 = tp ? 2.0 * tp / (2.0 * tp + fp + fn) : 0;
+    if (f1 > best_f1) best_f1 = f1, share = q;
+  }
+  return share;
+}
+
+}  // namespace
+
 StatusOr<SiteDetectorRun> RunSiteDetector(SiteDetector d, const std::vector<HubExample>& rows,
                                           const std::vector<size_t>& train,
                                           const std::vector<size_t>& test,
@@ -83,41 +132,11 @@ StatusOr<SiteDetectorRun> RunSiteDetector(SiteDetector d, const std::vector<HubE
     }
     return run;
   }
-  // Out-of-fold decision values of the training rows over folds of whole
-  // hosts, at the grid's (C, gamma).
-  std::vector<uint32_t> groups = HostGroups(rows, train);
-  const std::vector<int> fold = GroupFolds(groups, grid.folds, grid.seed);
-  int folds = 0;
-  for (int f : fold) folds = std::max(folds, f + 1);
-  std::vector<double> oof(train.size(), 0);
-  for (int f = 0; f < folds; ++f) {
-    std::vector<size_t> in;
-    for (size_t k = 0; k < train.size(); ++k) {
-      if (fold[k] != f) in.push_back(train[k]);
-    }
-    SvmGridOptions g = grid;
-    g.tune_threshold = false;
-    auto m = SvmModel::TrainAt(Dataset(e, rows, in), "hub-url-site-detector",
-                               run.report.best.log2c, run.report.best.log2g, g);
-    if (!m.ok()) return m.status();
-    for (size_t k = 0; k < train.size(); ++k) {
-      if (fold[k] == f) oof[k] = m->Decision(e.x[train[k]]);
-    }
-  }
+  auto oof = OutOfFoldDecisions(e, rows, train, grid, run.report);
+  if (!oof.ok()) return oof.status();
   std::vector<std::string_view> train_hosts;
   for (size_t i : train) train_hosts.push_back(rows[i].host);
-  const std::vector<double> r = WithinSitePercentiles(train_hosts, oof);
-  double best_f1 = -1;
-  for (int step = 1; step <= 50; ++step) {
-    const double q = step * 0.02;
-    int64_t tp = 0, fp = 0, fn = 0;
-    for (size_t k = 0; k < train.size(); ++k) {
-      const bool p = r[k] >= 1 - q - 1e-12, y = rows[train[k]].label == 1;
-      tp += p && y, fp += p && !y, fn += !p && y;
-    }
-    const double f1 = tp ? 2.0 * tp / (2.0 * tp + fp + fn) : 0;
-    if (f1 > best_f1) best_f1 = f1, run.rank_share = q;
-  }
+  run.rank_share = BestRankShare(WithinSitePercentiles(train_hosts, *oof), rows, train);
   std::vector<std::string_view> test_hosts;
   std::vector<double> dv;
   for (size_t i : test) {

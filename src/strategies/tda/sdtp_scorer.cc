@@ -144,6 +144,83 @@ size_t Dsv::NewTerms() const {
                        [](const DsvTerm& t) { return !t.is_static; });
 }
 
+namespace {
+
+// The non-negative numbers of [strategy.tda].
+Status ReadSdtpNumbers(const StrategyParams& p, SdtpOptions* o) {
+  struct D { const char* key; double* v; };
+  for (D d : {D{"alpha", &o->alpha}, D{"mu", &o->mu}, D{"new_terms_mass", &o->new_terms_mass},
+              D{"max_term_df", &o->max_term_df}, D{"gate", &o->gate},
+              D{"tag_title", &o->tag_title},
+              D{"tag_meta", &o->tag_meta}, D{"tag_heading", &o->tag_heading},
+              D{"tag_anchor", &o->tag_anchor}, D{"tag_emphasis", &o->tag_emphasis},
+              D{"tag_parent_anchor", &o->tag_parent_anchor},
+              D{"position_boost", &o->position_boost}, D{"link_anchor", &o->link_anchor},
+              D{"link_context", &o->link_context}, D{"link_parent", &o->link_parent}}) {
+    auto v = p.Number(d.key, *d.v);
+    if (!v.ok()) return v.status();
+    if (!(*v >= 0) || !std::isfinite(*v)) {
+      return Status::Error("[strategy.tda] " + std::string(d.key) + " must be >= 0");
+    }
+    *d.v = *v;
+  }
+  if (o->alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
+  if (o->max_term_df > 1) return Status::Error("[strategy.tda] max_term_df must be in [0, 1]");
+  return Status::Ok();
+}
+
+// dynamic_norm ("cosine" | "length") and combine ("linear" | "gated").
+Status ReadSdtpModes(const StrategyParams& p, SdtpOptions* o) {
+  auto norm = p.String("dynamic_norm", o->dynamic_norm == SdtpOptions::DynamicNorm::kLength
+                                             ? "length" : "cosine");
+  if (!norm.ok()) return norm.status();
+  if (*norm == "cosine") {
+    o->dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
+  } else if (*norm == "length") {
+    o->dynamic_norm = SdtpOptions::DynamicNorm::kLength;
+  } else {
+    return Status::Error("[strategy.tda] dynamic_norm must be \"cosine\" or \"length\"");
+  }
+  auto combine = p.String("combine", o->combine == SdtpOptions::Combine::kGated ? "gated" : "linear");
+  if (!combine.ok()) return combine.status();
+  if (*combine == "linear") {
+    o->combine = SdtpOptions::Combine::kLinear;
+  } else if (*combine == "gated") {
+    o->combine = SdtpOptions::Combine::kGated;
+  } else {
+    return Status::Error("[strategy.tda] combine must be \"linear\" or \"gated\"");
+  }
+  return Status::Ok();
+}
+
+// The integers of [strategy.tda], each with its minimum.
+Status ReadSdtpIntegers(const StrategyParams& p, SdtpOptions* o) {
+  struct I { const char* key; int* v; int min; };
+  for (I i : {I{"max_new_terms", &o->max_new_terms, 0}, I{"min_term_count", &o->min_term_count, 1},
+              I{"min_term_pages", &o->min_term_pages, 1}, I{"min_term_sites", &o->min_term_sites, 1},
+              I{"min_term_chars", &o->min_term_chars, 1},
+              I{"retrain_pages", &o->retrain_pages, 0},
+              I{"train_sample_pages", &o->train_sample_pages, 0}, I{"dim", &o->training.dim, 2},
+              I{"epoch", &o->training.epoch, 1}, I{"min_count", &o->training.min_count, 1},
+              I{"window", &o->training.window, 1}, I{"threads", &o->training.threads, 1},
+              I{"seed", &o->training.seed, 0}}) {
+    auto v = p.Integer(i.key, *i.v);
+    if (!v.ok()) return v.status();
+    if (*v < i.min || *v > 1'000'000'000) {
+      return Status::Error("[strategy.tda] " + std::string(i.key) + " must be >= " +
+                           std::to_string(i.min));
+    }
+    *i.v = static_cast<int>(*v);
+  }
+  if (o->min_term_sites > static_cast<int>(TermStats::kMaxSites)) {
+    return Status::Error("[strategy.tda] min_term_sites must be <= " +
+                         std::to_string(TermStats::kMaxSites));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   const StrategyParams& p = topic.Strategy("tda");
   SdtpOptions o;
@@ -161,64 +238,9 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   if (!unknown.empty()) {
     return Status::Error("[strategy.tda] unknown key `" + unknown[0] + "`");
   }
-  struct D { const char* key; double* v; };
-  for (D d : {D{"alpha", &o.alpha}, D{"mu", &o.mu}, D{"new_terms_mass", &o.new_terms_mass},
-              D{"max_term_df", &o.max_term_df}, D{"gate", &o.gate},
-              D{"tag_title", &o.tag_title},
-              D{"tag_meta", &o.tag_meta}, D{"tag_heading", &o.tag_heading},
-              D{"tag_anchor", &o.tag_anchor}, D{"tag_emphasis", &o.tag_emphasis},
-              D{"tag_parent_anchor", &o.tag_parent_anchor},
-              D{"position_boost", &o.position_boost}, D{"link_anchor", &o.link_anchor},
-              D{"link_context", &o.link_context}, D{"link_parent", &o.link_parent}}) {
-    auto v = p.Number(d.key, *d.v);
-    if (!v.ok()) return v.status();
-    if (!(*v >= 0) || !std::isfinite(*v)) {
-      return Status::Error("[strategy.tda] " + std::string(d.key) + " must be >= 0");
-    }
-    *d.v = *v;
-  }
-  if (o.alpha > 1) return Status::Error("[strategy.tda] alpha must be in [0, 1]");
-  if (o.max_term_df > 1) return Status::Error("[strategy.tda] max_term_df must be in [0, 1]");
-  auto norm = p.String("dynamic_norm", o.dynamic_norm == SdtpOptions::DynamicNorm::kLength
-                                            ? "length" : "cosine");
-  if (!norm.ok()) return norm.status();
-  if (*norm == "cosine") {
-    o.dynamic_norm = SdtpOptions::DynamicNorm::kCosine;
-  } else if (*norm == "length") {
-    o.dynamic_norm = SdtpOptions::DynamicNorm::kLength;
-  } else {
-    return Status::Error("[strategy.tda] dynamic_norm must be \"cosine\" or \"length\"");
-  }
-  auto combine = p.String("combine", o.combine == SdtpOptions::Combine::kGated ? "gated" : "linear");
-  if (!combine.ok()) return combine.status();
-  if (*combine == "linear") {
-    o.combine = SdtpOptions::Combine::kLinear;
-  } else if (*combine == "gated") {
-    o.combine = SdtpOptions::Combine::kGated;
-  } else {
-    return Status::Error("[strategy.tda] combine must be \"linear\" or \"gated\"");
-  }
-  struct I { const char* key; int* v; int min; };
-  for (I i : {I{"max_new_terms", &o.max_new_terms, 0}, I{"min_term_count", &o.min_term_count, 1},
-              I{"min_term_pages", &o.min_term_pages, 1}, I{"min_term_sites", &o.min_term_sites, 1},
-              I{"min_term_chars", &o.min_term_chars, 1},
-              I{"retrain_pages", &o.retrain_pages, 0},
-              I{"train_sample_pages", &o.train_sample_pages, 0}, I{"dim", &o.training.dim, 2},
-              I{"epoch", &o.training.epoch, 1}, I{"min_count", &o.training.min_count, 1},
-              I{"window", &o.training.window, 1}, I{"threads", &o.training.threads, 1},
-              I{"seed", &o.training.seed, 0}}) {
-    auto v = p.Integer(i.key, *i.v);
-    if (!v.ok()) return v.status();
-    if (*v < i.min || *v > 1'000'000'000) {
-      return Status::Error("[strategy.tda] " + std::string(i.key) + " must be >= " +
-                           std::to_string(i.min));
-    }
-    *i.v = static_cast<int>(*v);
-  }
-  if (o.min_term_sites > static_cast<int>(TermStats::kMaxSites)) {
-    return Status::Error("[strategy.tda] min_term_sites must be <= " +
-                         std::to_string(TermStats::kMaxSites));
-  }
+  if (Status s = ReadSdtpNumbers(p, &o); !s.ok()) return s;
+  if (Status s = ReadSdtpModes(p, &o); !s.ok()) return s;
+  if (Status s = ReadSdtpIntegers(p, &o); !s.ok()) return s;
   auto center = p.Bool("center", o.training.center);
   if (!center.ok()) return center.status();
   o.training.center = *center;
@@ -228,13 +250,10 @@ StatusOr<SdtpOptions> SdtpOptionsFromTopic(const Topic& topic) {
   return o;
 }
 
-StatusOr<std::shared_ptr<SdtpScorer>> SdtpScorer::Create(
-    const Topic& topic, const SdtpOptions& options,
-    const TokenizerOptions& tokenizer_options) {
-  std::shared_ptr<SdtpScorer> s(new SdtpScorer());
-  s->topic_ = topic;
-  s->options_ = options;
-  // Every ontology term, synonym and contradiction word stays one token.
+namespace {
+
+// Every ontology term, synonym and contradiction word stays one token.
+TokenizerOptions SdtpTokenizerOptions(const Topic& topic, const TokenizerOptions& tokenizer_options) {
   TokenizerOptions tok = tokenizer_options;
   for (const TopicKeyword& k : topic.keywords) tok.user_words.push_back({k.term, 0});
   for (const std::string& w : topic.dictionary) tok.user_words.push_back({w, 0});
@@ -244,34 +263,49 @@ StatusOr<std::shared_ptr<SdtpScorer>> SdtpScorer::Create(
     tok.user_words.push_back({t.term, 0});
     for (const std::string& syn : t.synonyms) tok.user_words.push_back({syn, 0});
   }
-  auto tokenizer = Tokenizer::Create(tok);
-  if (!tokenizer.ok()) return tokenizer.status();
-  s->tokenizer_ = std::move(*tokenizer);
+  return tok;
+}
 
-  auto add_term = [&](const std::string& raw, double weight) -> int32_t {
-    std::string term = s->tokenizer_->NormalizeTerm(raw);
-    auto it = s->ontology_index_.find(term);
-    if (it != s->ontology_index_.end()) {
-      auto& w = s->ontology_[it->second].second;
-      w = std::max(w, weight);
-      return it->second;
-    }
-    const auto idx = static_cast<int32_t>(s->ontology_.size());
-    s->ontology_.emplace_back(term, weight);
-    s->ontology_index_.emplace(term, idx);
-    return idx;
-  };
+}  // namespace
+
+int32_t SdtpScorer::AddOntologyTerm(const std::string& raw, double weight) {
+  std::string term = tokenizer_->NormalizeTerm(raw);
+  auto it = ontology_index_.find(term);
+  if (it != ontology_index_.end()) {
+    auto& w = ontology_[it->second].second;
+    w = std::max(w, weight);
+    return it->second;
+  }
+  const auto idx = static_cast<int32_t>(ontology_.size());
+  ontology_.emplace_back(term, weight);
+  ontology_index_.emplace(term, idx);
+  return idx;
+}
+
+void SdtpScorer::BuildOntology(const Topic& topic) {
   if (!topic.ontology.empty()) {
     for (const OntologyTerm& t : topic.ontology) {
-      int32_t idx = add_term(t.term, t.weight);
+      int32_t idx = AddOntologyTerm(t.term, t.weight);
       for (const std::string& syn : t.synonyms) {
-        s->ontology_index_.emplace(s->tokenizer_->NormalizeTerm(syn), idx);
+        ontology_index_.emplace(tokenizer_->NormalizeTerm(syn), idx);
       }
     }
   } else {
-    for (const TopicKeyword& k : topic.keywords) add_term(k.term, k.weight);
+    for (const TopicKeyword& k : topic.keywords) AddOntologyTerm(k.term, k.weight);
   }
-  for (const std::string& t : topic.ontology_terms) add_term(t, 1.0);
+  for (const std::string& t : topic.ontology_terms) AddOntologyTerm(t, 1.0);
+}
+
+StatusOr<std::shared_ptr<SdtpScorer>> SdtpScorer::Create(
+    const Topic& topic, const SdtpOptions& options,
+    const TokenizerOptions& tokenizer_options) {
+  std::shared_ptr<SdtpScorer> s(new SdtpScorer());
+  s->topic_ = topic;
+  s->options_ = options;
+  auto tokenizer = Tokenizer::Create(SdtpTokenizerOptions(topic, tokenizer_options));
+  if (!tokenizer.ok()) return tokenizer.status();
+  s->tokenizer_ = std::move(*tokenizer);
+  s->BuildOntology(topic);
   if (s->ontology_.empty()) {
     return Status::Error("topic " + topic.name + " has no ontology terms or keywords");
   }
@@ -403,67 +437,80 @@ size_t EarlierEqual(const std::vector<Segment>& segs, size_t k, size_t* cursor) 
 
 }  // namespace
 
+namespace {
+
+// join_fields: one Tokenize call for the whole page, the segments joined
+// with a mark token between them. False (and `out` untouched) when a
+// segment holds the mark itself.
+bool WeighJoined(const Tokenizer& tokenizer, const std::vector<Segment>& segs, size_t sequence_segs,
+                 WeightedTokens* out) {
+  thread_local std::string joined;
+  thread_local std::vector<std::string> tokens;
+  joined.clear();
+  tokens.clear();
+  for (const Segment& g : segs) {
+    joined += g.text;
+    joined += '\n';
+    joined += kSegmentMark;
+    joined += '\n';
+  }
+  tokenizer.Tokenize(joined, &tokens);
+  size_t marks = 0;
+  for (const std::string& t : tokens) marks += t == kSegmentMark;
+  if (marks != segs.size()) return false;
+  size_t k = 0;
+  for (std::string& t : tokens) {
+    if (t == kSegmentMark) {
+      if (++k == sequence_segs) out->sequence_end = out->tokens.size();
+      continue;
+    }
+    out->tokens.push_back(std::move(t));
+    out->factors.push_back(segs[k].factor);
+  }
+  if (sequence_segs == 0) out->sequence_end = 0;
+  return true;
+}
+
+// One Tokenize call per segment. An extra whose text is a whole earlier
+// segment (a heading is its own block, so are most emphasis texts) copies
+// that segment's tokens: the same tokens a Tokenize call of its own gives.
+void WeighPerSegment(const Tokenizer& tokenizer, const std::vector<Segment>& segs, size_t sequence_segs,
+                     WeightedTokens* out) {
+  thread_local std::vector<std::pair<size_t, size_t>> ranges;  // tokens per segment
+  ranges.clear();
+  size_t cursor = 0;
+  for (size_t k = 0; k < segs.size(); ++k) {
+    if (k == sequence_segs) out->sequence_end = out->tokens.size();
+    const size_t begin = out->tokens.size();
+    const size_t j = k >= sequence_segs ? EarlierEqual(segs, k, &cursor) : k;
+    if (j != k) {
+      out->tokens.reserve(begin + (ranges[j].second - ranges[j].first));
+      for (size_t i = ranges[j].first; i < ranges[j].second; ++i) {
+        out->tokens.push_back(out->tokens[i]);
+      }
+    } else {
+      tokenizer.Tokenize(segs[k].text, &out->tokens);
+    }
+    out->factors.resize(out->tokens.size(), segs[k].factor);
+    ranges.emplace_back(begin, out->tokens.size());
+  }
+  if (sequence_segs == segs.size()) out->sequence_end = out->tokens.size();
+}
+
+}  // namespace
+
 WeightedTokens SdtpScorer::Weigh(const ParsedPage& page,
                                  std::string_view parent_anchor) const {
   thread_local std::vector<Segment> segs;
   const size_t sequence_segs = PageSegments(options_, page, parent_anchor, &segs);
-
   WeightedTokens out;
   out.tokens.reserve(page.text.size() / 6 + 16);
   // join_fields: one Tokenize call for the whole page (each call pays its
   // own case folding); measured slower than one call a field (the joined
   // copy and a mark token a field cost more than the calls), so off by
   // default (docs/strategies/tda.md, the join_fields measurement).
-  thread_local std::string joined;
-  thread_local std::vector<std::string> tokens;
-  joined.clear();
-  tokens.clear();
-  for (const Segment& g : segs) {
-    if (!options_.join_fields) break;
-    joined += g.text;
-    joined += '\n';
-    joined += kSegmentMark;
-    joined += '\n';
-  }
-  size_t marks = 0;
-  if (options_.join_fields) {
-    tokenizer_->Tokenize(joined, &tokens);
-    for (const std::string& t : tokens) marks += t == kSegmentMark;
-  }
-  if (options_.join_fields && marks == segs.size()) {
-    size_t k = 0;
-    for (std::string& t : tokens) {
-      if (t == kSegmentMark) {
-        if (++k == sequence_segs) out.sequence_end = out.tokens.size();
-        continue;
-      }
-      out.tokens.push_back(std::move(t));
-      out.factors.push_back(segs[k].factor);
-    }
-    if (sequence_segs == 0) out.sequence_end = 0;
-  } else {  // one call per segment (or a segment holds the marker itself)
-    // An extra whose text is a whole earlier segment (a heading is its own
-    // block, so are most emphasis texts) copies that segment's tokens: the
-    // same tokens a Tokenize call of its own gives.
-    thread_local std::vector<std::pair<size_t, size_t>> ranges;  // tokens per segment
-    ranges.clear();
-    size_t cursor = 0;
-    for (size_t k = 0; k < segs.size(); ++k) {
-      if (k == sequence_segs) out.sequence_end = out.tokens.size();
-      const size_t begin = out.tokens.size();
-      const size_t j = k >= sequence_segs ? EarlierEqual(segs, k, &cursor) : k;
-      if (j != k) {
-        out.tokens.reserve(begin + (ranges[j].second - ranges[j].first));
-        for (size_t i = ranges[j].first; i < ranges[j].second; ++i) {
-          out.tokens.push_back(out.tokens[i]);
-        }
-      } else {
-        tokenizer_->Tokenize(segs[k].text, &out.tokens);
-      }
-      out.factors.resize(out.tokens.size(), segs[k].factor);
-      ranges.emplace_back(begin, out.tokens.size());
-    }
-    if (sequence_segs == segs.size()) out.sequence_end = out.tokens.size();
+  if (!options_.join_fields || !WeighJoined(*tokenizer_, segs, sequence_segs, &out)) {
+    WeighPerSegment(*tokenizer_, segs, sequence_segs, &out);
   }
   return out;
 }
@@ -483,6 +530,127 @@ SdtpParts SdtpScorer::ScoreWeightedAs(const WeightedTokens& w,
       combine);
 }
 
+namespace {
+
+// The touched entries are scattered over the model (10^5 words: entries,
+// accumulators and vector rows far apart), so a page of new words waits on
+// memory per word; prefetching a few words ahead of touched entry i
+// overlaps the misses (loads only: the sums are unchanged).
+template <typename ModelT>
+inline void PrefetchTouched(const ModelT& m, const Scratch& s, size_t i, bool vectors) {
+  constexpr size_t kAheadEntry = 8, kAheadRow = 4;
+  const size_t touched = s.touched.size();
+  if (i + kAheadEntry < touched) {
+    const uint32_t a = s.touched[i + kAheadEntry];
+    __builtin_prefetch(&m.entries[a]);
+    __builtin_prefetch(&s.acc[a]);
+  }
+  if (vectors && i + kAheadRow < touched) {
+    const uint32_t id = m.entries[s.touched[i + kAheadRow]].vec;
+    if (id != WordVectors::kNoWord) {
+      const float* row = m.vectors->Vector(id).data();
+      for (size_t b = 0; b < m.vectors->dim() * sizeof(float); b += 64) {
+        __builtin_prefetch(reinterpret_cast<const char*>(row) + b);
+      }
+    }
+  }
+}
+
+// Eq. 8 over the touched entries, in the order they were touched: each
+// word's weight goes to its ontology term (s.onto, s.onto_count) and, with
+// vectors, its vector into C_p (s.doc, eq. 12-13); the first contradiction
+// found is recorded. Resets the accumulators; returns the summed weight of
+// the words with vectors.
+template <typename ModelT>
+double SumTouched(const ModelT& m, Scratch& s, double total, const std::vector<std::string>& contradiction_list,
+                  SdtpParts* parts) {
+  const WordVectors* vec = m.vectors.get();
+  double vector_weight = 0;
+  const size_t touched = s.touched.size();
+  for (size_t i = 0; i < touched; ++i) {
+    PrefetchTouched(m, s, i, parts->has_vectors);
+    const uint32_t e = s.touched[i];
+    const auto& entry = m.entries[e];
+    const double tf = s.acc[e].factor / total;
+    const uint32_t occurrences = s.acc[e].count;
+    s.acc[e] = {};
+    if (entry.contradiction >= 0 && parts->contradiction.empty()) {
+      parts->contradiction = contradiction_list[entry.contradiction];
+    }
+    // IDF from the vectors' training documents; 1 before any training, and
+    // ln(N) (as rare as can be) for an ontology term without a vector.
+    const double weight = tf * entry.idf;  // eq. 8
+    if (entry.onto >= 0) {
+      s.onto[entry.onto] += weight;
+      s.onto_count[entry.onto] += occurrences;
+    }
+    if (parts->has_vectors && entry.vec != WordVectors::kNoWord) {
+      auto v = vec->Vector(entry.vec);  // eq. 12-13
+      AddScaled(s.doc.data(), v.data(), static_cast<float>(weight), v.size());
+      vector_weight += weight;
+    }
+  }
+  s.touched.clear();
+  return vector_weight;
+}
+
+// StaticSim: cosine over the ontology terms; the page's terms, strongest
+// first, into parts->static_terms.
+void StaticSimilarity(const std::vector<std::pair<std::string, double>>& ontology, const Scratch& s,
+                      SdtpParts* parts) {
+  double dot = 0, nt = 0, nd = 0;
+  for (size_t i = 0; i < ontology.size(); ++i) {
+    const double tw = ontology[i].second;
+    nt += tw * tw;
+    if (s.onto[i] == 0) continue;
+    dot += tw * s.onto[i];
+    nd += s.onto[i] * s.onto[i];
+    TermWeight t;
+    t.term = ontology[i].first;
+    t.count = static_cast<int>(s.onto_count[i]);
+    t.weight = s.onto[i];
+    t.topic_weight = tw;
+    parts->static_terms.push_back(std::move(t));
+  }
+  std::sort(parts->static_terms.begin(), parts->static_terms.end(),
+            [](const TermWeight& a, const TermWeight& b) {
+              return a.weight * a.topic_weight > b.weight * b.topic_weight;
+            });
+  parts->static_sim = nd > 0 ? std::clamp(dot / std::sqrt(nt * nd), 0.0, 1.0) : 0.0;
+}
+
+// DynamicSim of C_p (s.doc) and the DSV.
+double DynamicSimilarity(const Scratch& s, const Dsv& dsv, double dsv_norm, double vector_weight,
+                         SdtpOptions::DynamicNorm norm) {
+  if (norm == SdtpOptions::DynamicNorm::kLength) {
+    // The projection of C_p on the DSV's direction per unit of word
+    // weight: sum_t w_t cos(v_t, DSV) / sum_t w_t (unit v_t). A page is
+    // as close as the weighted mean of its words, so a long page of
+    // generic prose with a few topical words stays low, where the cosine
+    // of the summed vector follows the common direction of all words.
+    double dot = 0;
+    for (size_t k = 0; k < s.doc.size(); ++k) dot += double(s.doc[k]) * dsv.vector[k];
+    return vector_weight > 0 && dsv_norm > 0 ? std::clamp(dot / (std::sqrt(dsv_norm) * vector_weight), 0.0, 1.0)
+                                             : 0.0;
+  }
+  return Cosine(s.doc, dsv.vector, dsv_norm);  // eq. 14
+}
+
+// Eq. 15 from StaticSim and DynamicSim.
+double CombinedSim(const SdtpParts& parts, double alpha, SdtpOptions::Combine combine, double gate) {
+  double support = 1;  // eq. 15 linear: DynamicSim counts in full
+  if (combine == SdtpOptions::Combine::kGated) {
+    // DynamicSim adds evidence only as far as StaticSim supports the
+    // page: a page without the expert terms cannot be relevant on
+    // semantic closeness alone (zh: security-minded pages outside the
+    // labelled chapters have the highest DynamicSim; docs/strategies/tda.md).
+    support = std::min(1.0, parts.static_sim / gate);
+  }
+  return alpha * parts.dynamic_sim * support + (1 - alpha) * parts.static_sim;  // eq. 15
+}
+
+}  // namespace
+
 template <typename Feed>
 SdtpParts SdtpScorer::ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const {
   const std::shared_ptr<const Model> m = model();
@@ -499,98 +667,14 @@ SdtpParts SdtpScorer::ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const
   feed(acc);
   parts.tokens = static_cast<int>(acc.sequence());
   const double total = std::max<size_t>(acc.sequence(), 1);
-  double vector_weight = 0;  // summed eq.-8 weight of the words with vectors
   s.onto.assign(ontology_.size(), 0);
   if (parts.has_vectors) s.doc.assign(vec->dim(), 0);
   s.onto_count.assign(ontology_.size(), 0);
-  // The touched entries are scattered over the model (10^5 words: entries,
-  // accumulators and vector rows far apart), so a page of new words waits
-  // on memory per word; prefetching a few words ahead overlaps the
-  // misses (loads only: the sums are unchanged).
-  constexpr size_t kAheadEntry = 8, kAheadRow = 4;
-  const size_t touched = s.touched.size();
-  for (size_t i = 0; i < touched; ++i) {
-    if (i + kAheadEntry < touched) {
-      const uint32_t a = s.touched[i + kAheadEntry];
-      __builtin_prefetch(&m->entries[a]);
-      __builtin_prefetch(&s.acc[a]);
-    }
-    if (parts.has_vectors && i + kAheadRow < touched) {
-      const uint32_t id = m->entries[s.touched[i + kAheadRow]].vec;
-      if (id != WordVectors::kNoWord) {
-        const float* row = vec->Vector(id).data();
-        for (size_t b = 0; b < vec->dim() * sizeof(float); b += 64) {
-          __builtin_prefetch(reinterpret_cast<const char*>(row) + b);
-        }
-      }
-    }
-    const uint32_t e = s.touched[i];
-    const Entry& entry = m->entries[e];
-    const double tf = s.acc[e].factor / total;
-    const uint32_t occurrences = s.acc[e].count;
-    s.acc[e] = {};
-    if (entry.contradiction >= 0 && parts.contradiction.empty()) {
-      parts.contradiction = contradiction_list_[entry.contradiction];
-    }
-    // IDF from the vectors' training documents; 1 before any training, and
-    // ln(N) (as rare as can be) for an ontology term without a vector.
-    const double weight = tf * entry.idf;  // eq. 8
-    if (entry.onto >= 0) {
-      s.onto[entry.onto] += weight;
-      s.onto_count[entry.onto] += occurrences;
-    }
-    if (parts.has_vectors && entry.vec != WordVectors::kNoWord) {
-      auto v = vec->Vector(entry.vec);  // eq. 12-13
-      AddScaled(s.doc.data(), v.data(), static_cast<float>(weight), v.size());
-      vector_weight += weight;
-    }
-  }
-  s.touched.clear();
-  // StaticSim: cosine over the ontology terms.
-  double dot = 0, nt = 0, nd = 0;
-  for (size_t i = 0; i < ontology_.size(); ++i) {
-    const double tw = ontology_[i].second;
-    nt += tw * tw;
-    if (s.onto[i] == 0) continue;
-    dot += tw * s.onto[i];
-    nd += s.onto[i] * s.onto[i];
-    TermWeight t;
-    t.term = ontology_[i].first;
-    t.count = static_cast<int>(s.onto_count[i]);
-    t.weight = s.onto[i];
-    t.topic_weight = tw;
-    parts.static_terms.push_back(std::move(t));
-  }
-  std::sort(parts.static_terms.begin(), parts.static_terms.end(),
-            [](const TermWeight& a, const TermWeight& b) {
-              return a.weight * a.topic_weight > b.weight * b.topic_weight;
-            });
-  parts.static_sim = nd > 0 ? std::clamp(dot / std::sqrt(nt * nd), 0.0, 1.0) : 0.0;
+  const double vector_weight = SumTouched(*m, s, total, contradiction_list_, &parts);
+  StaticSimilarity(ontology_, s, &parts);
   if (parts.has_vectors) {
-    if (options_.dynamic_norm == SdtpOptions::DynamicNorm::kLength) {
-      // The projection of C_p on the DSV's direction per unit of word
-      // weight: sum_t w_t cos(v_t, DSV) / sum_t w_t (unit v_t). A page is
-      // as close as the weighted mean of its words, so a long page of
-      // generic prose with a few topical words stays low, where the cosine
-      // of the summed vector follows the common direction of all words.
-      double dot = 0;
-      for (size_t k = 0; k < s.doc.size(); ++k) dot += double(s.doc[k]) * m->dsv->vector[k];
-      parts.dynamic_sim = vector_weight > 0 && m->dsv_norm > 0
-                              ? std::clamp(dot / (std::sqrt(m->dsv_norm) * vector_weight), 0.0, 1.0)
-                              : 0.0;
-    } else {
-      parts.dynamic_sim = Cosine(s.doc, m->dsv->vector, m->dsv_norm);  // eq. 14
-    }
-    double support = 1;  // eq. 15 linear: DynamicSim counts in full
-    if (combine == SdtpOptions::Combine::kGated) {
-      // DynamicSim adds evidence only as far as StaticSim supports the
-      // page: a page without the expert terms cannot be relevant on
-      // semantic closeness alone (zh: security-minded pages outside the
-      // labelled chapters have the highest DynamicSim; docs/strategies/tda.md).
-      support = std::min(1.0, parts.static_sim / gate_);
-    }
-    parts.sim = options_.alpha * parts.dynamic_sim * support +
-                (1 - options_.alpha) * parts.static_sim;  // eq. 15
+    parts.dynamic_sim = DynamicSimilarity(s, *m->dsv, m->dsv_norm, vector_weight, options_.dynamic_norm);
+    parts.sim = CombinedSim(parts, options_.alpha, combine, gate_);
   } else {
     parts.sim = parts.static_sim;
   }
@@ -598,58 +682,69 @@ SdtpParts SdtpScorer::ScoreFeed(Feed&& feed, SdtpOptions::Combine combine) const
   return parts;
 }
 
-SdtpParts SdtpScorer::ScoreParts(const ParsedPage& page,
-                                 std::string_view parent_anchor) const {
-  if (options_.join_fields) return ScoreWeighted(Weigh(page, parent_anchor));
-  // Weigh + ScoreWeighted without a string per token or a WeightedTokens,
-  // the same occurrences in the same order (so the same sums); an extra
-  // segment whose text is a whole earlier segment (a heading is its own
-  // block, so are most emphasis texts) replays that segment's occurrences
-  // instead of tokenising it again.
-  thread_local std::vector<Segment> segs;
-  // The page's occurrences, tokenised first and looked up afterwards in a
-  // loop of their own: with the tokeniser's work between them, the lookups
-  // of a page's new words (a miss in the model's table each) waited on
-  // memory one after the other; in a tight loop, with the front-cache slot
-  // and the table's group loaded ahead, they overlap. Same order, so the
-  // same sums.
-  struct Occurrence {
-    uint32_t offset, size;  // the token in `bytes`
-    uint64_t hash;          // Accumulator::Hash
-    float factor;
-    bool in_sequence;
-  };
-  thread_local std::string bytes;
-  thread_local std::vector<Occurrence> occurrences;
+namespace {
+
+// One token occurrence of a page for ScoreParts.
+struct Occurrence {
+  uint32_t offset, size;  // the token in the page's token bytes
+  uint64_t hash;          // Accumulator::Hash
+  float factor;
+  bool in_sequence;
+};
+
+// The page's occurrences in Weigh's order: the tokens' bytes appended to
+// `bytes`; an extra segment whose text is a whole earlier segment (a
+// heading is its own block, so are most emphasis texts) replays that
+// segment's occurrences instead of tokenising it again.
+void CollectOccurrences(const Tokenizer& tokenizer, const std::vector<Segment>& segs, size_t sequence_segs,
+                        std::string* bytes, std::vector<Occurrence>* occurrences) {
   thread_local std::vector<std::pair<uint32_t, uint32_t>> ranges;  // per segment, in occurrences
-  const size_t sequence_segs = PageSegments(options_, page, parent_anchor, &segs);
-  bytes.clear();
-  occurrences.clear();
+  bytes->clear();
+  occurrences->clear();
   ranges.clear();
   const StringHash hash{};
   size_t cursor = 0;
   for (size_t k = 0; k < segs.size(); ++k) {
     const Segment& g = segs[k];
     const bool in_sequence = k < sequence_segs;
-    const auto begin = static_cast<uint32_t>(occurrences.size());
+    const auto begin = static_cast<uint32_t>(occurrences->size());
     const size_t j = in_sequence ? k : EarlierEqual(segs, k, &cursor);
     if (j != k) {
       for (uint32_t i = ranges[j].first; i < ranges[j].second; ++i) {
-        Occurrence o = occurrences[i];
+        Occurrence o = (*occurrences)[i];
         o.factor = g.factor;
         o.in_sequence = false;
-        occurrences.push_back(o);
+        occurrences->push_back(o);
       }
     } else {
-      tokenizer_->ForEachToken(g.text, [&](std::string_view token) {
-        occurrences.push_back({static_cast<uint32_t>(bytes.size()),
-                               static_cast<uint32_t>(token.size()),
-                               static_cast<uint64_t>(hash(token)) | 1, g.factor, in_sequence});
-        bytes += token;
+      tokenizer.ForEachToken(g.text, [&](std::string_view token) {
+        occurrences->push_back({static_cast<uint32_t>(bytes->size()),
+                                static_cast<uint32_t>(token.size()),
+                                static_cast<uint64_t>(hash(token)) | 1, g.factor, in_sequence});
+        *bytes += token;
       });
     }
-    ranges.emplace_back(begin, static_cast<uint32_t>(occurrences.size()));
+    ranges.emplace_back(begin, static_cast<uint32_t>(occurrences->size()));
   }
+}
+
+}  // namespace
+
+SdtpParts SdtpScorer::ScoreParts(const ParsedPage& page,
+                                 std::string_view parent_anchor) const {
+  if (options_.join_fields) return ScoreWeighted(Weigh(page, parent_anchor));
+  // Weigh + ScoreWeighted without a string per token or a WeightedTokens,
+  // the same occurrences in the same order (so the same sums).
+  // The page's occurrences are tokenised first and looked up afterwards in
+  // a loop of their own: with the tokeniser's work between them, the
+  // lookups of a page's new words (a miss in the model's table each) waited
+  // on memory one after the other; in a tight loop, with the front-cache
+  // slot and the table's group loaded ahead, they overlap.
+  thread_local std::vector<Segment> segs;
+  thread_local std::string bytes;
+  thread_local std::vector<Occurrence> occurrences;
+  const size_t sequence_segs = PageSegments(options_, page, parent_anchor, &segs);
+  CollectOccurrences(*tokenizer_, segs, sequence_segs, &bytes, &occurrences);
   return ScoreFeed(
       [&](Accumulator& acc) {
         constexpr size_t kAheadFront = 16, kAheadTable = 8;
@@ -686,6 +781,85 @@ PageScore SdtpScorer::Score(const ParsedPage& page) const {
   return score;
 }
 
+namespace {
+
+// weight(w) of eq. 10 is w's topical share lifted over the share a word
+// spread evenly over all pages would have: this base.
+double BaseTopicalShare(const StringMap<TermStats>& stats) {
+  double topical_total = 0, all_total = 0;
+  for (const auto& [word, st] : stats) {
+    topical_total += st.topical_weight;
+    all_total += st.total_weight;
+  }
+  return all_total > 0 ? topical_total / all_total : 0;
+}
+
+// Mean similarity of word `id` to the static terms with vectors.
+double MeanStaticSimilarity(const WordVectors& vectors, uint32_t id, const std::vector<uint32_t>& static_ids) {
+  double sim = 0;
+  for (uint32_t s : static_ids) sim += vectors.Similarity(id, s);
+  return sim / static_ids.size();
+}
+
+// new_terms_mass: the new terms may shift the DSV off the expert terms by at
+// most this multiple of the ontology's weight (their RDs keep their ratios;
+// t.rd stays the unscaled eq.-10 value for reports).
+void CapNewTermsMass(double mass, const std::vector<DsvTerm>& static_terms, std::vector<DsvTerm>* fresh) {
+  if (!(mass > 0) || fresh->empty()) return;
+  double static_mass = 0, new_mass = 0;
+  for (const DsvTerm& t : static_terms) static_mass += t.id != WordVectors::kNoWord ? t.weight : 0;
+  for (const DsvTerm& t : *fresh) new_mass += t.weight;
+  const double cap = mass * static_mass;
+  if (new_mass > cap) {
+    for (DsvTerm& t : *fresh) t.weight *= cap / new_mass;
+  }
+}
+
+}  // namespace
+
+bool SdtpScorer::DsvCandidate(const std::string& word, const TermStats* st) const {
+  if (word == "</s>" || ontology_index_.contains(word) || contradictions_.contains(word)) return false;
+  return st != nullptr && st->topical_count >= static_cast<uint32_t>(options_.min_term_count) &&
+         st->topical_pages >= static_cast<uint32_t>(options_.min_term_pages) &&
+         st->topical_sites >= static_cast<uint32_t>(options_.min_term_sites) && !(st->total_weight <= 0) &&
+         CodePoints(word) >= options_.min_term_chars;
+}
+
+std::vector<DsvTerm> SdtpScorer::NewDsvTerms(const WordVectors& vectors, const StringMap<TermStats>& stats,
+                                             const std::vector<uint32_t>& static_ids) const {
+  // weight = clamp((share - base) / (1 - base), 0, 1): words found
+  // everywhere ("page", "version") get 0, words found only in topical pages
+  // get 1.
+  const double base = BaseTopicalShare(stats);
+  std::vector<DsvTerm> fresh;
+  for (uint32_t id = 0; id < vectors.size(); ++id) {
+    const std::string& word = vectors.Word(id);
+    auto it = stats.find(word);
+    if (!DsvCandidate(word, it == stats.end() ? nullptr : &it->second)) continue;
+    // Document-frequency ceiling over all training documents (df / N =
+    // exp(-idf)): generic prose is in many irrelevant pages as well.
+    if (options_.max_term_df < 1 && std::exp(-double(vectors.Idf(id))) > options_.max_term_df) {
+      continue;
+    }
+    const double share = it->second.topical_weight / it->second.total_weight;
+    const double weight = base < 1 ? std::clamp((share - base) / (1 - base), 0.0, 1.0) : 0.0;
+    const double rd = MeanStaticSimilarity(vectors, id, static_ids) * weight;
+    if (rd > options_.mu) {
+      DsvTerm t;
+      t.term = word;
+      t.id = id;
+      t.rd = t.weight = rd;
+      fresh.push_back(std::move(t));
+    }
+  }
+  std::sort(fresh.begin(), fresh.end(),
+            [](const DsvTerm& a, const DsvTerm& b) { return a.rd > b.rd; });
+  if (fresh.size() > static_cast<size_t>(options_.max_new_terms)) {
+    fresh.resize(options_.max_new_terms);
+  }
+  return fresh;
+}
+
 Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
                          const StringMap<TermStats>& stats) const {
   Dsv dsv;
@@ -704,72 +878,12 @@ Dsv SdtpScorer::BuildDsv(const WordVectors& vectors,
     dsv.vector.clear();  // no anchor for the semantics: DynamicSim off
     return dsv;
   }
-  // weight(w) of eq. 10: w's topical share, lifted over the share a word
-  // spread evenly over all pages would have (base), so that words found
-  // everywhere ("page", "version") get 0 and words found only in topical
-  // pages get 1: weight = clamp((share - base) / (1 - base), 0, 1).
-  double topical_total = 0, all_total = 0;
-  for (const auto& [word, st] : stats) {
-    topical_total += st.topical_weight;
-    all_total += st.total_weight;
-  }
-  const double base = all_total > 0 ? topical_total / all_total : 0;
   // Eq. 10 over the candidates: words of topical pages, not already terms.
-  std::vector<DsvTerm> fresh;
-  for (uint32_t id = 0; id < vectors.size(); ++id) {
-    const std::string& word = vectors.Word(id);
-    if (word == "</s>" || ontology_index_.contains(word) || contradictions_.contains(word)) {
-      continue;
-    }
-    auto it = stats.find(word);
-    if (it == stats.end() || it->second.topical_count <
-                                 static_cast<uint32_t>(options_.min_term_count) ||
-        it->second.topical_pages < static_cast<uint32_t>(options_.min_term_pages) ||
-        it->second.topical_sites < static_cast<uint32_t>(options_.min_term_sites) ||
-        it->second.total_weight <= 0 || CodePoints(word) < options_.min_term_chars) {
-      continue;
-    }
-    // Document-frequency ceiling over all training documents (df / N =
-    // exp(-idf)): generic prose is in many irrelevant pages as well.
-    if (options_.max_term_df < 1 && std::exp(-double(vectors.Idf(id))) > options_.max_term_df) {
-      continue;
-    }
-    const double share = it->second.topical_weight / it->second.total_weight;
-    const double weight = base < 1 ? std::clamp((share - base) / (1 - base), 0.0, 1.0) : 0.0;
-    double sim = 0;
-    for (uint32_t s : static_ids) sim += vectors.Similarity(id, s);
-    const double rd = sim / static_ids.size() * weight;
-    if (rd > options_.mu) {
-      DsvTerm t;
-      t.term = word;
-      t.id = id;
-      t.rd = t.weight = rd;
-      fresh.push_back(std::move(t));
-    }
-  }
-  std::sort(fresh.begin(), fresh.end(),
-            [](const DsvTerm& a, const DsvTerm& b) { return a.rd > b.rd; });
-  if (fresh.size() > static_cast<size_t>(options_.max_new_terms)) {
-    fresh.resize(options_.max_new_terms);
-  }
+  std::vector<DsvTerm> fresh = NewDsvTerms(vectors, stats, static_ids);
   for (DsvTerm& t : dsv.terms) {
-    if (t.id == WordVectors::kNoWord) continue;
-    double sim = 0;
-    for (uint32_t s : static_ids) sim += vectors.Similarity(t.id, s);
-    t.rd = sim / static_ids.size();
+    if (t.id != WordVectors::kNoWord) t.rd = MeanStaticSimilarity(vectors, t.id, static_ids);
   }
-  // new_terms_mass: the new terms may shift the DSV off the expert terms
-  // by at most this multiple of the ontology's weight (their RDs keep their
-  // ratios; t.rd stays the unscaled eq.-10 value for reports).
-  if (options_.new_terms_mass > 0 && !fresh.empty()) {
-    double static_mass = 0, new_mass = 0;
-    for (const DsvTerm& t : dsv.terms) static_mass += t.id != WordVectors::kNoWord ? t.weight : 0;
-    for (const DsvTerm& t : fresh) new_mass += t.weight;
-    const double cap = options_.new_terms_mass * static_mass;
-    if (new_mass > cap) {
-      for (DsvTerm& t : fresh) t.weight *= cap / new_mass;
-    }
-  }
+  CapNewTermsMass(options_.new_terms_mass, dsv.terms, &fresh);
   for (DsvTerm& t : fresh) dsv.terms.push_back(std::move(t));
   for (const DsvTerm& t : dsv.terms) {  // eq. 9 as one vector
     if (t.id == WordVectors::kNoWord) continue;

@@ -241,6 +241,20 @@ class SdtpScorer : public PageScorer {
   };
 
   SdtpScorer() = default;
+  // Adds `raw` (normalised) with `weight` to the ontology, or raises its
+  // weight to `weight` when present; returns its index.
+  int32_t AddOntologyTerm(const std::string& raw, double weight);
+  // The ontology: the topic's [[ontology]] terms and synonyms, else its
+  // keywords; then its ontology_terms at weight 1.
+  void BuildOntology(const Topic& topic);
+  // Whether `word` (its corpus statistics `st`, null when unseen) may
+  // become a new DSV term: not a term or contradiction, seen often enough
+  // on enough topical pages and sites, long enough.
+  bool DsvCandidate(const std::string& word, const TermStats* st) const;
+  // Eq. 10: the new DSV terms with RD > mu, strongest first, at most
+  // max_new_terms.
+  std::vector<DsvTerm> NewDsvTerms(const WordVectors& vectors, const StringMap<TermStats>& stats,
+                                   const std::vector<uint32_t>& static_ids) const;
   std::shared_ptr<const Model> BuildModel(std::shared_ptr<const WordVectors> vectors,
                                           std::shared_ptr<const Dsv> dsv) const;
   std::shared_ptr<const Model> model() const;
