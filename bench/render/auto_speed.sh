@@ -12,6 +12,10 @@
 # more about the others' load than about the crawler; the CPU times do not:
 # "auto/never by CPU" is never's CPU over auto's (crawler + Chromium), the
 # speed ratio of a CPU-bound crawl on free cores.
+#
+# BEFORE=<binary>: a third mode, "before", is --render auto with that
+# binary (a build without the change being measured), in the same
+# alternation: never, auto, before, never, ...
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-build/topicrawl}
@@ -23,12 +27,16 @@ TOPIC=${TOPIC:-/work/shared/corpus/topics/dev-networking.txt}
 rm -rf "$OUT"; mkdir -p "$OUT"
 HZ=$(getconf CLK_TCK)
 
-# Runs one crawl; prints "wall crawler_cpu chromium_cpu".
+BEFORE=${BEFORE:-}
+MODES="never auto"
+[ -n "$BEFORE" ] && MODES="never auto before"
+
+# Runs one crawl with binary $1; prints "wall crawler_cpu chromium_cpu".
 crawl() {
-  local dir=$1; shift
+  local bin=$1 dir=$2; shift 2
   local start end
   start=$(date +%s.%N)
-  "$BIN" crawl --seeds "$SEEDS" --topic "$TOPIC" --max-pages "$PAGES" --delay 0 \
+  "$bin" crawl --seeds "$SEEDS" --topic "$TOPIC" --max-pages "$PAGES" --delay 0 \
     --out "$dir" "$@" > "$dir.out" 2> "$dir.log" &
   local pid=$!
   : > "$dir.ticks"
@@ -54,15 +62,19 @@ crawl() {
 }
 
 for run in $(seq "$RUNS"); do
-  for mode in never auto; do
+  for mode in $MODES; do
     load=$(cut -d' ' -f1-3 /proc/loadavg)
-    read -r wall ccpu bcpu <<< "$(crawl "$OUT/$mode$run" --render "$mode" "$@")"
+    bin=$BIN render=$mode
+    [ "$mode" = before ] && bin=$BEFORE render=auto
+    read -r wall ccpu bcpu <<< "$(crawl "$bin" "$OUT/$mode$run" --render "$render" "$@")"
     pages=$(sqlite3 "$OUT/$mode$run/crawl.db" "SELECT count(*) FROM pages WHERE status = 'ok'")
     echo "$run $mode $wall $ccpu $bcpu $pages $load" >> "$OUT/runs.txt"
     printf "run %d %-5s wall %6.1f s  %5.1f pages/s  CPU crawler %5.1f s + chromium %5.1f s  (load before: %s)\n" \
       "$run" "$mode" "$wall" "$(echo "$pages / $wall" | bc -l)" "$ccpu" "$bcpu" "$load"
   done
-  sqlite3 "$OUT/auto$run/crawl.db" "SELECT '  ' || detail FROM events WHERE kind = 'render'"
+  for mode in auto ${BEFORE:+before}; do
+    sqlite3 "$OUT/$mode$run/crawl.db" "SELECT '  $mode: ' || detail FROM events WHERE kind = 'render'"
+  done
   # The same crawl? Share of never's pages that auto fetched too.
   sqlite3 "$OUT/auto$run/crawl.db" "ATTACH '$OUT/never$run/crawl.db' AS n;
     SELECT printf('  pages of never%d also in auto%d: %.2f', $run, $run,
@@ -75,5 +87,7 @@ awk '{r = $6 / $3; s[$2] += r; q[$2] += r * r; c[$2] += $4 + $5; n[$2]++}
          sd[m] = n[m] > 1 ? sqrt((v > 0 ? v : 0) * n[m] / (n[m] - 1)) : 0}
        printf "pages/s over %d runs: never %.1f +- %.1f, auto %.1f +- %.1f: auto/never %.0f %% (by CPU %.0f %%)\n",
          n["never"], mu["never"], sd["never"], mu["auto"], sd["auto"], 100 * mu["auto"] / mu["never"],
-         100 * c["never"] / c["auto"]}' "$OUT/runs.txt"
+         100 * c["never"] / c["auto"]
+       if (n["before"]) printf "  before: %.1f +- %.1f: before/never %.0f %% (by CPU %.0f %%)\n",
+         mu["before"], sd["before"], 100 * mu["before"] / mu["never"], 100 * c["never"] / c["before"]}' "$OUT/runs.txt"
 sqlite3 "$OUT/auto1/crawl.db" "SELECT '  ' || detail FROM events WHERE kind = 'render_decision'"

@@ -132,6 +132,7 @@ class Crawler::Impl {
   struct PendingSample {  // auto: a sample submitted, its render not in
     std::string url, host;
     TimePoint submitted{};
+    bool thin_only = false;   // the page's shell evidence: the weak form alone
     bool page_waits = false;  // else the page went on statically with:
     std::vector<std::string> static_links;
     size_t static_words = 0;

@@ -2,9 +2,10 @@
 //
 // always: every fetched page is rendered before it is parsed; the rendered
 //   DOM is what the parser, the strategy and the store's links see.
-// auto: every page is parsed statically first; RenderDecider says whether
-//   the page's host renders (or samples) and only those pages go to the
-//   pool. A sample compares the two parses (render/render_decider.h) and may
+// auto: every page is parsed statically first; its HTML and static parse
+//   say whether it looks like an application shell (ShellEvidence); only
+//   shells are sampled, and RenderDecider says whether the page's host
+//   renders (or samples): only those pages go to the pool. A sample compares the two parses (render/render_decider.h) and may
 //   decide its host; the decision and its evidence become a
 //   `render_decision` event (explain, dashboard events). While a host's
 //   samples render, its other scripted pages are held (their static parse
@@ -79,10 +80,18 @@ size_t Words(const std::string& text) {
 // statically (a bound on the memory of held bodies and parses).
 constexpr size_t kMaxHeldPages = 2000;
 
-// auto: a page with at least this many links in its static parse is no
-// application shell: as a sample it goes on statically while its render
-// decides, and it is never held.
-constexpr size_t kContentLinks = 10;
+// auto: a page with at least this many links in its static parse has its
+// navigation in the HTML: as a sample it goes on statically while its
+// render decides, and it is never held.
+constexpr size_t kContentLinks = ShellEvidence::kContentLinks;
+
+// `html` and its static parse.
+ShellEvidence EvidenceOf(std::string_view html, const ParsedPage& page) {
+  return ReadShellEvidence(html,
+                           StaticCounts{Words(page.text), page.links.size(), page.text.size()});
+}
+
+bool ThinOnly(const ShellEvidence& e) { return e.Thin() && !e.Strong(); }
 
 // auto: the time cap of a sample whose page went on statically. It compares
 // what the page's scripts built with the static parse; a page that keeps busy (timers, animation, late
@@ -118,7 +127,7 @@ bool Crawler::Impl::MaybeRender(ProcessedPage* p) {
   if (decider_) {
     const std::string host = RobotsHostKey(url);
     std::lock_guard<std::mutex> lock(held_mu_);  // a decision releases held_ under it
-    action = decider_->Consider(host, p->decoded.utf8);
+    action = decider_->Consider(host, EvidenceOf(p->decoded.utf8, p->page));
     // Only a shell waits for its host's decision (kContentLinks).
     if (action == RenderDecider::Action::kHold && render_held_.load() < kMaxHeldPages &&
         p->page.links.size() < kContentLinks) {
@@ -176,6 +185,7 @@ void Crawler::Impl::SubmitSample(const ProcessedPage& p, std::shared_ptr<Process
   sample->host = RobotsHostKey(job.url);
   sample->submitted = clock_->Now();
   sample->page_waits = waiting != nullptr;
+  sample->thin_only = ThinOnly(EvidenceOf(p.decoded.utf8, p.page));
   if (!waiting) {
     sample->static_links = LinkUrls(p.page);
     sample->static_words = Words(p.page.text);
@@ -213,7 +223,7 @@ void Crawler::Impl::DecideFromSample(const PendingSample& sample, RenderResult r
                          RobotsHostKey(r.location) == sample.host;
       ParsedPage rendered = ParseHtml(r.html, moved ? r.location : sample.url, parse_options_);
       RenderSample s{sample.static_links, LinkUrls(rendered), sample.static_words,
-                     Words(rendered.text)};
+                     Words(rendered.text), sample.thin_only};
       if (r.timed_out && !decider_->ShowsGain(s)) {
         failed = true;  // at its cap maybe before its scripts ran: no evidence
       } else {
@@ -239,7 +249,8 @@ void Crawler::Impl::ReleaseHeld(const std::string& host) {
     if (it == held_.end()) return;
     std::vector<std::shared_ptr<ProcessedPage>> keep;
     for (auto& page : it->second) {
-      const RenderDecider::Action a = decider_->Reconsider(host, page->decoded.utf8);
+      const RenderDecider::Action a =
+          decider_->Reconsider(host, EvidenceOf(page->decoded.utf8, page->page));
       if (a == RenderDecider::Action::kHold) {
         keep.push_back(std::move(page));
       } else {
@@ -303,7 +314,7 @@ void Crawler::Impl::FinishRender(ProcessedPage p, RenderDecider::Action action, 
   }
   if (sample) {
     RenderSample s{LinkUrls(p.page), LinkUrls(rendered), Words(p.page.text),
-                   Words(rendered.text)};
+                   Words(rendered.text), ThinOnly(EvidenceOf(p.decoded.utf8, p.page))};
     // A sample at its time cap may not have run its scripts yet (a starved
     // browser): it can show a gain, never the lack of one.
     if (r.timed_out && !decider_->ShowsGain(s)) {
@@ -341,6 +352,8 @@ void Crawler::Impl::RecordRender() {
   if (decider_) {
     detail += " pages=" + std::to_string(decider_->pages()) +
               " capped=" + std::to_string(decider_->capped()) +
+              " shells=" + std::to_string(decider_->shells()) +
+              " scripted_content=" + std::to_string(decider_->scripted_content()) +
               " held=" + std::to_string(render_held_total_.load());
   }
   if (config_.progress_interval_ms > 0) std::fprintf(stderr, "render: %s\n", detail.c_str());

@@ -73,7 +73,11 @@ std::vector<std::string> ChromiumArgs(const std::string& exe, const std::string&
       "--host-resolver-rules=MAP * ~NOTFOUND",
       "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
       "--js-flags=--max-old-space-size=" + std::to_string(js_heap_mb),
-      "about:blank",
+      // No first tab: the workers open their own targets, each in a browser
+      // context of its own, and never use it. Without it a browser start
+      // costs ~0.5 CPU s instead of ~2.2 (the first tab's renderer and its
+      // navigation; docs/notebook/2026-11-28-render-auto.md).
+      "--no-startup-window",
   };
   // Chromium's sandbox refuses to run as root; containers that run crawls as
   // root get the renderer isolation of the process boundary only.

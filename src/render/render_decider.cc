@@ -1,26 +1,9 @@
 #include "render/render_decider.h"
 
-#include <strings.h>
-
 #include <cstdio>
 #include <unordered_set>
 
 namespace topicrawl {
-
-bool LooksScripted(std::string_view html) {
-  constexpr std::string_view kTag = "<script";
-  for (size_t i = html.find('<'); i != std::string_view::npos; i = html.find('<', i + 1)) {
-    if (html.size() - i >= kTag.size() &&
-        strncasecmp(html.data() + i, kTag.data(), kTag.size()) == 0) {
-      const char next = html.size() > i + kTag.size() ? html[i + kTag.size()] : '>';
-      if (next == '>' || next == ' ' || next == '\t' || next == '\n' || next == '\r' ||
-          next == '/') {
-        return true;
-      }
-    }
-  }
-  return false;
-}
 
 double LinkGain(const RenderSample& s) {
   std::unordered_set<std::string_view> have(s.static_links.begin(), s.static_links.end());
@@ -50,25 +33,30 @@ bool RenderDecider::UnderCap() const {
          static_cast<double>(rendered_ + 1) <= options_.max_share * static_cast<double>(pages_);
 }
 
-RenderDecider::Action RenderDecider::Consider(const std::string& host, std::string_view html) {
+RenderDecider::Action RenderDecider::Consider(const std::string& host,
+                                              const ShellEvidence& page) {
   std::lock_guard<std::mutex> lock(mu_);
   ++pages_;
-  return Decide(host, html);
+  return Decide(host, page, true);
 }
 
-RenderDecider::Action RenderDecider::Reconsider(const std::string& host, std::string_view html) {
+RenderDecider::Action RenderDecider::Reconsider(const std::string& host,
+                                                const ShellEvidence& page) {
   std::lock_guard<std::mutex> lock(mu_);
-  return Decide(host, html);
+  return Decide(host, page, false);
 }
 
-RenderDecider::Action RenderDecider::Decide(const std::string& host, std::string_view html) {
+RenderDecider::Action RenderDecider::Decide(const std::string& host, const ShellEvidence& page,
+                                            bool count) {
   HostRenderDecision& h = hosts_[host];
   if (h.host.empty()) h.host = host;
   Action want = Action::kStatic;
   if (h.state == HostRenderDecision::State::kRender) {
     want = Action::kRender;
-  } else if (h.state == HostRenderDecision::State::kUndecided && !sampling_stopped_ &&
-             LooksScripted(html)) {
+  } else if (page.scripted && count) {
+    ++(page.Shell() ? shells_ : scripted_content_);
+  }
+  if (h.state == HostRenderDecision::State::kUndecided && !sampling_stopped_ && page.Shell()) {
     if (h.samples_started < options_.samples) {
       if (pending_samples_ >= options_.max_pending_samples) return Action::kStatic;
       want = Action::kSample;
@@ -85,6 +73,7 @@ RenderDecider::Action RenderDecider::Decide(const std::string& host, std::string
   if (want == Action::kSample) {
     ++h.samples_started;
     ++pending_samples_;
+    if (h.shell.empty()) h.shell = page.Describe();
   }
   return want;
 }
@@ -95,28 +84,42 @@ std::string RenderDecider::AddSample(const std::string& host, const RenderSample
   if (h.host.empty()) h.host = host;
   if (pending_samples_ > 0) --pending_samples_;
   h.gains.emplace_back(LinkGain(sample), TextGain(sample));
-  if (h.state != HostRenderDecision::State::kUndecided ||
-      static_cast<int>(h.gains.size()) < options_.samples) {
-    return "";
-  }
+  const bool gain = h.gains.back().first >= options_.min_link_gain ||
+                    h.gains.back().second >= options_.min_text_gain;
+  if (sample.thin_only && !gain) ++h.thin_no_gain;
+  if (h.state != HostRenderDecision::State::kUndecided) return "";
+  // Every sample so far a thin page without gain: the weak evidence did
+  // not hold, no need to render more of the host's pages to know it.
+  const bool early = h.thin_no_gain == static_cast<int>(h.gains.size());
+  if (!early && static_cast<int>(h.gains.size()) < options_.samples) return "";
+  return host + ": " + DecideHost(&h);
+}
+
+std::string RenderDecider::DecideHost(HostRenderDecision* h) {
   double link = 0, text = 0;
-  for (const auto& [l, t] : h.gains) {
+  for (const auto& [l, t] : h->gains) {
     link += l;
     text += t;
   }
-  link /= static_cast<double>(h.gains.size());
-  text /= static_cast<double>(h.gains.size());
+  link /= static_cast<double>(h->gains.size());
+  text /= static_cast<double>(h->gains.size());
   const bool render = link >= options_.min_link_gain || text >= options_.min_text_gain;
-  h.state = render ? HostRenderDecision::State::kRender : HostRenderDecision::State::kStatic;
+  h->state = render ? HostRenderDecision::State::kRender : HostRenderDecision::State::kStatic;
   any_render_ = any_render_ || render;
   char buf[256];
   std::snprintf(buf, sizeof(buf),
-                "%zu samples: mean link gain %.2f (render at >= %.2f), mean text gain %.2f "
-                "(render at >= %.2f) -> %s",
-                h.gains.size(), link, options_.min_link_gain, text, options_.min_text_gain,
-                RenderStateName(h.state));
-  h.evidence = buf;
-  return host + ": " + h.evidence;
+                "%zu sample%s: mean link gain %.2f (render at >= %.2f), mean text gain %.2f "
+                "(render at >= %.2f)%s -> %s",
+                h->gains.size(), h->gains.size() == 1 ? "" : "s", link, options_.min_link_gain,
+                text, options_.min_text_gain,
+                h->thin_no_gain == static_cast<int>(h->gains.size()) &&
+                        static_cast<int>(h->gains.size()) < options_.samples
+                    ? ", a thin page without gain"
+                    : "",
+                RenderStateName(h->state));
+  h->evidence = buf;
+  if (!h->shell.empty()) h->evidence += "; sampled as a shell: " + h->shell;
+  return h->evidence;
 }
 
 void RenderDecider::RenderFailed(const std::string& host, bool was_sample) {
@@ -181,6 +184,14 @@ int64_t RenderDecider::rendered() const {
 int64_t RenderDecider::capped() const {
   std::lock_guard<std::mutex> lock(mu_);
   return capped_;
+}
+int64_t RenderDecider::shells() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return shells_;
+}
+int64_t RenderDecider::scripted_content() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return scripted_content_;
 }
 
 }  // namespace topicrawl

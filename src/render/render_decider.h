@@ -1,8 +1,12 @@
 // RenderDecider: --render auto. Decides per host whether its pages are
 // rendered, from a small sample of them rendered and parsed both ways.
 //
-//   1. A page is a candidate only when its HTML has a <script> element
-//      (LooksScripted): without one, rendering cannot change it.
+//   1. A page is a candidate only when its static HTML looks like an
+//      application shell (ShellEvidence::Shell, render/shell_evidence.h:
+//      an empty app root, a data island, a noscript notice, an inline
+//      fetch that writes the DOM, or a thin page with scripts). Any other
+//      page is parsed statically and costs no render, on any host not
+//      decided "render": a web of ordinary sites starts no browser.
 //   2. A host starts undecided. Its first `samples` candidates are rendered
 //      as samples; for each, the static parse and the rendered parse are
 //      compared: link gain = share of the rendered page's links the static
@@ -10,13 +14,16 @@
 //      static text lacks (1 - static/rendered, floored at 0).
 //   3. With all samples in: the host is rendered when the mean link gain
 //      >= min_link_gain or the mean text gain >= min_text_gain; otherwise
-//      never again. The decision and its evidence (per-sample figures) are
-//      kept for explain and the dashboard (Decisions()).
+//      never again. Early: when every sample in so far came from a page
+//      with only the weak (thin page) evidence and showed no gain (below
+//      both thresholds), the host is static at once. The decision and its
+//      evidence (the samples' shell evidence, per-sample figures) are kept
+//      for explain and the dashboard (Decisions()).
 //   4. While a host's samples render (all `samples` started, no decision
 //      yet), its other candidates are held (kHold) when `hold_undecided`:
 //      the caller keeps them and asks again with Reconsider once the
 //      samples are in (AddSample decided, or RenderFailed freed a sample
-//      slot), so a host decided "render" has none of its scripted pages
+//      slot), so a host decided "render" has none of its shell pages
 //      parsed only statically.
 //   5. A crawl-wide cap: a render (sample or not) is only started while
 //      rendered pages stay within max_share of the pages processed (after a
@@ -42,6 +49,8 @@
 #include <string_view>
 #include <vector>
 
+#include "render/shell_evidence.h"
+
 namespace topicrawl {
 
 struct RenderDeciderOptions {
@@ -54,13 +63,11 @@ struct RenderDeciderOptions {
   bool hold_undecided = true;
 };
 
-// True when `html` contains a <script element (ASCII case-insensitive).
-bool LooksScripted(std::string_view html);
-
 // One page parsed both ways.
 struct RenderSample {
   std::vector<std::string> static_links, rendered_links;  // canonical URLs
   size_t static_words = 0, rendered_words = 0;
+  bool thin_only = false;  // the page's shell evidence was the weak form alone
 };
 double LinkGain(const RenderSample& s);
 double TextGain(const RenderSample& s);
@@ -72,6 +79,8 @@ struct HostRenderDecision {
   int failures = 0;  // failed sample renders; `samples` of them: static
   bool overdue = false;  // RenderDecider::SampleOverdue
   std::vector<std::pair<double, double>> gains;  // (link, text) per sample
+  int thin_no_gain = 0;  // samples of thin-only pages that showed no gain
+  std::string shell;     // the first sample's ShellEvidence::Describe()
   std::string evidence;  // e.g. "2 samples: link gain 0.85, text gain 0.90 -> render"
 };
 const char* RenderStateName(HostRenderDecision::State state);
@@ -82,10 +91,10 @@ class RenderDecider {
 
   enum class Action { kStatic, kRender, kSample, kHold };
   // For one statically parsed page of `host` (call once per page).
-  Action Consider(const std::string& host, std::string_view html);
+  Action Consider(const std::string& host, const ShellEvidence& page);
   // Again for a page Consider (or Reconsider) held, after a sample of its
   // host completed: not counted as another page.
-  Action Reconsider(const std::string& host, std::string_view html);
+  Action Reconsider(const std::string& host, const ShellEvidence& page);
   // The comparison of a kSample page; returns the decision's evidence when
   // this sample decided the host, else "".
   std::string AddSample(const std::string& host, const RenderSample& sample);
@@ -105,14 +114,19 @@ class RenderDecider {
   int64_t pages() const;
   int64_t rendered() const;
   int64_t capped() const;
+  // Scripted pages of hosts not decided "render", by their evidence: read
+  // as shells (candidates) or as content (never sampled).
+  int64_t shells() const;
+  int64_t scripted_content() const;
 
  private:
   bool UnderCap() const;  // mu_ held
-  Action Decide(const std::string& host, std::string_view html);  // mu_ held
+  Action Decide(const std::string& host, const ShellEvidence& page, bool count);  // mu_ held
+  std::string DecideHost(HostRenderDecision* h);  // mu_ held; the evidence
   RenderDeciderOptions options_;
   mutable std::mutex mu_;
   std::map<std::string, HostRenderDecision> hosts_;
-  int64_t pages_ = 0, rendered_ = 0, capped_ = 0;
+  int64_t pages_ = 0, rendered_ = 0, capped_ = 0, shells_ = 0, scripted_content_ = 0;
   int pending_samples_ = 0;
   bool sampling_stopped_ = false;
   bool any_render_ = false;

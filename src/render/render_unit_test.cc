@@ -1,6 +1,7 @@
 // Pure parts of render/: base64 (RFC 4648 section 10 vectors), the headers
 // replayed to Chromium, the subresource gate (robots, per-host delay,
-// cache) on a fake clock, --render names.
+// cache) on a fake clock, --render names, the shell evidence of hand-made
+// pages and the auto-mode decision.
 #include <gtest/gtest.h>
 
 #include "core/clock.h"
@@ -113,6 +114,150 @@ TEST(RenderMode, Names) {
   EXPECT_STREQ(RenderModeName(RenderMode::kAuto), "auto");
 }
 
+// A script-built shell (thin page with a script file and an empty app
+// root) and a documentation page with scripts (content).
+ShellEvidence ShellPage() {
+  return ReadShellEvidence("<div id=app></div><script src=app.js></script>", {0, 0, 0});
+}
+ShellEvidence ThinPage() {
+  return ReadShellEvidence("<p>Loading</p><script src=app.js></script>", {1, 0, 7});
+}
+ShellEvidence ContentPage() {
+  return ReadShellEvidence("<p>long text</p><script src=search.js></script>", {800, 40, 5000});
+}
+ShellEvidence PlainPage() { return ReadShellEvidence("<p>plain</p>", {1, 0, 5}); }
+
+// Hand-made documents in the forms of the common single-page-application
+// frameworks and of ordinary pages with scripts.
+TEST(ShellEvidence, FrameworkShellsAreShells) {
+  const ShellEvidence cra = ReadShellEvidence(
+      "<!doctype html><html><head><script defer src=\"/static/js/main.3f.js\"></script></head>"
+      "<body><noscript>You need to enable JavaScript to run this app.</noscript>"
+      "<div id=\"root\"></div></body></html>",
+      {9, 0, 48});
+  EXPECT_TRUE(cra.Shell());
+  EXPECT_TRUE(cra.Strong());
+  EXPECT_EQ(cra.empty_root, "#root");
+  EXPECT_TRUE(cra.noscript_notice);
+  EXPECT_EQ(cra.script_files, 1);
+  const ShellEvidence angular = ReadShellEvidence(
+      "<html><body><APP-ROOT></APP-ROOT><script src=main.js type=module></script></body></html>",
+      {0, 0, 0});
+  EXPECT_EQ(angular.empty_root, "<app-root>");
+  const ShellEvidence vue = ReadShellEvidence(
+      "<body><DIV ID='app' style='height:4000px'>\n  Loading...\n</DIV><script src=/app.js>"
+      "</script></body>",
+      {1, 0, 10});
+  EXPECT_EQ(vue.empty_root, "#app");  // a placeholder of <= 3 words is empty
+  EXPECT_NE(vue.Describe().find("empty app root #app"), std::string::npos) << vue.Describe();
+}
+
+TEST(ShellEvidence, DataIslandsAndInlineFetches) {
+  // The synthetic web's template style: the content as JSON, a <template>.
+  const std::string json(600, 'x');
+  const ShellEvidence island = ReadShellEvidence(
+      "<ul id=links></ul><template id=link><li><a></a></li></template>"
+      "<script type=\"application/json\" id=data>{\"prose\":\"" + json + "\"}</script>"
+      "<script src=/app.js></script>",
+      {0, 0, 0});
+  EXPECT_GT(island.island_bytes, 600u);
+  EXPECT_TRUE(island.Strong());
+  // JSON-LD is metadata: no island; with 12 links the page is no thin page.
+  const ShellEvidence ld = ReadShellEvidence(
+      "<script type=\"application/ld+json\">{\"@type\":\"Article\",\"x\":\"" + json +
+          "\"}</script><p>short</p>",
+      {30, 12, 200});
+  EXPECT_EQ(ld.island_bytes, 0u);
+  EXPECT_FALSE(ld.Shell());
+  const ShellEvidence fetch = ReadShellEvidence(
+      "<ul id=list></ul><script>fetch('/api/items').then(r => r.json()).then(j => {"
+      "document.getElementById('list').innerHTML = j.html; });</script>",
+      {0, 0, 0});
+  EXPECT_TRUE(fetch.fetch_and_dom);
+  EXPECT_TRUE(fetch.Strong());
+  // Non-executable script types count as neither code nor data.
+  const ShellEvidence config = ReadShellEvidence(
+      "<script type=\"text/x-mathjax-config\">fetch( innerHTML</script>", {500, 50, 3000});
+  EXPECT_FALSE(config.fetch_and_dom);
+  EXPECT_EQ(config.inline_script_bytes, 0u);
+}
+
+TEST(ShellEvidence, ContentPagesWithScriptsAreNot) {
+  // Server-rendered (Next.js): the root holds the page, the JSON is smaller
+  // than its text.
+  const ShellEvidence ssr = ReadShellEvidence(
+      "<div id=\"__next\"><header><a href=/a>a</a></header><p>long article</p></div>"
+      "<script id=\"__NEXT_DATA__\" type=\"application/json\">{\"props\":{}}</script>"
+      "<script src=/_next/main.js></script>",
+      {400, 25, 2500});
+  EXPECT_TRUE(ssr.scripted);
+  EXPECT_TRUE(ssr.empty_root.empty());
+  EXPECT_FALSE(ssr.Shell());
+  EXPECT_EQ(ssr.Describe().rfind("content (400 words, 25 links", 0), 0u) << ssr.Describe();
+  // A documentation page that asks for JavaScript for its search box only.
+  const ShellEvidence javadoc = ReadShellEvidence(
+      "<noscript><div>JavaScript is disabled on your browser.</div></noscript>"
+      "<script src=search.js></script><main>...</main>",
+      {600, 70, 4000});
+  EXPECT_TRUE(javadoc.noscript_notice);
+  EXPECT_FALSE(javadoc.Shell());
+  // A redirect stub: little text, an inline script, but its content is
+  // elsewhere.
+  const ShellEvidence stub = ReadShellEvidence(
+      "<head><meta http-equiv=\"refresh\" content=\"0;URL=../x.html\"></head><body>"
+      "<p>Redirecting to <a href=\"../x.html\">x</a></p>"
+      "<script>location.replace(\"../x.html\" + location.search);</script></body>",
+      {3, 1, 20});
+  EXPECT_TRUE(stub.refresh);
+  EXPECT_FALSE(stub.Shell());
+  EXPECT_EQ(stub.Describe(), "redirects itself (meta refresh)");
+  // An app root in a comment is no root; a small page with a tiny inline
+  // script (less script than text) is just small.
+  const ShellEvidence small = ReadShellEvidence(
+      "<!-- <div id=app></div> --><p>Contact us by mail or phone today.</p>"
+      "<script>var a=1;</script>",
+      {7, 0, 35});
+  EXPECT_TRUE(small.empty_root.empty());
+  EXPECT_FALSE(small.Shell());
+  EXPECT_FALSE(ReadShellEvidence("<div id=app></div>", {0, 0, 0}).Shell());  // no script
+}
+
+TEST(RenderDecider, AThinSampleWithoutGainDecidesItsHostAtOnce) {
+  RenderDeciderOptions o;
+  o.samples = 2;
+  o.free_renders = 100;
+  RenderDecider d(o);
+  ASSERT_TRUE(ThinPage().Thin());
+  ASSERT_FALSE(ThinPage().Strong());
+  EXPECT_EQ(d.Consider("small.test", ThinPage()), RenderDecider::Action::kSample);
+  const std::string ev =
+      d.AddSample("small.test", RenderSample{{"a"}, {"a"}, 1, 1, /*thin_only=*/true});
+  EXPECT_NE(ev.find("1 sample: "), std::string::npos) << ev;
+  EXPECT_NE(ev.find("a thin page without gain -> static"), std::string::npos) << ev;
+  EXPECT_EQ(d.Consider("small.test", ThinPage()), RenderDecider::Action::kStatic);
+  // Strong evidence (an empty app root) wants all samples, and a thin
+  // sample that shows a gain does not end the sampling either.
+  EXPECT_EQ(d.Consider("spa.test", ShellPage()), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.AddSample("spa.test", RenderSample{{"a"}, {"a"}, 1, 1, false}), "");
+  EXPECT_EQ(d.Consider("thin.test", ThinPage()), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.AddSample("thin.test", RenderSample{{}, {"x", "y"}, 1, 90, true}), "");
+  EXPECT_EQ(d.Consider("thin.test", ThinPage()), RenderDecider::Action::kSample);
+  EXPECT_NE(d.AddSample("thin.test", RenderSample{{"a"}, {"a"}, 1, 1, true}).find("-> render"),
+            std::string::npos);
+}
+
+TEST(RenderDecider, ContentPagesAreNeverSampled) {
+  RenderDeciderOptions o;
+  o.free_renders = 100;
+  RenderDecider d(o);
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(d.Consider("docs.test", ContentPage()), RenderDecider::Action::kStatic);
+  }
+  EXPECT_EQ(d.rendered(), 0);
+  EXPECT_EQ(d.scripted_content(), 50);
+  EXPECT_TRUE(d.Decisions().empty());
+}
+
 TEST(RenderDecider, LooksScripted) {
   EXPECT_TRUE(LooksScripted("<html><SCRIPT src=a.js></SCRIPT>"));
   EXPECT_TRUE(LooksScripted("<script>"));
@@ -140,21 +285,22 @@ TEST(RenderDecider, SamplesDecideTheHost) {
   o.samples = 2;
   o.free_renders = 100;
   RenderDecider d(o);
-  const std::string js = "<div id=app></div><script src=app.js></script>";
-  EXPECT_EQ(d.Consider("spa.test", "<p>no scripts</p>"), RenderDecider::Action::kStatic);
+  const ShellEvidence js = ShellPage();
+  EXPECT_EQ(d.Consider("spa.test", PlainPage()), RenderDecider::Action::kStatic);
   EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kSample);
   EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kSample);
   // Samples out, no decision yet: a scripted page is held, an unscripted
   // one is static (rendering cannot change it).
   EXPECT_EQ(d.Consider("spa.test", js), RenderDecider::Action::kHold);
-  EXPECT_EQ(d.Consider("spa.test", "<p>plain</p>"), RenderDecider::Action::kStatic);
+  EXPECT_EQ(d.Consider("spa.test", PlainPage()), RenderDecider::Action::kStatic);
+  EXPECT_EQ(d.Consider("spa.test", ContentPage()), RenderDecider::Action::kStatic);
   RenderSample shell{{}, {"x", "y"}, 3, 200};
   EXPECT_EQ(d.AddSample("spa.test", shell), "");
   EXPECT_EQ(d.Reconsider("spa.test", js), RenderDecider::Action::kHold);  // one sample out
   const std::string ev = d.AddSample("spa.test", shell);
   EXPECT_NE(ev.find("-> render"), std::string::npos) << ev;
   EXPECT_EQ(d.Reconsider("spa.test", js), RenderDecider::Action::kRender);  // the held page
-  EXPECT_EQ(d.Consider("spa.test", "<p>even without scripts</p>"), RenderDecider::Action::kRender);
+  EXPECT_EQ(d.Consider("spa.test", PlainPage()), RenderDecider::Action::kRender);
 
   EXPECT_EQ(d.Consider("docs.test", js), RenderDecider::Action::kSample);
   EXPECT_EQ(d.Consider("docs.test", js), RenderDecider::Action::kSample);
@@ -164,18 +310,22 @@ TEST(RenderDecider, SamplesDecideTheHost) {
   EXPECT_NE(d.AddSample("docs.test", same).find("-> static"), std::string::npos);
   EXPECT_EQ(d.Reconsider("docs.test", js), RenderDecider::Action::kStatic);
   EXPECT_EQ(d.Consider("docs.test", js), RenderDecider::Action::kStatic);
-  EXPECT_EQ(d.pages(), 10);  // the Consider calls: Reconsider counts no page
+  EXPECT_EQ(d.pages(), 11);  // the Consider calls: Reconsider counts no page
+  EXPECT_EQ(d.shells(), 7);  // before "render": the scripted pages by their evidence
+  EXPECT_EQ(d.scripted_content(), 1);
   auto all = d.Decisions();
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].host, "docs.test");
   EXPECT_EQ(all[0].state, HostRenderDecision::State::kStatic);
+  EXPECT_NE(all[0].evidence.find("sampled as a shell: empty app root #app"), std::string::npos)
+      << all[0].evidence;
 }
 
 TEST(RenderDecider, FailedSamplesAreRetriedThenGivenUp) {
   RenderDeciderOptions o;
   o.samples = 2;
   RenderDecider d(o);
-  const std::string js = "<script></script>";
+  const ShellEvidence js = ShellPage();
   EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kSample);
   EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kSample);
   EXPECT_EQ(d.Consider("bad.test", js), RenderDecider::Action::kHold);
@@ -194,8 +344,8 @@ TEST(RenderDecider, WithoutHoldingTheUndecidedHostsPagesAreStatic) {
   o.samples = 1;
   o.hold_undecided = false;
   RenderDecider d(o);
-  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kSample);
-  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kStatic);
+  EXPECT_EQ(d.Consider("a.test", ShellPage()), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("a.test", ShellPage()), RenderDecider::Action::kStatic);
 }
 
 TEST(RenderDecider, PendingSamplesAreBoundedAcrossHosts) {
@@ -204,15 +354,15 @@ TEST(RenderDecider, PendingSamplesAreBoundedAcrossHosts) {
   o.max_pending_samples = 3;
   o.free_renders = 100;
   RenderDecider d(o);
-  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kSample);
-  EXPECT_EQ(d.Consider("a.test", "<script>"), RenderDecider::Action::kSample);
-  EXPECT_EQ(d.Consider("b.test", "<script>"), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("a.test", ShellPage()), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("a.test", ShellPage()), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("b.test", ShellPage()), RenderDecider::Action::kSample);
   // Three samples render: b.test's next page is static, its host undecided.
   EXPECT_EQ(d.pending_samples(), 3);
-  EXPECT_EQ(d.Consider("b.test", "<script>"), RenderDecider::Action::kStatic);
+  EXPECT_EQ(d.Consider("b.test", ShellPage()), RenderDecider::Action::kStatic);
   d.AddSample("a.test", RenderSample{{"a"}, {"a"}, 10, 10});
   EXPECT_EQ(d.pending_samples(), 2);
-  EXPECT_EQ(d.Consider("b.test", "<script>"), RenderDecider::Action::kSample);
+  EXPECT_EQ(d.Consider("b.test", ShellPage()), RenderDecider::Action::kSample);
   d.RenderFailed("b.test", true);
   EXPECT_EQ(d.pending_samples(), 2);
 }
@@ -222,7 +372,7 @@ TEST(RenderDecider, StopSamplingLeavesUndecidedHostsStatic) {
   o.samples = 2;
   o.free_renders = 100;
   RenderDecider d(o);
-  const std::string js = "<script></script>";
+  const ShellEvidence js = ShellPage();
   d.Consider("spa.test", js);
   d.AddSample("spa.test", RenderSample{{}, {"x"}, 0, 10});
   d.AddSample("spa.test", RenderSample{{}, {"y"}, 0, 10});  // spa.test: render
@@ -258,11 +408,11 @@ TEST(RenderDecider, ShareCapAfterTheFreeRenders) {
   o.max_share = 0.25;
   o.free_renders = 2;
   RenderDecider d(o);
-  d.Consider("a.test", "<script>");
+  d.Consider("a.test", ShellPage());
   d.AddSample("a.test", RenderSample{{}, {"x"}, 0, 10});  // a.test: render
   int rendered = 0;
   for (int i = 0; i < 40; ++i) {
-    rendered += d.Consider("a.test", "<p>") == RenderDecider::Action::kRender;
+    rendered += d.Consider("a.test", PlainPage()) == RenderDecider::Action::kRender;
   }
   // 41 pages: 2 free renders, then at most a quarter of the pages.
   EXPECT_EQ(d.rendered(), 10);

@@ -5,7 +5,8 @@
 //   always: its articles are found; the document is downloaded once; the
 //           WARC holds the response and the rendered DOM (conversion);
 //   auto:   the script site is sampled and decided "render", the static
-//           site (no scripts) is never rendered; pages of the script site
+//           site (its home has a script, and its content in the HTML) is
+//           never rendered; pages of the script site
 //           fetched while its samples render are held and rendered after
 //           the decision, so the links only their scripts write are found.
 #include <gtest/gtest.h>
@@ -65,8 +66,14 @@ class CrawlerRenderTest : public ::testing::Test {
             document.getElementById('main').textContent = j.text; });
         }
       });)JS", "application/javascript"));
-    static_.Set("/", HtmlResponse("<html><body><p>static home</p><a href=/s1>s1</a>"
-                                  "<a href=/s2>s2</a></body></html>"));
+    // The static home has a script (a menu widget) and its content in the
+    // HTML: auto mode reads it as content and never renders it.
+    std::string prose;
+    for (int i = 0; i < 12; ++i) prose += "Static pages about routing tables and queues. ";
+    static_.Set("/", HtmlResponse("<html><head><script src=/menu.js></script></head><body><p>" +
+                                  prose + "</p><a href=/s1>s1</a><a href=/s2>s2</a></body></html>"));
+    static_.Set("/menu.js", TextResponse("document.body.dataset.menu = 'on';",
+                                         "application/javascript"));
     static_.Set("/s1", HtmlResponse("<html><body><p>static one</p></body></html>"));
     static_.Set("/s2", HtmlResponse("<html><body><p>static two</p></body></html>"));
   }
@@ -167,11 +174,14 @@ TEST_F(CrawlerRenderTest, AutoRendersTheScriptSiteOnly) {
   ASSERT_EQ(decisions.size(), 1u);
   EXPECT_NE(decisions[0].find("http://spa.test: 2 samples"), std::string::npos) << decisions[0];
   EXPECT_NE(decisions[0].find("-> render"), std::string::npos) << decisions[0];
-  // Static pages have no script: none was rendered, so no conversion.
+  // The static site's pages are content (one with a script): none was
+  // sampled or rendered, only the script site's 7 pages.
   auto static_renders = Column(
       "SELECT detail FROM events WHERE kind = 'render'");
   ASSERT_EQ(static_renders.size(), 1u);
   EXPECT_NE(static_renders[0].find("rendered=7 "), std::string::npos) << static_renders[0];
+  EXPECT_NE(static_renders[0].find(" scripted_content=1"), std::string::npos)
+      << static_renders[0];
 }
 
 // A script-built site whose every page writes one link of its own: /p/I
