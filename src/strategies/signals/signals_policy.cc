@@ -28,7 +28,12 @@
 // >= 0.5. A host is untrusted at once when its lastmods have the shape of a
 // build date: >= 90 % of its (>= 10) URLs carry one date and >= 90 % claim
 // a change, or one date covers >= 90 % in two collections and moved
-// between them. Untrusted hosts fall back to the estimator.
+// between them. A host is untrusted for the round, too, when its lastmods
+// hide edits: it names new URLs dated after every known URL's lastmod while
+// none of its >= 10 known lastmods is newer than our fetch (a new page is
+// reached by a link some existing page gained; a lastmod that never moves
+// is the first date, never updated: Bing's "wrong" sitemaps other than the
+// build date). Untrusted hosts fall back to the estimator.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -83,6 +88,7 @@ struct Claim {
 struct HostShape {
   std::map<int64_t, int64_t> dates;  // lastmod -> URLs
   int64_t with_lastmod = 0, claims = 0;
+  int64_t fresh_after = 0;           // new URLs dated after every known URL's lastmod
   std::string untrusted;             // reason, "" = shape looks fine
 };
 
@@ -176,6 +182,11 @@ void SignalsRoundPolicy::JudgeShapes(std::unordered_map<std::string, HostShape>*
                     "collection (a build date)", 100 * share,
                     static_cast<long long>(shape.with_lastmod));
       shape.untrusted = buf;
+    } else if (shape.with_lastmod >= kShapeMinUrls && shape.claims == 0 && shape.fresh_after > 0) {
+      std::snprintf(buf, sizeof buf, "%lld new URLs dated after every known URL's lastmod, no "
+                    "known lastmod moved (the pages linking them hide their edits)",
+                    static_cast<long long>(shape.fresh_after));
+      shape.untrusted = buf;
     }
     mem.modal_ms = modal;
     mem.modal_share = share;
@@ -234,6 +245,23 @@ Status SignalsRoundPolicy::Plan(const RoundRequest& request, RoundHistory& histo
     return true;
   });
   if (!s.ok()) return s;
+  // New URLs the sites announce (newest first; the crawl's strategy orders
+  // the kept ones when the round starts).
+  std::vector<const Announcement*> fresh;
+  for (const auto& [id, a] : announced) {
+    if (!known.count(id)) fresh.push_back(&a);
+  }
+  std::sort(fresh.begin(), fresh.end(), [](const Announcement* a, const Announcement* b) {
+    int64_t da = std::max(a->lastmod_ms, a->published_ms), db = std::max(b->lastmod_ms, b->published_ms);
+    return da != db ? da > db : a->url < b->url;
+  });
+  for (const Announcement* a : fresh) {
+    auto shape = shapes.find(a->host);
+    if (shape != shapes.end() &&
+        std::max(a->lastmod_ms, a->published_ms) > shape->second.dates.rbegin()->first + kSlackMs) {
+      ++shape->second.fresh_after;
+    }
+  }
   JudgeShapes(&shapes);
 
   // Trust per host, then tiers.
@@ -279,16 +307,6 @@ Status SignalsRoundPolicy::Plan(const RoundRequest& request, RoundHistory& histo
     if (c.tier == 4) continue;
     plan->revisits.push_back({c.url_id, c.tier == 1 ? kClaimBonus + c.value : c.value});
   }
-  // New URLs the sites announce (newest first; the crawl's strategy orders
-  // the kept ones when the round starts).
-  std::vector<const Announcement*> fresh;
-  for (const auto& [id, a] : announced) {
-    if (!known.count(id)) fresh.push_back(&a);
-  }
-  std::sort(fresh.begin(), fresh.end(), [](const Announcement* a, const Announcement* b) {
-    int64_t da = std::max(a->lastmod_ms, a->published_ms), db = std::max(b->lastmod_ms, b->published_ms);
-    return da != db ? da > db : a->url < b->url;
-  });
   // One budget, spent in the order: the claims, then the announced
   // new URLs, then the estimator with what is left.
   const size_t kept_fresh = SplitBudget(request.budget, claims, fresh.size());

@@ -202,6 +202,47 @@ TEST(SignalsPolicy, AnnouncedNewUrlsBecomeLinksInTheBandBelowClaims) {
   }
 }
 
+// A sitemap whose lastmods never move (the first date, never updated) but
+// that names a new URL dated after all of them: the page that links the new
+// one was edited without a new lastmod. The host is untrusted for the round
+// and its pages go to the estimator; a host whose edit moved a lastmod
+// stays trusted.
+TEST(SignalsPolicy, NewUrlsDatedAfterEveryUnmovedLastmodUntrustTheHost) {
+  FakeRoundHistory h;
+  h.summary.round = 0;
+  AddHost(&h, "stale.test", 1, 20);
+  AddHost(&h, "good.test", 101, 20);
+  for (int i = 0; i < 20; ++i) {
+    Announce(&h, 1, h.urls.at(1 + i), kT0);                            // never moves
+    Announce(&h, 1, h.urls.at(101 + i), i == 0 ? kT0 + 5 * kDay : kT0);  // the hub moved
+  }
+  for (const std::string host : {"stale.test", "good.test"}) {
+    Announcement a;
+    a.host = host;
+    a.url = "http://" + host + "/new";
+    a.url_id = host == "stale.test" ? 900 : 901;
+    a.lastmod_ms = kT0 + 5 * kDay;
+    h.announcements[1].push_back(a);
+  }
+  auto p = Signals();
+  RoundPlan plan;
+  ASSERT_TRUE(p->Plan({1, 30, kT0 + 6 * kDay}, h, &plan).ok());
+  const HostTrust* stale = TrustOf(h, 1, "stale.test");
+  ASSERT_NE(stale, nullptr);
+  EXPECT_EQ(stale->state, "untrusted");
+  EXPECT_NE(stale->reason.find("1 new URLs dated after every known URL's lastmod"),
+            std::string::npos) << stale->reason;
+  const HostTrust* good = TrustOf(h, 1, "good.test");
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ(good->state, "trusted");
+  // 1 claim (good.test's hub) + 2 announced URLs + 27 estimator revisits:
+  // all 20 stale.test pages (uncovered), at most 2 explored good.test pages.
+  int stale_pages = 0, good_pages = 0;
+  for (const Revisit& r : plan.revisits) (r.url_id < 100 ? stale_pages : good_pages) += 1;
+  EXPECT_EQ(stale_pages, 20);
+  EXPECT_LE(good_pages, 3);
+}
+
 // The order within one budget: claims, then announced new URLs
 // (newest first), then the estimator with what is left; announced URLs
 // beyond the budget wait for a later round.
