@@ -95,6 +95,46 @@ bool ReadActivePort(const std::string& profile, std::string* ws_url) {
   return true;
 }
 
+// The forked child: its own process group, death with the crawler, the
+// niceness asked for, the log as stdout and stderr, then Chromium.
+[[noreturn]] void ExecChild(std::vector<char*>& argv, const std::string& log, pid_t parent,
+                            int nice) {
+  setpgid(0, 0);
+  // The browser dies with the crawler (a crash or kill -9 of topicrawl
+  // leaves no Chromium behind); its renderers exit when it goes. The
+  // signal follows the launching thread: a render worker, or the thread
+  // that called RenderPool::Start (a browser lost early is relaunched).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (nice > 0) {
+    errno = 0;
+    const int current = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0) setpriority(PRIO_PROCESS, 0, current + nice);
+  }
+  if (getppid() != parent) _exit(127);
+  int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  int null_fd = open("/dev/null", O_RDWR);
+  if (null_fd >= 0) dup2(null_fd, 0);
+  if (fd >= 0) {
+    dup2(fd, 1);
+    dup2(fd, 2);
+  }
+  execv(argv[0], argv.data());
+  _exit(127);
+}
+
+// The last line of Chromium's log that is not about D-Bus: usually why it
+// did not start.
+std::string LastLogLine(const std::string& log) {
+  std::string tail;
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find("dbus") != std::string::npos) continue;
+    tail = line;
+  }
+  return tail;
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<BrowserProcess>> BrowserProcess::Launch(
@@ -119,29 +159,7 @@ StatusOr<std::unique_ptr<BrowserProcess>> BrowserProcess::Launch(
   const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return Status::Error(std::string("fork: ") + strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);
-    // The browser dies with the crawler (a crash or kill -9 of topicrawl
-    // leaves no Chromium behind); its renderers exit when it goes. The
-    // signal follows the launching thread: a render worker, or the thread
-    // that called RenderPool::Start (a browser lost early is relaunched).
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (options.nice > 0) {
-      errno = 0;
-      const int current = getpriority(PRIO_PROCESS, 0);
-      if (errno == 0) setpriority(PRIO_PROCESS, 0, current + options.nice);
-    }
-    if (getppid() != parent) _exit(127);
-    int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int null_fd = open("/dev/null", O_RDWR);
-    if (null_fd >= 0) dup2(null_fd, 0);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-    }
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  if (pid == 0) ExecChild(argv, log, parent, options.nice);
   setpgid(pid, pid);  // either side may win the race; both set the same group
   b->pid_ = pid;
   const auto deadline =
@@ -154,15 +172,7 @@ StatusOr<std::unique_ptr<BrowserProcess>> BrowserProcess::Launch(
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  std::string tail;
-  {
-    std::ifstream in(log);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.find("dbus") != std::string::npos) continue;
-      tail = line;  // the last meaningful line says why, usually
-    }
-  }
+  const std::string tail = LastLogLine(log);
   return Status::Error(exe + " did not open its DevTools port within " +
                        std::to_string(options.start_timeout_ms) + " ms" +
                        (tail.empty() ? std::string() : ": " + tail));

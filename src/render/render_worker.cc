@@ -248,6 +248,10 @@ struct RenderWorker::Impl {
   void OnFreeTabEvent(uint64_t tab_id, const std::string& method, const json& params);
   void OnMessage(const json& m);
   void OnReply(const Outstanding& o, const json& m);
+  // The replies that move a page on: its tab attached, a scroll step, the DOM.
+  void OnAttached(Page& p, const json& result);
+  void OnScrolled(Page& p, const json& result);
+  void OnExtracted(uint64_t page_id, Page& p, const json& result);
   void OnEvent(Page& p, const std::string& method, const json& params);
   void OnPaused(Page& p, const json& params);
   void Answer(Page& p, const std::string& request_id, const json* fulfil,
@@ -563,26 +567,9 @@ void RenderWorker::Impl::OnReply(const Outstanding& o, const json& m) {
       Send(*p, "Target.attachToTarget", {{"targetId", p->target_id}, {"flatten", true}},
            Reply::kAttach, false);
       break;
-    case Reply::kAttach: {
-      const uint64_t tab_id = next_tab++;
-      tabs[tab_id] = Tab{p->context_id, p->target_id, result.value("sessionId", ""), 0, 0};
-      by_session[tabs[tab_id].session_id] = tab_id;
-      Bind(*p, tab_id);
-      {
-        std::lock_guard<std::mutex> lock(shared->mu);
-        ++shared->stats.tabs_opened;
-      }
-      p->stage = Stage::kLoading;
-      // Navigation waits for all three answers: the page's events and the
-      // prelude must be in place before its document arrives.
-      p->setup_replies = 3;
-      Send(*p, "Fetch.enable", {{"patterns", json::array({{{"urlPattern", "*"}}})}},
-           Reply::kSetUp, true);
-      Send(*p, "Page.enable", json::object(), Reply::kSetUp, true);
-      Send(*p, "Page.addScriptToEvaluateOnNewDocument", {{"source", kPrelude}}, Reply::kSetUp,
-           true);
+    case Reply::kAttach:
+      OnAttached(*p, result);
       break;
-    }
     case Reply::kSetUp:
       if (--p->setup_replies == 0) Navigate(*p);
       break;
@@ -591,43 +578,69 @@ void RenderWorker::Impl::OnReply(const Outstanding& o, const json& m) {
         Complete(o.page, "navigation failed: " + result.value("errorText", std::string()));
       }
       break;
-    case Reply::kScroll: {
-      const int64_t h = result.value("result", json::object()).value("value", int64_t{-1});
-      if (h == -2 || p->pending > 0 || p->activity != p->scroll_mark) {
-        // Still loading, or the page asked for more meanwhile: not idle.
-        p->last_activity = Now();
-        p->stage = Stage::kLoading;
-      } else if (h < 0 || h == p->last_height || p->result.scrolls >= opt.max_scrolls) {
-        Extract(*p);
-      } else {
-        p->last_height = h;
-        ++p->result.scrolls;
-        p->last_activity = Now();
-        p->stage = Stage::kLoading;
-      }
+    case Reply::kScroll:
+      OnScrolled(*p, result);
       break;
-    }
-    case Reply::kExtract: {
-      const std::string text =
-          result.value("result", json::object()).value("value", std::string());
-      json doc = json::parse(text, nullptr, false);
-      if (!doc.is_object()) {
-        Complete(o.page, "the page's DOM could not be read");
-        return;
-      }
-      p->result.html = doc.value("html", "");
-      p->result.location = doc.value("href", "");
-      p->result.inner_text = doc.value("text", "");
-      for (const auto& l : doc.value("links", json::array())) {
-        if (l.is_string()) p->result.dom_links.push_back(l.get<std::string>());
-      }
-      p->result.ok = true;
-      Complete(o.page, "");
+    case Reply::kExtract:
+      OnExtracted(o.page, *p, result);
       break;
-    }
     default:
       break;
   }
+}
+
+void RenderWorker::Impl::OnAttached(Page& p, const json& result) {
+  const uint64_t tab_id = next_tab++;
+  tabs[tab_id] = Tab{p.context_id, p.target_id, result.value("sessionId", ""), 0, 0};
+  by_session[tabs[tab_id].session_id] = tab_id;
+  Bind(p, tab_id);
+  {
+    std::lock_guard<std::mutex> lock(shared->mu);
+    ++shared->stats.tabs_opened;
+  }
+  p.stage = Stage::kLoading;
+  // Navigation waits for all three answers: the page's events and the
+  // prelude must be in place before its document arrives.
+  p.setup_replies = 3;
+  Send(p, "Fetch.enable", {{"patterns", json::array({{{"urlPattern", "*"}}})}},
+       Reply::kSetUp, true);
+  Send(p, "Page.enable", json::object(), Reply::kSetUp, true);
+  Send(p, "Page.addScriptToEvaluateOnNewDocument", {{"source", kPrelude}}, Reply::kSetUp,
+       true);
+}
+
+void RenderWorker::Impl::OnScrolled(Page& p, const json& result) {
+  const int64_t h = result.value("result", json::object()).value("value", int64_t{-1});
+  if (h == -2 || p.pending > 0 || p.activity != p.scroll_mark) {
+    // Still loading, or the page asked for more meanwhile: not idle.
+    p.last_activity = Now();
+    p.stage = Stage::kLoading;
+  } else if (h < 0 || h == p.last_height || p.result.scrolls >= opt.max_scrolls) {
+    Extract(p);
+  } else {
+    p.last_height = h;
+    ++p.result.scrolls;
+    p.last_activity = Now();
+    p.stage = Stage::kLoading;
+  }
+}
+
+void RenderWorker::Impl::OnExtracted(uint64_t page_id, Page& p, const json& result) {
+  const std::string text =
+      result.value("result", json::object()).value("value", std::string());
+  json doc = json::parse(text, nullptr, false);
+  if (!doc.is_object()) {
+    Complete(page_id, "the page's DOM could not be read");
+    return;
+  }
+  p.result.html = doc.value("html", "");
+  p.result.location = doc.value("href", "");
+  p.result.inner_text = doc.value("text", "");
+  for (const auto& l : doc.value("links", json::array())) {
+    if (l.is_string()) p.result.dom_links.push_back(l.get<std::string>());
+  }
+  p.result.ok = true;
+  Complete(page_id, "");
 }
 
 void RenderWorker::Impl::OnEvent(Page& p, const std::string& method, const json& params) {

@@ -244,6 +244,82 @@ double JlseLearner::Priority(double p_page, double sim, double denominator) cons
   return denominator > 0 ? p_page * sim / denominator : 0.0;
 }
 
+namespace {
+
+std::string PageAssessmentText(double p_page, bool relevant, bool result, const ResultPageFeatures& rf) {
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "{\"p\":%.6g,\"relevant\":%d,\"result\":%d,\"td\":%.3f,\"ld\":%.3f,\"ag\":%.3f}",
+                p_page, relevant ? 1 : 0, result ? 1 : 0, rf.text_degree, rf.link_degree, rf.aggregation);
+  return buf;
+}
+
+// A link's explanation: the same text as snprintf("%.6g" / "%.4g" /
+// "%lld"), through std::to_chars (one per link: snprintf was ~2 % of a
+// crawl's CPU).
+void SetLinkExplanation(const JlseLinkScore& s, double score, double p_page, double denominator,
+                        std::string* e) {
+  e->clear();
+  e->reserve(160);
+  *e += "{\"s\":";
+  AppendG(e, score, 6);
+  *e += ",\"parts\":{\"anchor\":";
+  AppendG(e, s.sim_anchor, 4);
+  *e += ",\"pred\":";
+  AppendG(e, s.sim_predicted, 4);
+  *e += ",\"bm25\":";
+  AppendG(e, s.bm25, 4);
+  *e += ",\"q\":";
+  AppendG(e, s.value, 4);
+  *e += ",\"page\":";
+  AppendG(e, p_page, 4);
+  *e += ",\"denom\":";
+  AppendG(e, denominator, 4);
+  *e += "},\"v\":";
+  *e += std::to_string(static_cast<long long>(s.vertex));
+  *e += '}';
+}
+
+}  // namespace
+
+double JlseLearner::ScorePageLinks(const ParsedPage& page, PendingPage* pp, std::vector<JlseLinkScore>* scores) {
+  const size_t n = page.links.size();
+  pp->fields.resize(n);
+  pp->sim_anchor.assign(n, 0.0);
+  pp->vertex.assign(n, 0);
+  pp->mapped.assign(n, 0);
+  pp->bm25.assign(n, 0.0);
+  scores->assign(n, {});
+  // One snapshot for the whole page: its links are scored against the
+  // same Gw even if a rebuild lands meanwhile.
+  const std::shared_ptr<const Snapshot> snap = snapshot();
+  pp->generation = snap->generation;
+  double denominator = 0;
+  int64_t predictions = 0, wins = 0, cache_hits = 0, cache_scored = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Outlink& link = page.links[i];
+    if (link.url.empty()) continue;
+    JlseLinkScore& score = (*scores)[i];
+    const int cached = ScoreCached(link.anchor, link.url, link.dom_context, *snap, &pp->fields[i], &score);
+    if (cached > 0) ++cache_hits;
+    if (cached > 1) ++cache_scored;
+    pp->sim_anchor[i] = score.sim_anchor;
+    pp->vertex[i] = score.vertex_page;
+    pp->mapped[i] = score.mapped ? 1 : 0;
+    pp->bm25[i] = score.bm25;
+    denominator += score.sim();
+    if (score.vertex >= 0) ++predictions;
+    if (score.sim_predicted > score.sim_anchor) ++wins;
+  }
+  pp->denominator = denominator;
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  stats_.predictions += predictions;
+  stats_.predicted_wins += wins;
+  stats_.cache_hits += cache_hits;
+  stats_.cache_scored += cache_scored;
+  return denominator;
+}
+
 void JlseLearner::Assess(const CrawlTask& task, const ParsedPage& page, PageAssessment* out) {
   out->links.assign(page.links.size(), {});
   PendingPage pp;
@@ -255,96 +331,37 @@ void JlseLearner::Assess(const CrawlTask& task, const ParsedPage& page, PageAsse
   pp.result = pp.relevant && (result_model_ ? IsDetailPageBySvm(*result_model_, rf)
                                              : IsDetailPageByRule(rf));
   out->relevance = pp.p_page;
-  char buf[256];
-  std::snprintf(buf, sizeof(buf),
-                "{\"p\":%.6g,\"relevant\":%d,\"result\":%d,\"td\":%.3f,\"ld\":%.3f,\"ag\":%.3f}",
-                pp.p_page, pp.relevant ? 1 : 0, pp.result ? 1 : 0, rf.text_degree,
-                rf.link_degree, rf.aggregation);
-  out->explanation = buf;
+  out->explanation = PageAssessmentText(pp.p_page, pp.relevant, pp.result, rf);
   const bool expand =
       (pp.relevant || params_.expand_irrelevant) && (!pp.result || params_.expand_results);
   if (!expand) {
     for (auto& l : out->links) l.admit = false;
   } else {
-    const size_t n = page.links.size();
-    pp.fields.resize(n);
-    pp.sim_anchor.assign(n, 0.0);
-    pp.vertex.assign(n, 0);
-    pp.mapped.assign(n, 0);
-    pp.bm25.assign(n, 0.0);
-    std::vector<JlseLinkScore> scores(n);
-    // One snapshot for the whole page: its links are scored against the
-    // same Gw even if a rebuild lands meanwhile.
-    const std::shared_ptr<const Snapshot> snap = snapshot();
-    pp.generation = snap->generation;
-    double denominator = 0;
-    int64_t predictions = 0, wins = 0, cache_hits = 0, cache_scored = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const Outlink& link = page.links[i];
-      if (link.url.empty()) continue;
-      const int cached =
-          ScoreCached(link.anchor, link.url, link.dom_context, *snap, &pp.fields[i], &scores[i]);
-      if (cached > 0) ++cache_hits;
-      if (cached > 1) ++cache_scored;
-      pp.sim_anchor[i] = scores[i].sim_anchor;
-      pp.vertex[i] = scores[i].vertex_page;
-      pp.mapped[i] = scores[i].mapped ? 1 : 0;
-      pp.bm25[i] = scores[i].bm25;
-      denominator += scores[i].sim();
-      if (scores[i].vertex >= 0) ++predictions;
-      if (scores[i].sim_predicted > scores[i].sim_anchor) ++wins;
-    }
-    pp.denominator = denominator;
-    for (size_t i = 0; i < n; ++i) {
+    std::vector<JlseLinkScore> scores;
+    const double denominator = ScorePageLinks(page, &pp, &scores);
+    for (size_t i = 0; i < page.links.size(); ++i) {
       if (page.links[i].url.empty()) continue;
-      const JlseLinkScore& s = scores[i];
       auto& l = out->links[i];
-      l.score = Priority(pp.p_page, s.sim(), denominator);
-      // The same text as snprintf("%.6g" / "%.4g" / "%lld"), through
-      // std::to_chars (one per link: snprintf was ~2 % of a crawl's CPU).
-      std::string& e = l.explanation;
-      e.clear();
-      e.reserve(160);
-      e += "{\"s\":";
-      AppendG(&e, l.score, 6);
-      e += ",\"parts\":{\"anchor\":";
-      AppendG(&e, s.sim_anchor, 4);
-      e += ",\"pred\":";
-      AppendG(&e, s.sim_predicted, 4);
-      e += ",\"bm25\":";
-      AppendG(&e, s.bm25, 4);
-      e += ",\"q\":";
-      AppendG(&e, s.value, 4);
-      e += ",\"page\":";
-      AppendG(&e, pp.p_page, 4);
-      e += ",\"denom\":";
-      AppendG(&e, denominator, 4);
-      e += "},\"v\":";
-      e += std::to_string(static_cast<long long>(s.vertex));
-      e += '}';
+      l.score = Priority(pp.p_page, scores[i].sim(), denominator);
+      SetLinkExplanation(scores[i], l.score, pp.p_page, denominator, &l.explanation);
     }
-    std::lock_guard<std::mutex> lock(stats_mu_);
-    stats_.predictions += predictions;
-    stats_.predicted_wins += wins;
-    stats_.cache_hits += cache_hits;
-    stats_.cache_scored += cache_scored;
   }
   std::lock_guard<std::mutex> lock(pending_mu_);
   pending_[task.url_id] = std::move(pp);
 }
 
-bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& page,
-                           const PageAssessment& assessment,
-                           const std::function<bool(UrlId)>& queued) {
+JlseLearner::PendingPage JlseLearner::TakePending(UrlId url_id) {
   PendingPage pp;
-  {
-    std::lock_guard<std::mutex> lock(pending_mu_);
-    auto it = pending_.find(task.url_id);
-    if (it != pending_.end()) {
-      pp = std::move(it->second);
-      pending_.erase(it);
-    }
+  std::lock_guard<std::mutex> lock(pending_mu_);
+  auto it = pending_.find(url_id);
+  if (it != pending_.end()) {
+    pp = std::move(it->second);
+    pending_.erase(it);
   }
+  return pp;
+}
+
+void JlseLearner::RecordPage(const CrawlTask& task, PageId id, const PendingPage& pp) {
   PageNode node;
   node.id = id;
   node.parent = task.parent_page_id;
@@ -370,32 +387,43 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
     results_.push_back(id);
     ++results_since_rebuild_;
   }
-  if (!pp.fields.empty()) {
-    // Links scored against an older snapshot than the current one: their
-    // V (or, unmapped, their match) may differ now.
-    const bool stale = params_.use_graph && pp.generation != snapshot()->generation;
-    bool any = false;
-    for (size_t i = 0; i < page.links.size() && i < pp.fields.size(); ++i) {
-      const Outlink& link = page.links[i];
-      if (link.url.empty() || !assessment.links[i].admit) continue;
-      const UrlId uid = DedupId(link.url, true);
-      if (uid == task.url_id || !queued(uid)) continue;
-      auto [it, inserted] = queued_.try_emplace(uid);
-      if (!inserted) continue;  // the frontier keeps the first parent too
-      it->second.parent = id;
-      it->second.sim_anchor = pp.sim_anchor[i];
-      it->second.mapped = pp.mapped[i] != 0;
-      it->second.vertex = pp.vertex[i];
-      it->second.bm25 = pp.bm25[i];
-      it->second.fields = *pp.fields[i];
-      if (params_.use_graph) {
-        IndexQueued(uid, it->second);
-        if (stale) to_rescore_.insert(uid);
-      }
-      any = true;
+}
+
+void JlseLearner::RecordQueuedLinks(const CrawlTask& task, PageId id, const ParsedPage& page,
+                                    const PageAssessment& assessment,
+                                    const std::function<bool(UrlId)>& queued, const PendingPage& pp) {
+  // Links scored against an older snapshot than the current one: their
+  // V (or, unmapped, their match) may differ now.
+  const bool stale = params_.use_graph && pp.generation != snapshot()->generation;
+  bool any = false;
+  for (size_t i = 0; i < page.links.size() && i < pp.fields.size(); ++i) {
+    const Outlink& link = page.links[i];
+    if (link.url.empty() || !assessment.links[i].admit) continue;
+    const UrlId uid = DedupId(link.url, true);
+    if (uid == task.url_id || !queued(uid)) continue;
+    auto [it, inserted] = queued_.try_emplace(uid);
+    if (!inserted) continue;  // the frontier keeps the first parent too
+    it->second.parent = id;
+    it->second.sim_anchor = pp.sim_anchor[i];
+    it->second.mapped = pp.mapped[i] != 0;
+    it->second.vertex = pp.vertex[i];
+    it->second.bm25 = pp.bm25[i];
+    it->second.fields = *pp.fields[i];
+    if (params_.use_graph) {
+      IndexQueued(uid, it->second);
+      if (stale) to_rescore_.insert(uid);
     }
-    if (any) parents_[id] = {pp.p_page, pp.denominator, 0};
+    any = true;
   }
+  if (any) parents_[id] = {pp.p_page, pp.denominator, 0};
+}
+
+bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& page,
+                           const PageAssessment& assessment,
+                           const std::function<bool(UrlId)>& queued) {
+  const PendingPage pp = TakePending(task.url_id);
+  RecordPage(task, id, pp);
+  if (!pp.fields.empty()) RecordQueuedLinks(task, id, page, assessment, queued, pp);
   if (params_.use_graph && results_since_rebuild_ >= params_.cf) {
     Rebuild();
     return true;
@@ -403,14 +431,11 @@ bool JlseLearner::OnStored(const CrawlTask& task, PageId id, const ParsedPage& p
   return false;
 }
 
-void JlseLearner::RebuildFrom(size_t n_results) {
-  const auto t0 = std::chrono::steady_clock::now();
-  results_since_rebuild_ = 0;
+std::vector<PageId> JlseLearner::ResultPaths(size_t n_results) const {
   // Definition 5: the vertices on the paths from every result page back to
   // a seed (parents are found through LinkTable's parentID).
   absl::flat_hash_set<PageId> members;
   std::vector<PageId> order;
-  n_results = std::min(n_results, results_.size());
   for (size_t i = 0; i < n_results; ++i) {
     PageId p = results_[i];
     while (p != 0 && !members.contains(p)) {
@@ -424,25 +449,10 @@ void JlseLearner::RebuildFrom(size_t n_results) {
   // Parents before children (page ids follow download order): Q's sweeps
   // run from the last vertex back and settle a tree in one pass.
   std::sort(order.begin(), order.end());
-  QGraph g;
-  absl::flat_hash_map<PageId, int32_t> vid;
-  for (PageId p : order) vid[p] = g.AddVertex(pages_[page_index_[p]].result);
-  for (PageId p : order) {
-    auto parent = vid.find(pages_[page_index_[p]].parent);
-    if (parent != vid.end()) g.AddEdge(parent->second, vid[p]);
-  }
-  QLearningStats qs = g.Solve(params_.q);
-  auto snap = std::make_shared<Snapshot>(Snapshot{Bm25Index(params_.bm25), {}, 0, {}});
-  snap->generation = snapshot()->generation + 1;
-  snap->value.reserve(order.size());
-  snap->page = order;
-  absl::flat_hash_map<PageId, double> values;
-  values.reserve(order.size());
-  for (PageId p : order) {
-    snap->index.Add(ToQuery(pages_[page_index_[p]].fields));
-    snap->value.push_back(g.LinkValue(vid[p], params_.q));
-    values[p] = std::min(1.0, snap->value.back());
-  }
+  return order;
+}
+
+void JlseLearner::MarkRescores(const absl::flat_hash_map<PageId, double>& values) {
   // Queued links whose sim_predicted may change: those mapped to a vertex
   // whose V changed (Gw only grows, so every mapped vertex is still in it)
   // and those not mapped yet (the new snapshot may match them).
@@ -462,6 +472,33 @@ void JlseLearner::RebuildFrom(size_t n_results) {
     list.resize(kept);
   }
   for (UrlId u : unmapped_) to_rescore_.insert(u);
+}
+
+void JlseLearner::RebuildFrom(size_t n_results) {
+  const auto t0 = std::chrono::steady_clock::now();
+  results_since_rebuild_ = 0;
+  n_results = std::min(n_results, results_.size());
+  const std::vector<PageId> order = ResultPaths(n_results);
+  QGraph g;
+  absl::flat_hash_map<PageId, int32_t> vid;
+  for (PageId p : order) vid[p] = g.AddVertex(pages_[page_index_[p]].result);
+  for (PageId p : order) {
+    auto parent = vid.find(pages_[page_index_[p]].parent);
+    if (parent != vid.end()) g.AddEdge(parent->second, vid[p]);
+  }
+  QLearningStats qs = g.Solve(params_.q);
+  auto snap = std::make_shared<Snapshot>(Snapshot{Bm25Index(params_.bm25), {}, 0, {}});
+  snap->generation = snapshot()->generation + 1;
+  snap->value.reserve(order.size());
+  snap->page = order;
+  absl::flat_hash_map<PageId, double> values;
+  values.reserve(order.size());
+  for (PageId p : order) {
+    snap->index.Add(ToQuery(pages_[page_index_[p]].fields));
+    snap->value.push_back(g.LinkValue(vid[p], params_.q));
+    values[p] = std::min(1.0, snap->value.back());
+  }
+  MarkRescores(values);
   value_by_page_ = std::move(values);
   snap->index.Finalize();
   {

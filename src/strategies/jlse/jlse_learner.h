@@ -257,6 +257,26 @@ class JlseLearner {
   // Rebuild over the first `n_results` result pages (a restore rebuilds the
   // snapshot the saved crawl had, without the results found since).
   void RebuildFrom(size_t n_results);
+  // After a restore: the side-table indexes from queued_, the snapshot the
+  // saved crawl had (had_snapshot: rebuilt without the `since` results
+  // found after its last rebuild), and the rebuild counter.
+  void ReindexRestored(bool had_snapshot, int64_t since);
+  // Assess: scores the page's links against one snapshot into pp (fields,
+  // anchor similarities, mapping, denominator) and `scores`; returns the
+  // denominator (the sum of the links' sim).
+  double ScorePageLinks(const ParsedPage& page, PendingPage* pp, std::vector<JlseLinkScore>* scores);
+  // OnStored: the page's Assess result (empty for a page never assessed),
+  // its LinkTable row (and result row), its admitted links in the side table.
+  PendingPage TakePending(UrlId url_id);
+  void RecordPage(const CrawlTask& task, PageId id, const PendingPage& pp);
+  void RecordQueuedLinks(const CrawlTask& task, PageId id, const ParsedPage& page,
+                         const PageAssessment& assessment, const std::function<bool(UrlId)>& queued,
+                         const PendingPage& pp);
+  // RebuildFrom: Gw's vertices (Definition 5) over the first n_results
+  // result pages, in page-id order; the queued links to rescore for the new
+  // values V(v).
+  std::vector<PageId> ResultPaths(size_t n_results) const;
+  void MarkRescores(const absl::flat_hash_map<PageId, double>& values);
   double Priority(double p_page, double sim, double denominator) const;
   // Priority of a queued link from its stored mapping; maps it first when
   // unmapped and `map` (crawl thread).

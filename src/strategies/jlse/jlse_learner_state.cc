@@ -136,75 +136,112 @@ std::string JlseLearner::SaveState() const {
   return std::move(w.out());
 }
 
-Status JlseLearner::RestoreState(std::string_view bytes) {
-  Reader r(bytes);
-  // A field that cannot be read means the bytes end early: "truncated".
-  auto bad = [](const char* what) {
-    return Status::Error(std::string("jlse: malformed saved state (truncated at ") + what +
-                         ")");
-  };
+namespace {
+
+// A field that cannot be read means the bytes end early: "truncated".
+Status TruncatedState(const char* what) {
+  return Status::Error(std::string("jlse: malformed saved state (truncated at ") + what + ")");
+}
+
+Status ReadStateHeader(Reader& r, uint64_t fingerprint) {
   std::string magic;
-  uint64_t fingerprint = 0;
-  if (!r.S(&magic) || magic != kStateMagic) return bad("header");
-  if (!r.U(&fingerprint)) return bad("topic fingerprint");
+  uint64_t saved = 0;
+  if (!r.S(&magic) || magic != kStateMagic) return TruncatedState("header");
+  if (!r.U(&saved)) return TruncatedState("topic fingerprint");
   // The page classifier, its dictionary and the result-page model are the
   // topic of jlse/ata (from the topic file, never changed by the crawl): a
   // state learned with others rewarded other pages, and its LinkTable and
   // Q values mean nothing here.
-  if (fingerprint != fingerprint_) {
+  if (saved != fingerprint) {
     return Status::Error(
         "jlse: the saved state was learned for another topic (its page classifier, "
         "dictionary or result-page model differ from this crawl's topic); start a new crawl "
         "directory");
   }
-  std::vector<PageNode> pages;
+  return Status::Ok();
+}
+
+// The tables' element types are the learner's own (PageNode, QueuedLink,
+// ParentInfo): deduced here.
+template <typename Node>
+Status ReadPageNodes(Reader& r, std::vector<Node>* pages) {
   uint64_t n;
-  if (!r.U(&n)) return bad("pages");
+  if (!r.U(&n)) return TruncatedState("pages");
   for (uint64_t i = 0; i < n; ++i) {
-    PageNode p;
+    Node p;
     uint64_t depth, result;
     if (!r.I(&p.id) || !r.I(&p.parent) || !r.U(&depth) || !r.U(&result) || !r.S(&p.url) ||
         !GetFields(&r, &p.fields)) {
-      return bad("page");
+      return TruncatedState("page");
     }
     p.depth = static_cast<uint32_t>(depth);
     p.result = result != 0;
-    pages.push_back(std::move(p));
+    pages->push_back(std::move(p));
   }
-  std::vector<PageId> results;
-  if (!r.U(&n)) return bad("results");
+  return Status::Ok();
+}
+
+Status ReadResultIds(Reader& r, std::vector<PageId>* results) {
+  uint64_t n;
+  if (!r.U(&n)) return TruncatedState("results");
   for (uint64_t i = 0; i < n; ++i) {
     int64_t id;
-    if (!r.I(&id)) return bad("result");
-    results.push_back(id);
+    if (!r.I(&id)) return TruncatedState("result");
+    results->push_back(id);
   }
-  int64_t since;
-  if (!r.I(&since)) return bad("counter");
-  absl::flat_hash_map<UrlId, QueuedLink> queued;
-  if (!r.U(&n)) return bad("queued");
+  return Status::Ok();
+}
+
+template <typename Queued>
+Status ReadQueuedLinks(Reader& r, absl::flat_hash_map<UrlId, Queued>* queued) {
+  uint64_t n;
+  if (!r.U(&n)) return TruncatedState("queued");
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t u, mapped;
-    QueuedLink q;
+    Queued q;
     double sim;
     if (!r.U(&u) || !r.I(&q.parent) || !r.D(&sim) || !r.U(&mapped) || !r.I(&q.vertex) ||
         !r.D(&q.bm25) ||
         !GetFields(&r, &q.fields)) {
-      return bad("queued link");
+      return TruncatedState("queued link");
     }
     q.sim_anchor = sim;
     q.mapped = mapped != 0;
-    queued[u] = std::move(q);
+    (*queued)[u] = std::move(q);
   }
-  absl::flat_hash_map<PageId, ParentInfo> parents;
-  if (!r.U(&n)) return bad("parents");
+  return Status::Ok();
+}
+
+template <typename Parent>
+Status ReadParents(Reader& r, absl::flat_hash_map<PageId, Parent>* parents) {
+  uint64_t n;
+  if (!r.U(&n)) return TruncatedState("parents");
   for (uint64_t i = 0; i < n; ++i) {
     int64_t p;
-    ParentInfo info;
-    if (!r.I(&p) || !r.D(&info.p_page) || !r.D(&info.denominator)) return bad("parent");
-    parents[p] = info;
+    Parent info;
+    if (!r.I(&p) || !r.D(&info.p_page) || !r.D(&info.denominator)) return TruncatedState("parent");
+    (*parents)[p] = info;
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status JlseLearner::RestoreState(std::string_view bytes) {
+  Reader r(bytes);
+  if (Status s = ReadStateHeader(r, fingerprint_); !s.ok()) return s;
+  std::vector<PageNode> pages;
+  if (Status s = ReadPageNodes(r, &pages); !s.ok()) return s;
+  std::vector<PageId> results;
+  if (Status s = ReadResultIds(r, &results); !s.ok()) return s;
+  int64_t since;
+  if (!r.I(&since)) return TruncatedState("counter");
+  absl::flat_hash_map<UrlId, QueuedLink> queued;
+  if (Status s = ReadQueuedLinks(r, &queued); !s.ok()) return s;
+  absl::flat_hash_map<PageId, ParentInfo> parents;
+  if (Status s = ReadParents(r, &parents); !s.ok()) return s;
   uint64_t had_snapshot;
-  if (!r.U(&had_snapshot)) return bad("trailer");
+  if (!r.U(&had_snapshot)) return TruncatedState("trailer");
   if (!r.done()) return Status::Error("jlse: malformed saved state (unexpected bytes after it)");
 
   pages_ = std::move(pages);
@@ -213,6 +250,11 @@ Status JlseLearner::RestoreState(std::string_view bytes) {
   results_ = std::move(results);
   queued_ = std::move(queued);
   parents_ = std::move(parents);
+  ReindexRestored(had_snapshot != 0, since);
+  return Status::Ok();
+}
+
+void JlseLearner::ReindexRestored(bool had_snapshot, int64_t since) {
   by_vertex_.clear();
   unmapped_.clear();
   to_rescore_.clear();
@@ -232,7 +274,6 @@ Status JlseLearner::RestoreState(std::string_view bytes) {
   // The restored links keep the priorities the frontier saved with them.
   to_rescore_.clear();
   results_since_rebuild_ = since;
-  return Status::Ok();
 }
 
 }  // namespace topicrawl

@@ -1,8 +1,22 @@
 #include "strategies/online/online_params.h"
 
+#include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace topicrawl {
+
+const char* JudgeName(JudgeKind judge) {
+  switch (judge) {
+    case JudgeKind::kTopic:
+      return "topic";
+    case JudgeKind::kSelfTrained:
+      return "self-trained";
+    case JudgeKind::kDensity:
+      return "density";
+  }
+  return "?";
+}
 
 StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
   const StrategyParams& sp = topic.Strategy("online");
@@ -62,20 +76,23 @@ StatusOr<OnlineParams> ParseOnlineParams(const Topic& topic) {
   p.max_words = static_cast<size_t>(words);
   p.judge_params.ftrl.bits = static_cast<int>(judge_bits);
   p.density.min_tokens = static_cast<int>(min_tokens);
-  auto judge = sp.String("judge", p.judge);
+  auto judge = sp.String("judge", JudgeName(p.judge));
   if (!judge.ok()) return Status::Error(where + judge.status().message());
-  if (*judge != "topic" && *judge != "self-trained" && *judge != "density") {
+  const JudgeKind judges[] = {JudgeKind::kTopic, JudgeKind::kSelfTrained, JudgeKind::kDensity};
+  auto kind = std::find_if(std::begin(judges), std::end(judges),
+                           [&](JudgeKind k) { return *judge == JudgeName(k); });
+  if (kind == std::end(judges)) {
     return Status::Error(where + "judge must be \"topic\", \"self-trained\" or \"density\", not \"" +
                          *judge + "\"");
   }
-  p.judge = *judge;
-  auto reward = sp.String("reward", p.reward);
+  p.judge = *kind;
+  auto reward = sp.String("reward", "graded");
   if (!reward.ok()) return Status::Error(where + reward.status().message());
   if (*reward != "graded" && *reward != "relevant") {
     return Status::Error(where + "reward must be \"graded\" or \"relevant\", not \"" +
                          *reward + "\"");
   }
-  p.reward = *reward;
+  p.reward = *reward == "relevant" ? RewardKind::kRelevant : RewardKind::kGraded;
   auto regions = sp.Bool("regions", p.regions);
   if (!regions.ok()) return Status::Error(where + regions.status().message());
   p.regions = *regions;

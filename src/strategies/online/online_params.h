@@ -14,14 +14,23 @@
 
 namespace topicrawl {
 
+// The page judge whose J(P) is the reward's and the stored relevance:
+// kSelfTrained SelfTrainedJudge's, kDensity DensityRelevance (page_judge.h),
+// kTopic the topic cosine R(P).
+enum class JudgeKind { kTopic, kSelfTrained, kDensity };
+// kGraded: r = min(1, J(P) / beta)^reward_exponent; kRelevant: r = 1 when
+// the judge calls the page relevant (J(P) >= beta), else 0.
+enum class RewardKind { kGraded, kRelevant };
+
+// The key value of a judge ("topic", "self-trained", "density").
+const char* JudgeName(JudgeKind judge);
+
 struct OnlineParams {
   FtrlParams ftrl;          // alpha, beta, lambda1, lambda2, hash_bits
   BanditParams bandit;      // prior_weight, exploration, max_groups
   double gamma = 0.5;       // discount of the value found below a page
   double reward_exponent = 2.0;  // r = min(1, J(P) / beta)^k
-  // "graded": r = min(1, J(P) / beta)^reward_exponent; "relevant": r = 1
-  // when the judge calls the page relevant (J(P) >= beta), else 0.
-  std::string reward = "graded";
+  RewardKind reward = RewardKind::kGraded;  // key "reward": "graded", "relevant"
   double url_weight = 0.3;  // topic cosine of the URL's words in the prior
   int rescore_every = 250;  // pages between re-scorings of the queue
   size_t max_side_links = 600000;  // queued links with side features
@@ -29,10 +38,7 @@ struct OnlineParams {
   // The link's page region (Outlink::block) as features and as a second
   // bandit arm; false (default): the parser does not compute regions.
   bool regions = false;
-  // "self-trained": SelfTrainedJudge's J(P); "density": DensityRelevance
-  // (page_judge.h); "topic": the topic cosine R(P). The judged relevance is
-  // the reward's J and the page's stored relevance.
-  std::string judge = "self-trained";
+  JudgeKind judge = JudgeKind::kSelfTrained;  // key "judge"
   DensityJudgeParams density;   // judge_density, judge_min_tokens
   SelfTrainedJudgeParams judge_params;  // judge_alpha, judge_bits, judge_threshold,
                                  // judge_negative

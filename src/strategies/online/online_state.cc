@@ -136,7 +136,7 @@ Status OnlineStrategy::RestoreState(std::string_view blob) {
     return Status::Error(std::string("online: the saved state ") +
                          (has_judge ? "has" : "has no") +
                          " self-trained judge, this crawl's [strategy.online] judge is \"" +
-                         params_.judge + "\"");
+                         JudgeName(params_.judge) + "\"");
   }
   if (judge_) {
     if (Status s = judge_->Restore(&r); !s.ok()) return s;

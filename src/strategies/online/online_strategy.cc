@@ -38,7 +38,7 @@ OnlineStrategy::OnlineStrategy(const OnlineParams& params,
     : params_(params),
       relevance_(std::move(relevance)),
       page_scorer_(std::make_unique<RelevancePageScorer>(relevance_)),
-      judge_(params.judge == "self-trained"
+      judge_(params.judge == JudgeKind::kSelfTrained
                  ? std::make_unique<SelfTrainedJudge>(params.judge_params, relevance_->topic().beta)
                  : nullptr),
       rng_seed_(context.rng_seed),
@@ -60,7 +60,7 @@ double OnlineStrategy::Reward(double relevance) const {
   // a graded reward pays a tree of near-misses (pages that mention the
   // topic in passing) as much as one relevant page, and the learner then
   // follows the tree.
-  if (params_.reward == "relevant") return beta > 0 && relevance >= beta ? 1.0 : 0.0;
+  if (params_.reward == RewardKind::kRelevant) return beta > 0 && relevance >= beta ? 1.0 : 0.0;
   const double x = beta > 0 ? std::min(1.0, std::max(0.0, relevance) / beta) : 0.0;
   return std::pow(x, params_.reward_exponent);
 }
@@ -148,7 +148,7 @@ std::string OnlineStrategy::Explain(const Scored& s, double prior,
 void OnlineStrategy::JudgePage(const ParsedPage& page, const PageScore& ps,
                                PageAssessment* out) {
   char judged[64];
-  if (params_.judge == "density") {
+  if (params_.judge == JudgeKind::kDensity) {
     out->relevance = DensityRelevance(ps, relevance_->topic().beta, params_.density);
     std::snprintf(judged, sizeof(judged), "\"d\":%.5f,\"j\":%.4f",
                   TopicDensity(ps, params_.density.min_tokens), out->relevance);
