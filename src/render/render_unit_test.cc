@@ -222,6 +222,28 @@ TEST(ShellEvidence, ContentPagesWithScriptsAreNot) {
   EXPECT_FALSE(ReadShellEvidence("<div id=app></div>", {0, 0, 0}).Shell());  // no script
 }
 
+TEST(ShellEvidence, BrokenHtmlEndsTheScanWithoutHarm) {
+  // Truncated tags, unclosed quotes, raw-text elements without an end tag,
+  // an unclosed comment and NUL bytes: read to the end, never past it.
+  const std::string inputs[] = {
+      "<div id='app", "<script", "<script src=x", "<script>fetch( innerHTML", "<noscript>",
+      "<!--", "<template>", "<div id=\"root\">", "<a href=\"x>y</a><div id=app></div>",
+      std::string("<p>\0<script src=a></script>\0", 28), "<<<>>><", "</", "<meta http-equiv",
+      "<DIV ID=app>one two three four</DIV><script src=a></script>"};
+  for (const std::string& html : inputs) {
+    const ShellEvidence e = ReadShellEvidence(html, {0, 0, 0});
+    (void)e.Describe();
+  }
+  EXPECT_TRUE(ReadShellEvidence("<script>fetch( innerHTML", {0, 0, 0}).fetch_and_dom);
+  EXPECT_EQ(ReadShellEvidence("<div id=\"root\"><script src=a></script>", {0, 0, 0}).empty_root,
+            "");  // the root's content is the script: not a closing tag first
+  // Four words are content, not a placeholder.
+  EXPECT_EQ(ReadShellEvidence("<DIV ID=app>one two three four</DIV><script src=a></script>",
+                              {4, 0, 18})
+                .empty_root,
+            "");
+}
+
 TEST(RenderDecider, AThinSampleWithoutGainDecidesItsHostAtOnce) {
   RenderDeciderOptions o;
   o.samples = 2;
