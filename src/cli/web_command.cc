@@ -534,27 +534,10 @@ void AddTruth(CLI::App& web, int* exit_code) {
     }
     std::cout << *text;
     if (labels) {
-      std::map<std::string, std::array<size_t, 3>> counts;  // state -> all, relevant, unlabelled
-      std::istringstream in(*text);
-      std::string line;
-      std::getline(in, line);  // header
-      while (std::getline(in, line)) {
-        size_t tab = line.find('\t');
-        if (tab == std::string::npos) continue;
-        auto& c = counts[line.substr(tab + 1)];
-        ++c[0];
-        std::optional<bool> rel = labels->LookupCanonical(line.substr(0, tab));
-        if (!rel) ++c[2];
-        else if (*rel) ++c[1];
-      }
-      std::cerr << "web truth: round " << f->round << ":";
-      for (const char* state : {"new", "changed", "unchanged", "gone"}) {
-        const auto& c = counts[state];
-        std::cerr << " " << state << " " << c[0] << " (relevant " << c[1];
-        if (c[2] > 0) std::cerr << ", unlabelled " << c[2];
-        std::cerr << ")";
-      }
-      std::cerr << "\n";
+      std::cerr << "web truth: "
+                << web::TruthLabelCounts(*text, f->round,
+                                         [&](const std::string& url) { return labels->LookupCanonical(url); })
+                << "\n";
     }
     *exit_code = kExitOk;
   });

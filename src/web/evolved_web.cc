@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -469,6 +471,31 @@ StatusOr<std::vector<std::map<TruthState, size_t>>> ComputeAndWriteTruth(
     counts.push_back(std::move(count));
   }
   return counts;
+}
+
+std::string TruthLabelCounts(const std::string& truth_text, int round,
+                             const std::function<std::optional<bool>(const std::string&)>& label) {
+  std::map<std::string, std::array<size_t, 3>> counts;  // state -> all, relevant, unlabelled
+  std::istringstream in(truth_text);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    size_t tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    auto& c = counts[line.substr(tab + 1)];
+    ++c[0];
+    std::optional<bool> rel = label(line.substr(0, tab));
+    if (!rel) ++c[2];
+    else if (*rel) ++c[1];
+  }
+  std::string out = "round " + std::to_string(round) + ":";
+  for (const char* state : {"new", "changed", "unchanged", "gone"}) {
+    const auto& c = counts[state];
+    out += " " + std::string(state) + " " + std::to_string(c[0]) + " (relevant " + std::to_string(c[1]);
+    if (c[2] > 0) out += ", unlabelled " + std::to_string(c[2]);
+    out += ")";
+  }
+  return out;
 }
 
 StatusOr<std::string> ReadTruthText(const EvolvedWeb& web, int round, bool hubs) {

@@ -27,6 +27,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -138,6 +139,14 @@ StatusOr<std::vector<std::map<TruthState, size_t>>> ComputeAndWriteTruth(
 
 // Reads E/truth/round-K.tsv back (for `web truth`): the raw text.
 StatusOr<std::string> ReadTruthText(const EvolvedWeb& web, int round, bool hubs);
+
+// For `web truth --labels`: the pages of each state of a round's truth text
+// (ReadTruthText's, header first) counted in all, relevant and unlabelled
+// (`label`: a URL's label, nullopt when unlabelled), as one line:
+//   "round K: new N (relevant R, unlabelled U) changed ..." (", unlabelled U"
+// only when U > 0), states new, changed, unchanged, gone.
+std::string TruthLabelCounts(const std::string& truth_text, int round,
+                             const std::function<std::optional<bool>(const std::string&)>& label);
 
 std::string ReadWholeFile(const std::string& path, bool* ok);
 Status WriteWholeFile(const std::string& path, std::string_view data);

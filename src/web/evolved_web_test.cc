@@ -132,5 +132,21 @@ TEST(VersionRoundsTest, ParsesMadisonKeepingOrderAndDroppingDuplicates) {
   EXPECT_TRUE(ParseMadison("").empty());
 }
 
+TEST(TruthLabelCountsTest, CountsEveryStateWithItsRelevantAndUnlabelledPages) {
+  const std::string truth =
+      "url\tstate\nhttp://a/1\tnew\nhttp://a/2\tnew\nhttp://a/3\tchanged\nhttp://a/4\tgone\n"
+      "http://a/5\tunchanged\nno tab here\n";
+  auto label = [](const std::string& url) -> std::optional<bool> {
+    if (url == "http://a/1" || url == "http://a/3") return true;
+    if (url == "http://a/2") return std::nullopt;
+    return false;
+  };
+  EXPECT_EQ(TruthLabelCounts(truth, 2, label),
+            "round 2: new 2 (relevant 1, unlabelled 1) changed 1 (relevant 1) unchanged 1 (relevant 0) "
+            "gone 1 (relevant 0)");
+  EXPECT_EQ(TruthLabelCounts("url\tstate\n", 0, label),
+            "round 0: new 0 (relevant 0) changed 0 (relevant 0) unchanged 0 (relevant 0) gone 0 (relevant 0)");
+}
+
 }  // namespace
 }  // namespace topicrawl::web
